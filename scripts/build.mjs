@@ -1,0 +1,73 @@
+// Builds dist/: the rollup bundles, then vendors @lydell/node-pty with all six platform packages so the
+// action runs on any hosted runner without `npm install`. Deterministic: pinned versions, integrity
+// checked against package-lock.json, no .pdb files, spawn-helper kept executable.
+import { createHash } from 'node:crypto'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const root = new URL('..', import.meta.url).pathname
+const dist = join(root, 'dist')
+const platforms = ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']
+
+rmSync(dist, { recursive: true, force: true })
+execFileSync(process.execPath, [join(root, 'node_modules/rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs', '--silent'], {
+  cwd: root,
+  stdio: 'inherit',
+})
+chmodSync(join(dist, 'cli.js'), 0o755)
+
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))
+const vendorRoot = join(dist, 'node_modules/@lydell')
+mkdirSync(vendorRoot, { recursive: true })
+
+function copyPackage(from, to) {
+  cpSync(from, to, {
+    recursive: true,
+    filter: (src) => !src.endsWith('.pdb') && !src.includes('/node_modules/') && !src.endsWith('/node_modules'),
+  })
+}
+
+copyPackage(join(root, 'node_modules/@lydell/node-pty'), join(vendorRoot, 'node-pty'))
+
+const cacheDir = join(root, 'node_modules/.cache/proctor-vendor')
+mkdirSync(cacheDir, { recursive: true })
+for (const platform of platforms) {
+  const name = `@lydell/node-pty-${platform}`
+  const entry = lock.packages[`node_modules/${name}`]
+  if (!entry) throw new Error(`package-lock.json has no entry for ${name}; run npm install`)
+  const installed = join(root, 'node_modules', name)
+  let source = installed
+  if (!existsSync(installed)) {
+    // npm skips optional packages for other platforms: fetch the exact tarball the lock file pins.
+    const tarball = join(cacheDir, `lydell-node-pty-${platform}-${entry.version}.tgz`)
+    if (!existsSync(tarball)) {
+      execFileSync('npm', ['pack', `${name}@${entry.version}`, '--pack-destination', cacheDir, '--silent'], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      })
+    }
+    const digest = 'sha512-' + createHash('sha512').update(readFileSync(tarball)).digest('base64')
+    if (digest !== entry.integrity) throw new Error(`${name}: integrity mismatch (${digest} != ${entry.integrity})`)
+    source = join(cacheDir, `extract-${platform}`)
+    rmSync(source, { recursive: true, force: true })
+    mkdirSync(source, { recursive: true })
+    execFileSync('tar', ['-xzf', tarball, '-C', source, '--strip-components=1'])
+  }
+  const target = join(vendorRoot, `node-pty-${platform}`)
+  copyPackage(source, target)
+  for (const file of walk(target)) {
+    if (file.endsWith('spawn-helper')) chmodSync(file, 0o755)
+    else if (!statSync(file).isDirectory()) chmodSync(file, 0o644)
+  }
+}
+
+function* walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name)
+    if (statSync(full).isDirectory()) yield* walk(full)
+    else yield full
+  }
+}
+
+// Marks dist/ as ESM even when copied away from the repository's package.json.
+writeFileSync(join(dist, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n')

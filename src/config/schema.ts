@@ -1,0 +1,217 @@
+// proctor.yml: the zod schema is the single source of truth. The JSON Schema in schema/ is generated
+// from it (npm run schema) and a test keeps the two in sync.
+import { z } from 'zod'
+import { parseDuration, parseSize } from '../util/units.js'
+
+/** A duration written as "30s"/"10m"/"1h30m" (or a number of seconds), parsed into milliseconds. */
+export function duration(opts: { min?: number; max?: number } = {}) {
+  return z
+    .union([z.string(), z.number()])
+    .transform((value, ctx) => {
+      const ms = parseDuration(value)
+      if (typeof ms === 'string') {
+        ctx.addIssue({ code: 'custom', message: ms })
+        return z.NEVER
+      }
+      if (opts.min !== undefined && ms < opts.min) {
+        ctx.addIssue({ code: 'custom', message: `must be at least ${opts.min}ms, got ${value}` })
+        return z.NEVER
+      }
+      if (opts.max !== undefined && ms > opts.max) {
+        ctx.addIssue({ code: 'custom', message: `must be at most ${opts.max / 1000}s, got ${value}` })
+        return z.NEVER
+      }
+      return ms
+    })
+    .meta({ description: 'A duration: 500ms, 30s, 10m, 1h, 1h30m (a bare number is seconds)' })
+}
+
+/** A size written as "5MiB"/"512KiB"/"1GB" (or a number of bytes), parsed into bytes. */
+export function size() {
+  return z
+    .union([z.string(), z.number()])
+    .transform((value, ctx) => {
+      const bytes = parseSize(value)
+      if (typeof bytes === 'string') {
+        ctx.addIssue({ code: 'custom', message: bytes })
+        return z.NEVER
+      }
+      return bytes
+    })
+    .meta({ description: 'A size: 512KiB, 5MiB, 1GB (a bare number is bytes)' })
+}
+
+const argv = z.array(z.string().min(1)).min(1)
+/** A command: an argv array (run directly) or a string (run by /bin/sh -c). */
+export const commandField = z.union([argv, z.string().min(1)])
+
+export const severity = z.enum(['info', 'warning', 'error', 'critical'])
+
+const respond = z.strictObject({
+  send: z.string().optional().meta({ description: 'Text or keys typed into the agent (\\r for Enter)' }),
+  deny: z.boolean().optional().meta({ description: 'Answer the prompt with the deny text (n\\r by default)' }),
+  deny_text: z.string().optional(),
+  stop: z.boolean().optional().meta({ description: 'Stop the agent (SIGTERM to its group)' }),
+  notify: z.boolean().optional().meta({ description: 'Record and report only' }),
+})
+
+export const detectRule = z.strictObject({
+  name: z.string().min(1),
+  match: z.string().min(1).meta({ description: 'A JavaScript regular expression matched against the rendered output' }),
+  flags: z.string().regex(/^[imsu]*$/).optional(),
+  kind: z.string().min(1).default('approval_request').meta({
+    description: 'approval_request, error, completion, or a custom kind',
+  }),
+  respond: respond.default({ notify: true }),
+  max_fires: z.number().int().min(1).optional().meta({ description: 'Stop responding after this many appearances' }),
+})
+
+const hookEntry = z.strictObject({
+  name: z.string().min(1).optional(),
+  command: commandField,
+  timeout: duration().default(60_000),
+  async: z.boolean().default(false),
+})
+
+export const lifecycleEvents = [
+  'session_start',
+  'checkpoint',
+  'violation',
+  'approval_request',
+  'stop',
+  'session_end',
+  'subagent_stop',
+  'subagent_batch_complete',
+] as const
+
+export const configSchema = z.strictObject({
+  agent: z
+    .strictObject({
+      command: argv.optional().meta({ description: 'The agent command as an argv array' }),
+      shell: z.string().min(1).optional().meta({ description: 'The agent command as a shell string' }),
+      pty: z.boolean().default(true),
+      continue: argv.optional().meta({
+        description: 'Command run when stop hooks block after the agent exited; {reason} is one argv element',
+      }),
+      adapter: z.enum(['generic', 'claude', 'codex', 'gemini']).default('generic'),
+      env: z.record(z.string(), z.string()).default({}),
+      cwd: z.string().optional(),
+      cols: z.number().int().min(20).max(1000).default(120),
+      rows: z.number().int().min(5).max(500).default(40),
+    })
+    .default({ pty: true, adapter: 'generic', env: {}, cols: 120, rows: 40 }),
+  timeouts: z
+    .strictObject({
+      total: duration({ min: 1 }).default(30 * 60_000),
+      idle: duration({ min: 1 }).default(10 * 60_000),
+      grace: duration({ max: 60_000 }).default(5_000),
+    })
+    .default({ total: 30 * 60_000, idle: 10 * 60_000, grace: 5_000 }),
+  output: z
+    .strictObject({
+      transcript_max: size().default(64 * 1024 ** 2),
+      buffer: size().default(1024 ** 2),
+      passthrough: z.boolean().default(true),
+    })
+    .default({ transcript_max: 64 * 1024 ** 2, buffer: 1024 ** 2, passthrough: true }),
+  detect: z.array(detectRule).default([]),
+  detect_presets: z.array(z.enum(['prompts'])).default([]),
+  checkpoints: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      branch: z.string().min(1).default('proctor/{session}'),
+      interval: duration().default(30_000),
+      max_changes: z.number().int().min(1).default(50),
+      min_interval: duration().default(5_000),
+      push: z.enum(['auto', 'always', 'never']).default('auto'),
+      remote: z.string().min(1).default('origin'),
+      max_file_size: size().default(5 * 1024 ** 2),
+      pause_agent: z.boolean().default(true),
+      on_events: z.array(z.string()).default(['completion']),
+      push_on_pre_push: z.boolean().default(false),
+    })
+    .default({
+      enabled: true,
+      branch: 'proctor/{session}',
+      interval: 30_000,
+      max_changes: 50,
+      min_interval: 5_000,
+      push: 'auto',
+      remote: 'origin',
+      max_file_size: 5 * 1024 ** 2,
+      pause_agent: true,
+      on_events: ['completion'],
+      push_on_pre_push: false,
+    }),
+  policy: z
+    .strictObject({
+      allowed_areas: z.array(z.string()).default([]),
+      forbidden_areas: z.array(z.string()).default([]),
+      protected_areas: z.array(z.string()).default([]),
+      violation_severity: severity.default('warning'),
+      severities: z.record(z.string(), severity).default({}).meta({
+        description: 'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size)',
+      }),
+      revert_on_violation: z.boolean().default(false),
+      max_file_size: size().optional(),
+      max_diff_size: size().optional(),
+      allow_new_executables: z.boolean().default(true),
+    })
+    .default({
+      allowed_areas: [],
+      forbidden_areas: [],
+      protected_areas: [],
+      violation_severity: 'warning',
+      severities: {},
+      revert_on_violation: false,
+      allow_new_executables: true,
+    }),
+  stop_hooks: z
+    .array(
+      z.strictObject({
+        name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-"'),
+        command: commandField,
+        timeout: duration().default(10 * 60_000),
+        on_error: z.enum(['allow', 'block']).default('allow'),
+      }),
+    )
+    .default([]),
+  max_stop_rounds: z.number().int().min(1).max(20).default(3),
+  hooks: z.partialRecord(z.enum(lifecycleEvents), z.array(hookEntry)).default({}),
+  hooks_async_pool_size: z.number().int().default(10),
+  hooks_async_shutdown_grace: duration({ max: 60_000 }).default(5_000),
+  batch: z
+    .strictObject({
+      concurrency: z.number().int().min(1).max(64).default(4),
+      keep_worktrees: z.boolean().default(false),
+      tasks: z
+        .array(
+          z.strictObject({
+            name: z.string().min(1),
+            command: argv.optional(),
+            shell: z.string().min(1).optional(),
+            role: z.string().optional(),
+            timeout: duration().optional(),
+          }),
+        )
+        .default([]),
+    })
+    .default({ concurrency: 4, keep_worktrees: false, tasks: [] }),
+  github: z
+    .strictObject({
+      comment: z.enum(['sticky', 'new', 'off']).default('sticky'),
+      checks: z.boolean().default(true),
+      key: z.string().min(1).default('{workflow}/{job}'),
+      fail_on: z.enum(['block', 'violation-error', 'never']).default('block'),
+    })
+    .default({ comment: 'sticky', checks: true, key: '{workflow}/{job}', fail_on: 'block' }),
+})
+
+/** proctor.yml as written (before defaults). */
+export type ConfigInput = z.input<typeof configSchema>
+/** proctor.yml after parsing: durations in ms, sizes in bytes, defaults applied. */
+export type Config = z.output<typeof configSchema>
+export type DetectRule = Config['detect'][number]
+export type StopHookConfig = Config['stop_hooks'][number]
+export type LifecycleEvent = (typeof lifecycleEvents)[number]
+export type HookEntry = z.output<typeof hookEntry>

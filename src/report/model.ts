@@ -1,0 +1,142 @@
+// The one report model. Every rendering (terminal, report.json, job summary, PR comment, check runs)
+// is a view of these types; renderers never compute, sinks never format.
+
+export const REPORT_SCHEMA_VERSION = 1
+
+export type SessionStatus = 'completed' | 'failed' | 'errored' | 'interrupted' | 'timeout'
+export type Verdict = 'allow' | 'block'
+export type Severity = 'info' | 'warning' | 'error' | 'critical'
+
+export type EventKind =
+  | 'session_start'
+  | 'spawn'
+  | 'output_capped'
+  | 'approval_request'
+  | 'error'
+  | 'completion'
+  | 'detector'
+  | 'response'
+  | 'timeout'
+  | 'idle_timeout'
+  | 'signal'
+  | 'checkpoint'
+  | 'checkpoint_skipped'
+  | 'violation'
+  | 'revert'
+  | 'push'
+  | 'stop_hooks'
+  | 'continue'
+  | 'exit'
+  | 'session_end'
+  | 'warning'
+
+/** One thing that happened, in order. `at` is ms since the session started. */
+export interface SessionEvent {
+  at: number
+  kind: EventKind | string
+  /** Detector rule name, hook name, checkpoint seq... */
+  name?: string
+  message: string
+  data?: Record<string, unknown>
+}
+
+export interface Violation {
+  checkpoint: number | null
+  file: string
+  constraint: string
+  severity: Severity
+  message: string
+  suggestion: string
+  reverted?: boolean
+}
+
+export interface CheckpointRecord {
+  seq: number
+  sha: string
+  ref: string
+  trigger: 'interval' | 'changes' | 'event' | 'final' | 'manual' | 'safety' | string
+  files_changed: string[]
+  violations: number
+  skipped: string[]
+  created_at: string
+}
+
+export type StopHookVerdict = 'allow' | 'block' | 'error'
+
+export interface StopHookResult {
+  name: string
+  verdict: StopHookVerdict
+  reason: string | null
+  exit_code: number | null
+  duration_ms: number
+  round: number
+  timed_out?: boolean
+}
+
+export interface PushRecord {
+  ok: boolean
+  remote: string | null
+  branch: string | null
+  sha: string | null
+  /** Why the checkpoints stayed local, when they did. */
+  reason: string | null
+  bundle: string | null
+}
+
+export interface SessionReport {
+  schema: typeof REPORT_SCHEMA_VERSION
+  session_id: string
+  status: SessionStatus
+  verdict: Verdict
+  exit_code: number
+  signal: string | null
+  /** Human-readable cause of the status (timeout reason, signal, error message). */
+  reason: string | null
+  started_at: string
+  ended_at: string
+  duration_ms: number
+  command: string[]
+  cwd: string
+  mode: 'pty' | 'pipe'
+  events: SessionEvent[]
+  checkpoints: CheckpointRecord[]
+  violations: Violation[]
+  stop_hooks: StopHookResult[]
+  rounds: number
+  pushed: PushRecord | null
+  transcript: { path: string; bytes: number; capped: boolean }
+  /** The last rendered lines of the agent's output (already sanitized for display). */
+  output_tail: string
+  /** CI context when present (run id, attempt, job, repository, sha, pr). */
+  ci?: Record<string, string | number | null>
+}
+
+export interface BatchChild {
+  task_index: number
+  name: string
+  role: string | null
+  status: SessionStatus
+  duration_ms: number
+  summary: string
+  checkpoint_ref: string | null
+  violation_count: number
+  report_path: string | null
+}
+
+export interface BatchReport {
+  schema: typeof REPORT_SCHEMA_VERSION
+  batch_id: string
+  started_at: string
+  ended_at: string
+  total_duration_ms: number
+  child_count: number
+  completed_count: number
+  failed_count: number
+  errored_count: number
+  interrupted_count: number
+  timeout_count: number
+  verdict: Verdict
+  children: BatchChild[]
+  /** Inputs that could not be read (aggregate mode): path and why. */
+  problems: { source: string; message: string }[]
+}

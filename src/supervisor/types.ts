@@ -1,0 +1,70 @@
+// The contract of the one process owner. Only src/supervisor/ starts, signals or reaps processes;
+// hooks, sessions and batches go through `spawnManaged` (src/supervisor/process.ts).
+
+/** An explicit command: an argv (never joined) or a shell string run by `/bin/sh -c`. */
+export type CommandSpec = { file: string; args: string[] } | { shell: string }
+
+export type SpawnMode = 'pty' | 'pipe'
+
+/** Why a managed process ended, when proctor ended it. */
+export type StopCause = 'timeout' | 'idle_timeout' | 'signal' | 'detector' | 'output_cap' | 'shutdown' | 'requested'
+
+export interface SpawnOptions {
+  command: CommandSpec
+  cwd: string
+  /** The complete environment of the child (not merged with process.env by the spawner). */
+  env: Record<string, string | undefined>
+  mode: SpawnMode
+  /** PTY size; defaults 120x40. */
+  cols?: number
+  rows?: number
+  /** Pipe mode only: written to stdin, then stdin is closed. Without it stdin is closed at once. */
+  stdin?: string | Buffer
+  /** Time between SIGTERM to the group and SIGKILL when stopping. */
+  graceMs: number
+  /** Raw output as it arrives: PTY output, or (pipe mode) stdout and stderr tagged. */
+  onOutput?: (chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr') => void
+  /** Records the process in the run registry so a crashed proctor's children are reaped later. */
+  registry?: { dir: string; role: 'agent' | 'hook' | 'batch'; session?: string }
+  /** Label used in error messages and the registry ("agent", "hook tests", ...). */
+  label?: string
+}
+
+export interface ExitInfo {
+  /** Exit code, or null when killed by a signal. */
+  exitCode: number | null
+  signal: NodeJS.Signals | null
+  /** Set when proctor stopped the process (the group was signalled on purpose). */
+  stoppedBy: StopCause | null
+  /** Whether SIGKILL was needed after the grace period. */
+  killed: boolean
+}
+
+export interface ManagedProcess {
+  readonly pid: number
+  /** The child leads its own process group: pgid === pid. */
+  readonly pgid: number
+  readonly mode: SpawnMode
+  /** Resolves once, after exit AND end of all output (no tail loss). Never rejects. */
+  readonly exited: Promise<ExitInfo>
+  /** PTY: typed into the terminal. Pipe: written to stdin if still open. No-op after exit. */
+  write(data: string | Buffer): void
+  /** SIGTERM to the group, SIGKILL after graceMs; idempotent; resolves with the exit. */
+  stop(cause: StopCause): Promise<ExitInfo>
+  /** SIGSTOP / SIGCONT to the whole group (used around checkpoints). */
+  pause(): void
+  resume(): void
+  resize(cols: number, rows: number): void
+}
+
+/** Thrown before anything is spawned: the executable is missing or not executable. */
+export class SpawnError extends Error {
+  constructor(
+    message: string,
+    readonly command: CommandSpec,
+    readonly code: 'ENOENT' | 'EACCES' | 'EINVAL',
+  ) {
+    super(message)
+    this.name = 'SpawnError'
+  }
+}
