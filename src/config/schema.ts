@@ -49,7 +49,10 @@ export const severity = z.enum(['info', 'warning', 'error', 'critical'])
 
 const respond = z.strictObject({
   send: z.string().optional().meta({ description: 'Text or keys typed into the agent (\\r for Enter)' }),
-  deny: z.boolean().optional().meta({ description: 'Answer the prompt with the deny text (n\\r by default)' }),
+  deny: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Answer the prompt with the deny text (n\\r by default)' }),
   deny_text: z.string().optional(),
   stop: z.boolean().optional().meta({ description: 'Stop the agent (SIGTERM to its group)' }),
   notify: z.boolean().optional().meta({ description: 'Record and report only' }),
@@ -57,13 +60,24 @@ const respond = z.strictObject({
 
 export const detectRule = z.strictObject({
   name: z.string().min(1),
-  match: z.string().min(1).meta({ description: 'A JavaScript regular expression matched against the rendered output' }),
-  flags: z.string().regex(/^[imsu]*$/).optional(),
+  match: z
+    .string()
+    .min(1)
+    .meta({ description: 'A JavaScript regular expression matched against the rendered output' }),
+  flags: z
+    .string()
+    .regex(/^[imsu]*$/)
+    .optional(),
   kind: z.string().min(1).default('approval_request').meta({
     description: 'approval_request, error, completion, or a custom kind',
   }),
   respond: respond.default({ notify: true }),
-  max_fires: z.number().int().min(1).optional().meta({ description: 'Stop responding after this many appearances' }),
+  max_fires: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({ description: 'Stop responding after this many appearances' }),
 })
 
 const hookEntry = z.strictObject({
@@ -150,7 +164,8 @@ export const configSchema = z.strictObject({
       protected_areas: z.array(z.string()).default([]),
       violation_severity: severity.default('warning'),
       severities: z.record(z.string(), severity).default({}).meta({
-        description: 'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size)',
+        description:
+          'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size)',
       }),
       revert_on_violation: z.boolean().default(false),
       max_file_size: size().optional(),

@@ -1,0 +1,106 @@
+// The checkpoint commit message: a subject, an optional body listing skipped files, and git trailers
+// (`git interpret-trailers --parse` reads them), so a checkpoint describes itself without proctor's state.
+
+export interface SkippedFile {
+  path: string
+  reason: 'size' | 'lfs'
+  /** Bytes on disk when skipped for size. */
+  size?: number
+}
+
+export interface CheckpointMessageFields {
+  session: string
+  seq: number
+  base: string | null
+  trigger: string
+  filesChanged: number
+  violations: number
+  skipped: readonly SkippedFile[]
+  maxFileSize: number
+}
+
+const MAX_LISTED_SKIPS = 50
+
+export const TRAILER = {
+  session: 'Proctor-Session',
+  seq: 'Proctor-Seq',
+  base: 'Proctor-Base',
+  trigger: 'Proctor-Trigger',
+  violations: 'Proctor-Violations',
+  skipped: 'Proctor-Skipped',
+} as const
+
+/** A trigger name as a single safe trailer token. */
+export function trailerToken(value: string): string {
+  return value.replace(/[^A-Za-z0-9._:-]+/g, '-').slice(0, 80) || 'unknown'
+}
+
+export function formatCheckpointMessage(fields: CheckpointMessageFields): string {
+  const trigger = trailerToken(fields.trigger)
+  const noun = fields.filesChanged === 1 ? 'file' : 'files'
+  const lines = [`proctor checkpoint ${fields.seq} (${trigger}): ${fields.filesChanged} ${noun}`, '']
+  if (fields.skipped.length > 0) {
+    // JSON quoting keeps paths with newlines or odd characters on one line of the body.
+    for (const skip of fields.skipped.slice(0, MAX_LISTED_SKIPS)) {
+      const why = skip.reason === 'lfs' ? 'LFS-tracked' : `over max_file_size (${skip.size ?? '?'} bytes)`
+      lines.push(`Skipped ${JSON.stringify(skip.path)}: ${why}`)
+    }
+    if (fields.skipped.length > MAX_LISTED_SKIPS)
+      lines.push(`... and ${fields.skipped.length - MAX_LISTED_SKIPS} more`)
+    lines.push('')
+  }
+  lines.push(
+    `${TRAILER.session}: ${fields.session}`,
+    `${TRAILER.seq}: ${fields.seq}`,
+    `${TRAILER.base}: ${fields.base ?? 'none'}`,
+    `${TRAILER.trigger}: ${trigger}`,
+    `${TRAILER.violations}: ${fields.violations}`,
+    `${TRAILER.skipped}: ${fields.skipped.length}`,
+  )
+  return lines.join('\n') + '\n'
+}
+
+export interface ParsedCheckpointMessage {
+  subject: string
+  session: string | null
+  seq: number | null
+  base: string | null
+  trigger: string | null
+  violations: number
+  skippedCount: number
+  skipped: string[]
+}
+
+/** Read a checkpoint message back; tolerant of missing trailers (returns nulls). */
+export function parseCheckpointMessage(message: string): ParsedCheckpointMessage {
+  const lines = message.replace(/\r\n/g, '\n').split('\n')
+  const trailers = new Map<string, string>()
+  const skipped: string[] = []
+  for (const line of lines) {
+    const trailer = /^(Proctor-[A-Za-z]+):\s*(.*)$/.exec(line)
+    if (trailer) trailers.set(trailer[1]!, trailer[2]!.trim())
+    const skip = /^Skipped ("(?:[^"\\]|\\.)*"):/.exec(line)
+    if (skip) {
+      try {
+        skipped.push(JSON.parse(skip[1]!) as string)
+      } catch {
+        // A hand-edited message: keep going without that entry.
+      }
+    }
+  }
+  const number = (key: string): number | null => {
+    const value = trailers.get(key)
+    return value !== undefined && /^\d+$/.test(value) ? Number(value) : null
+  }
+  const base = trailers.get(TRAILER.base) ?? null
+  return {
+    subject: lines[0] ?? '',
+    session: trailers.get(TRAILER.session) ?? null,
+    seq: number(TRAILER.seq),
+    base: base === 'none' ? null : base,
+    trigger: trailers.get(TRAILER.trigger) ?? null,
+    violations: number(TRAILER.violations) ?? 0,
+    skippedCount: number(TRAILER.skipped) ?? skipped.length,
+    skipped,
+  }
+}

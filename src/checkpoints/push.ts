@@ -1,0 +1,274 @@
+// The serial push queue: refs/proctor/<session> → the remote branch from the `branch` template.
+// Fast-forward only: never --force, never --unshallow, so it works from a `fetch-depth: 1` clone. When
+// someone else moved the branch, the remote tip is fetched with --depth=1 and the same trees are
+// re-committed on top of it (local refs stay as they are). When pushing is impossible (no remote, no
+// permission, a ruleset), the checkpoints stay local, the record says why, and a bundle is written.
+import fs from 'node:fs'
+import path from 'node:path'
+
+import type { PushRecord } from '../report/model.js'
+import { GitError } from '../git/errors.js'
+import type { Git, PushOutcome } from '../git/runner.js'
+import { checkpointRef, remoteBranchFor } from './refs.js'
+
+export type PushMode = 'auto' | 'always' | 'never'
+
+export interface PushQueueOptions {
+  git: Git
+  session: string
+  /** Remote name or URL (checkpoints.remote, default "origin"). */
+  remote: string
+  /** checkpoints.branch template, e.g. "proctor/{session}". */
+  branchTemplate: string
+  mode: PushMode
+  /** `.proctor/sessions/<id>`: where checkpoints.bundle goes when pushing fails. */
+  sessionDir: string
+  /** The session's base commit; the bundle leaves out history the user already has. */
+  base: string | null
+  /** At most this many push attempts per flush of work (default 5). */
+  maxAttempts?: number
+  /** Backoff before retry n (ms); jitter is added. */
+  backoffMs?: readonly number[]
+  /** Per network command (default 60 s). */
+  timeoutMs?: number
+  sleep?: (ms: number) => Promise<void>
+}
+
+/** Why a push can never succeed by retrying. */
+const PERMANENT_FAILURES: { pattern: RegExp; reason: string }[] = [
+  { pattern: /GH013|rule violations|ruleset/i, reason: 'a repository ruleset rejected the push' },
+  { pattern: /protected branch hook declined|protected branch/i, reason: 'the branch is protected' },
+  {
+    pattern:
+      /permission to .* denied|\b403\b|authentication failed|could not read username|terminal prompts disabled|invalid username or password|write access to repository not granted/i,
+    reason: 'no permission to push (needs `permissions: contents: write`, or a token that may push)',
+  },
+  {
+    pattern: /repository not found|does not appear to be a git repository|no such remote|not found/i,
+    reason: 'the remote repository was not found',
+  },
+  { pattern: /pre-receive hook declined|hook declined/i, reason: 'a server-side hook declined the push' },
+]
+
+const DEFAULT_BACKOFF = [250, 500, 1000, 2000, 4000]
+
+export class PushQueue {
+  readonly branch: string
+  private readonly options: PushQueueOptions
+  private readonly ref: string
+  private pending = false
+  private running: Promise<void> | null = null
+  /** Last local checkpoint whose trees are on the remote, and the remote commit that carries them. */
+  private pushedLocal: string | null = null
+  private pushedRemote: string | null = null
+  private record: PushRecord
+
+  constructor(options: PushQueueOptions) {
+    this.options = options
+    this.ref = checkpointRef(options.session)
+    this.branch = remoteBranchFor(options.branchTemplate, options.session)
+    this.record = {
+      ok: false,
+      remote: null,
+      branch: this.branch,
+      sha: null,
+      reason: 'nothing pushed yet',
+      bundle: null,
+    }
+  }
+
+  /** The outcome so far, for the report. */
+  get state(): PushRecord {
+    return { ...this.record }
+  }
+
+  /** `push: always` and the push failed: the report must show this as an error. */
+  get failedRequired(): boolean {
+    return this.options.mode === 'always' && !this.record.ok && this.pushedLocal === null
+  }
+
+  /** Queue a push of the current checkpoint ref (after each checkpoint). Coalesces; never throws. */
+  schedule(): void {
+    if (this.options.mode === 'never') return
+    this.pending = true
+    this.running ??= this.drain().finally(() => {
+      this.running = null
+    })
+  }
+
+  /**
+   * The final push: waits for queued work, pushes what is left and, if the remote did not get
+   * everything, writes the bundle. Never throws; the record says what happened.
+   */
+  async flush(): Promise<PushRecord> {
+    if (this.options.mode === 'never') {
+      this.record = { ...this.record, ok: false, reason: 'pushing is off (checkpoints.push: never)' }
+      return this.state
+    }
+    this.schedule()
+    while (this.running) await this.running
+    const local = await this.options.git.revParse(this.ref)
+    if (local && local !== this.pushedLocal) await this.writeBundle(local)
+    return this.state
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending) {
+      this.pending = false
+      try {
+        await this.pushLatest()
+      } catch (error) {
+        this.record = { ...this.record, ok: false, reason: `push failed: ${describe(error)}` }
+      }
+    }
+  }
+
+  private async pushLatest(): Promise<void> {
+    const git = this.options.git
+    const local = await git.revParse(this.ref)
+    if (!local || local === this.pushedLocal) return
+    const remoteUrl = await this.remoteExists()
+    if (!remoteUrl) {
+      this.record = {
+        ...this.record,
+        ok: false,
+        remote: null,
+        reason: `no remote named "${this.options.remote}"; checkpoints stay local`,
+      }
+      return
+    }
+    this.record.remote = this.options.remote
+    const target = `refs/heads/${this.branch}`
+    const attempts = this.options.maxAttempts ?? 5
+    let candidate =
+      this.pushedRemote && this.pushedRemote !== this.pushedLocal
+        ? await this.replayOnto(this.pushedRemote, local)
+        : local
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const outcome = await git.push(this.options.remote, [`${candidate}:${target}`], {
+        timeoutMs: this.options.timeoutMs ?? 60_000,
+      })
+      if (outcome.ok) {
+        this.pushedLocal = local
+        this.pushedRemote = candidate
+        this.record = { ...this.record, ok: true, sha: candidate, reason: null }
+        return
+      }
+      const permanent = classifyPermanent(outcome)
+      if (permanent) {
+        this.record = { ...this.record, ok: false, reason: `${permanent}: ${firstLine(outcome)}` }
+        return
+      }
+      const rejected = outcome.refs.find((r) => r.status === 'rejected')
+      this.record = {
+        ...this.record,
+        ok: false,
+        reason: rejected
+          ? `rejected (${rejected.summary}) after ${attempt} attempts`
+          : `push failed: ${firstLine(outcome)}`,
+      }
+      if (attempt === attempts) return
+      await this.backoff(attempt)
+      if (rejected) {
+        // Someone else moved the branch: build the same trees on top of their tip and try again.
+        const tip = await this.fetchRemoteTip(target)
+        if (tip) candidate = await this.replayOnto(tip, local)
+      }
+    }
+  }
+
+  /** Re-commit each of our checkpoints not yet on the remote (same tree, same message) on top of `tip`. */
+  private async replayOnto(tip: string, local: string): Promise<string> {
+    const git = this.options.git
+    const range = [local]
+    const stop = this.pushedLocal ?? this.options.base
+    if (stop) range.push(`^${stop}`)
+    const commits = (await git.raw(['rev-list', '--reverse', '--first-parent', ...range])).stdout
+      .split('\n')
+      .filter((line) => line !== '')
+    let parent = tip
+    for (const commit of commits) {
+      const tree = (await git.raw(['rev-parse', `${commit}^{tree}`])).stdout.trim()
+      const message = (await git.raw(['log', '-1', '--format=%B', commit])).stdout
+      parent = await git.commitTree(tree, [parent], message)
+    }
+    return parent
+  }
+
+  private async fetchRemoteTip(target: string): Promise<string | null> {
+    const git = this.options.git
+    const tracking = `refs/proctor-remote/${this.options.session}`
+    try {
+      await git.fetch(this.options.remote, [`+${target}:${tracking}`], {
+        depth: 1,
+        timeoutMs: this.options.timeoutMs ?? 60_000,
+      })
+    } catch {
+      return null
+    }
+    return git.revParse(tracking)
+  }
+
+  private async remoteExists(): Promise<string | null> {
+    const remote = this.options.remote
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || remote.startsWith('/')) return remote
+    return this.options.git.remoteUrl(remote)
+  }
+
+  private async writeBundle(local: string): Promise<void> {
+    const file = path.join(this.options.sessionDir, 'checkpoints.bundle')
+    try {
+      fs.mkdirSync(this.options.sessionDir, { recursive: true })
+      const revs = [this.ref]
+      const stop = this.options.base
+      if (stop && stop !== local) revs.push(`^${stop}`)
+      await this.options.git.bundleCreate(file, revs)
+      this.record = { ...this.record, bundle: file }
+    } catch (error) {
+      this.record = {
+        ...this.record,
+        reason: `${this.record.reason ?? ''}; bundle failed: ${describe(error)}`,
+      }
+    }
+  }
+
+  private async backoff(attempt: number): Promise<void> {
+    const steps = this.options.backoffMs ?? DEFAULT_BACKOFF
+    const base = steps[Math.min(attempt - 1, steps.length - 1)] ?? 0
+    const ms = base + Math.floor(Math.random() * (base / 2))
+    if (ms > 0) await (this.options.sleep ?? defaultSleep)(ms)
+  }
+}
+
+function classifyPermanent(outcome: PushOutcome): string | null {
+  if (
+    outcome.refs.some(
+      (r) => r.status === 'rejected' && /non-fast-forward|fetch first|stale info/.test(r.summary),
+    )
+  ) {
+    return null
+  }
+  const text = `${outcome.stderr}\n${outcome.refs.map((r) => r.summary).join('\n')}`
+  return PERMANENT_FAILURES.find((f) => f.pattern.test(text))?.reason ?? null
+}
+
+function firstLine(outcome: PushOutcome): string {
+  const text = outcome.stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => /error|fatal|denied|reject|remote:/i.test(line))
+  return (
+    text ??
+    outcome.refs.find((r) => r.status === 'rejected')?.summary ??
+    `git exited with ${outcome.exitCode}`
+  )
+}
+
+function describe(error: unknown): string {
+  if (error instanceof GitError) return error.message.split('\n')[0] ?? error.message
+  return error instanceof Error ? error.message : String(error)
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}

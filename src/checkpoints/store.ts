@@ -1,0 +1,352 @@
+// One session's checkpoints: snapshots of the worktree committed to refs/proctor/<session> through a
+// private index. The user's index, HEAD, branches, stash and files are never written: every index
+// operation sets GIT_INDEX_FILE to our own file, and refs are only created under refs/proctor/.
+import fs from 'node:fs'
+import path from 'node:path'
+
+import type { CheckpointRecord, Violation } from '../report/model.js'
+import { RefMovedError } from '../git/errors.js'
+import type { Git } from '../git/runner.js'
+import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
+import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
+import { checkpointRef } from './refs.js'
+
+/** proctor's own state directory at the repository root; it never enters a checkpoint. */
+export const PROCTOR_DIR = '.proctor'
+
+/** Triggers that may not wait for min_interval spacing (shutdown, the user, a restore). */
+const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
+
+export interface ValidateContext {
+  seq: number
+  /** Changes since the previous checkpoint (or the base for the first). */
+  files: ChangedFile[]
+  /** Changes since the session's base. */
+  cumulative: ChangedFile[]
+  tree: string
+}
+
+export interface PauseHooks {
+  pause(): void
+  resume(): void
+}
+
+export interface CheckpointStoreOptions {
+  /** A runner whose cwd is anywhere inside the worktree. */
+  git: Git
+  session: string
+  /** Files larger than this (bytes) are left out and listed as skipped. */
+  maxFileSize: number
+  /** Minimum spacing between checkpoints (ms) for non-urgent triggers. */
+  minIntervalMs?: number
+  /** Policy hook: its violations are counted in the Proctor-Violations trailer. */
+  validate?: (context: ValidateContext) => Promise<Violation[]> | Violation[]
+  /** With pause_agent: the agent is paused while the worktree is read, and always resumed. */
+  pauser?: PauseHooks
+  /**
+   * Name of the private index under `<gitdir>/proctor/` (default `index-<session>`). A CLI command acting
+   * on a session that may be live uses its own, so two processes never share one index.
+   */
+  indexName?: string
+  /** Injected clock and wait (tests); default Date.now and setTimeout. */
+  now?: () => number
+  sleep?: (ms: number) => Promise<void>
+}
+
+export interface CheckpointResult {
+  record: CheckpointRecord
+  tree: string
+  parent: string | null
+  files: ChangedFile[]
+  cumulative: ChangedFile[]
+  violations: Violation[]
+  skipped: SkippedFile[]
+}
+
+export class CheckpointStore {
+  readonly session: string
+  readonly ref: string
+  private readonly options: CheckpointStoreOptions
+  private git: Git
+  private root = ''
+  private indexFile = ''
+  private userIndex = ''
+  private baseCommit: string | null = null
+  private baseTree = ''
+  private head: string | null = null
+  private headTree = ''
+  private seq = 0
+  private lastAt: number | null = null
+  private queue: Promise<unknown> = Promise.resolve()
+  private opened: Promise<void> | undefined
+
+  constructor(options: CheckpointStoreOptions) {
+    this.options = options
+    this.session = options.session
+    this.ref = checkpointRef(options.session)
+    this.git = options.git
+  }
+
+  /** The session's base commit (HEAD when the store opened, or the resumed chain's base); null if unborn. */
+  get base(): string | null {
+    return this.baseCommit
+  }
+
+  /** The latest checkpoint commit of this session, if any. */
+  get latest(): string | null {
+    return this.head
+  }
+
+  get repoRoot(): string {
+    return this.root
+  }
+
+  get privateIndexPath(): string {
+    return this.indexFile
+  }
+
+  /** Find the repository, resume an existing chain and seed the private index. Idempotent. */
+  open(): Promise<void> {
+    this.opened ??= this.doOpen()
+    return this.opened
+  }
+
+  /**
+   * Take a checkpoint unless nothing changed since the previous one (then null). Serialized: concurrent
+   * calls run one after another.
+   */
+  async create(trigger: string): Promise<CheckpointRecord | null> {
+    return (await this.createDetailed(trigger))?.record ?? null
+  }
+
+  createDetailed(trigger: string): Promise<CheckpointResult | null> {
+    const run = this.queue.then(() => this.checkpoint(trigger))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** Wait for queued checkpoints, then delete the private index (the commits and ref stay). */
+  async close(options: { keepIndex?: boolean } = {}): Promise<void> {
+    await this.queue
+    if (!options.keepIndex && this.indexFile) {
+      fs.rmSync(this.indexFile, { force: true })
+      fs.rmSync(`${this.indexFile}.lock`, { force: true })
+    }
+  }
+
+  // ---- opening -----------------------------------------------------------------------------------
+
+  private async doOpen(): Promise<void> {
+    this.root = await this.options.git.topLevel()
+    this.git = this.options.git.at(this.root)
+    this.userIndex = await this.git.gitPath('index')
+    this.indexFile = await this.git.gitPath(`proctor/${this.options.indexName ?? `index-${this.session}`}`)
+    fs.mkdirSync(path.dirname(this.indexFile), { recursive: true })
+    // A lock left by a crashed proctor of this same session: nobody else uses this private index.
+    fs.rmSync(`${this.indexFile}.lock`, { force: true })
+
+    this.head = await this.git.revParse(`${this.ref}^{commit}`)
+    if (this.head) {
+      const message = (await this.git.raw(['log', '-1', '--format=%B', this.head])).stdout
+      const parsed = parseCheckpointMessage(message)
+      this.seq = parsed.seq ?? 0
+      this.baseCommit = parsed.base
+      this.headTree = await this.treeOf(this.head)
+    } else {
+      this.baseCommit = await this.git.headCommit()
+    }
+    this.baseTree = this.baseCommit ? await this.treeOf(this.baseCommit) : await this.git.emptyTree()
+    if (!this.head) this.headTree = this.baseTree
+    if (!fs.existsSync(this.indexFile)) await this.seedIndex()
+  }
+
+  /**
+   * Seed from the user's index so its stat data is reused (only changed files get hashed), with the
+   * mtime preserved: git trusts stat data by comparing it to the index file's own mtime (racy-git), and
+   * a fresh mtime would hide same-size edits made in the same second. `read-tree --reset` then drops
+   * what the user staged but did not commit, keeping matching stat entries. Assume-unchanged or
+   * skip-worktree entries, an unborn HEAD or a resumed chain take the plain path.
+   */
+  private async seedIndex(): Promise<void> {
+    const startTree = this.head ? this.headTree : this.baseCommit
+    try {
+      const canCopy =
+        startTree !== null && fs.existsSync(this.userIndex) && !(await this.git.hasHiddenIndexEntries())
+      if (canCopy) {
+        const stat = fs.statSync(this.userIndex)
+        fs.copyFileSync(this.userIndex, this.indexFile)
+        fs.utimesSync(this.indexFile, stat.atime, stat.mtime)
+        await this.git.readTree(this.indexFile, startTree, { reset: true })
+        return
+      }
+    } catch {
+      // A split or unreadable user index: fall through to a fresh index (slower first checkpoint only).
+    }
+    fs.rmSync(this.indexFile, { force: true })
+    await this.git.readTree(this.indexFile, startTree)
+  }
+
+  // ---- one checkpoint ----------------------------------------------------------------------------
+
+  private async checkpoint(trigger: string): Promise<CheckpointResult | null> {
+    await this.open()
+    await this.waitForSpacing(trigger)
+    const skipped: SkippedFile[] = []
+    const pauser = this.options.pauser
+    pauser?.pause()
+    try {
+      await this.stageChanges(skipped)
+    } finally {
+      pauser?.resume()
+    }
+    const tree = await this.git.writeTree(this.indexFile)
+    if (tree === this.headTree) return null
+
+    const seq = this.seq + 1
+    const files = await diffTrees(this.git, this.headTree, tree)
+    const cumulative =
+      this.headTree === this.baseTree ? files : await diffTrees(this.git, this.baseTree, tree)
+    const violations = this.options.validate
+      ? await this.options.validate({ seq, files, cumulative, tree })
+      : []
+    const parent = this.head ?? this.baseCommit
+    const message = formatCheckpointMessage({
+      session: this.session,
+      seq,
+      base: this.baseCommit,
+      trigger,
+      filesChanged: files.length,
+      violations: violations.length,
+      skipped,
+      maxFileSize: this.options.maxFileSize,
+    })
+    const sha = await this.git.commitTree(tree, parent ? [parent] : [], message)
+    try {
+      await this.git.updateRefCas(this.ref, sha, this.head, `proctor checkpoint ${seq}`)
+    } catch (error) {
+      if (error instanceof RefMovedError) {
+        throw new Error(
+          `checkpoint ${seq} of session ${this.session} was not recorded: ${this.ref} was moved by another ` +
+            'process (is a second proctor running with the same session id?). Nothing was overwritten; ' +
+            'use a distinct session id per run.',
+          { cause: error },
+        )
+      }
+      throw error
+    }
+    this.head = sha
+    this.headTree = tree
+    this.seq = seq
+    this.lastAt = this.now()
+    const record: CheckpointRecord = {
+      seq,
+      sha,
+      ref: this.ref,
+      trigger,
+      files_changed: touchedPaths(files),
+      violations: violations.length,
+      skipped: skipped.map((s) => s.path),
+      created_at: new Date().toISOString(),
+    }
+    return { record, tree, parent, files, cumulative, violations, skipped }
+  }
+
+  /**
+   * Bring the private index up to date with the worktree. One status walk finds what changed; only
+   * those paths are added (cheap), minus files over max_file_size, LFS-tracked files and .proctor/.
+   * If a path vanished between the walk and the add, fall back to a whole-tree `add -A`.
+   */
+  private async stageChanges(skipped: SkippedFile[]): Promise<void> {
+    const changed = await this.changedPaths()
+    if (changed.length === 0) return
+    const exclude = await this.filesToSkip(changed, skipped)
+    const excluded = new Set(exclude)
+    const paths = changed.filter((p) => !excluded.has(p))
+    if (paths.length === 0) return
+    try {
+      await this.git.raw(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        indexFile: this.indexFile,
+        input: paths.map((p) => `:(top,literal)${p}`).join('\0') + '\0',
+      })
+    } catch {
+      await this.git.addAll(this.indexFile, { exclude: [PROCTOR_DIR, ...exclude] })
+    }
+  }
+
+  /** Paths whose worktree state differs from the private index (modified, deleted, untracked). */
+  private async changedPaths(): Promise<string[]> {
+    const result = await this.git.raw(
+      [
+        'status',
+        '--porcelain=v1',
+        '-z',
+        '--untracked-files=all',
+        '--ignore-submodules=dirty',
+        '--no-renames',
+      ],
+      // Optional locks on: status may write refreshed stat data back, but only into OUR index.
+      { indexFile: this.indexFile, env: { GIT_OPTIONAL_LOCKS: '1' } },
+    )
+    const paths: string[] = []
+    const fields = result.stdout.split('\0')
+    for (const field of fields) {
+      if (field.length < 4) continue
+      const worktree = field[1]
+      // X-only changes (HEAD vs our index) are already staged; only worktree-side changes matter.
+      if (worktree === ' ' && field[0] !== '?') continue
+      const p = field.slice(3).replace(/\/$/, '')
+      if (p === PROCTOR_DIR || p.startsWith(`${PROCTOR_DIR}/`)) continue
+      paths.push(p)
+    }
+    return paths
+  }
+
+  private async filesToSkip(paths: readonly string[], skipped: SkippedFile[]): Promise<string[]> {
+    const exclude: string[] = []
+    const present: string[] = []
+    for (const p of paths) {
+      let stat: fs.Stats
+      try {
+        stat = fs.lstatSync(path.join(this.root, p))
+      } catch {
+        continue // deleted: nothing to hash
+      }
+      if (!stat.isFile()) continue
+      present.push(p)
+      if (stat.size > this.options.maxFileSize) {
+        exclude.push(p)
+        skipped.push({ path: p, reason: 'size', size: stat.size })
+      }
+    }
+    const candidates = present.filter((p) => !exclude.includes(p))
+    if (candidates.length > 0) {
+      const filters = await this.git.checkAttr('filter', candidates, this.indexFile)
+      for (const p of candidates) {
+        if (filters.get(p) === 'lfs') {
+          exclude.push(p)
+          skipped.push({ path: p, reason: 'lfs' })
+        }
+      }
+    }
+    return exclude
+  }
+
+  private async waitForSpacing(trigger: string): Promise<void> {
+    const min = this.options.minIntervalMs ?? 0
+    if (this.lastAt === null || min <= 0 || URGENT_TRIGGERS.has(trigger)) return
+    const wait = this.lastAt + min - this.now()
+    if (wait > 0) await (this.options.sleep ?? defaultSleep)(wait)
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)()
+  }
+
+  private async treeOf(commit: string): Promise<string> {
+    return (await this.git.raw(['rev-parse', '--verify', `${commit}^{tree}`])).stdout.trim()
+  }
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}

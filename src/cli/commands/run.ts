@@ -1,0 +1,98 @@
+// `proctor run`: one supervised session of an agent command, then the report and the exit code.
+import type { Command } from 'commander'
+import { loadConfig } from '../../config/load.js'
+import { parseDuration } from '../../util/units.js'
+import { CliExit, ExitCode } from '../exit.js'
+import { runSession, type SessionOutcome } from '../../session/session.js'
+import { renderSessionTerminal } from '../../report/terminal.js'
+import type { CommandSpec } from '../../supervisor/types.js'
+import type { Config } from '../../config/schema.js'
+
+interface RunFlags {
+  config?: string
+  timeout?: string
+  idleTimeout?: string
+  pty: boolean
+  json?: boolean
+  shell?: string
+  session?: string
+  checkpoints: boolean
+  push: boolean
+  quiet?: boolean
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('run an agent command under supervision (-- <file> [args…] or --shell "<command>")')
+    .argument('[command...]', 'the agent command after --, as an argv (never joined)')
+    .option('-c, --config <file>', 'config file (default: proctor.yml at the repository root)')
+    .option('--shell <command>', 'run the agent through /bin/sh -c instead of an argv')
+    .option('--timeout <duration>', 'total timeout, e.g. 30m (overrides timeouts.total)')
+    .option('--idle-timeout <duration>', 'stop when the agent prints nothing for this long (overrides timeouts.idle)')
+    .option('--no-pty', 'run the agent with pipes instead of a pseudo-terminal')
+    .option('--json', 'print the report as JSON instead of the summary')
+    .option('--session <id>', 'session id (default: generated; in CI: run id, attempt and job)')
+    .option('--no-checkpoints', 'do not record checkpoints')
+    .option('--no-push', 'keep checkpoints local')
+    .option('-q, --quiet', 'do not echo the agent output')
+    .action(async (argv: string[], flags: RunFlags) => {
+      const loaded = await loadConfig({ file: flags.config, cwd: process.cwd() })
+      for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
+      const config = applyRunFlags(loaded.config, flags)
+      const command = chooseCommand(argv, flags.shell, config)
+      const outcome = await runSession({
+        config,
+        command,
+        cwd: process.cwd(),
+        sessionId: flags.session,
+        output: flags.quiet || flags.json || !config.output.passthrough ? null : process.stdout,
+        input: process.stdin.isTTY ? process.stdin : null,
+        installSignalHandlers: true,
+      })
+      printOutcome(outcome, flags.json === true)
+      if (outcome.exitCode !== 0) throw new CliExit(outcome.exitCode)
+    })
+}
+
+function printOutcome(outcome: SessionOutcome, json: boolean): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(outcome.report, null, 2) + '\n')
+    return
+  }
+  const color = process.stderr.isTTY === true && !process.env.NO_COLOR
+  process.stderr.write('\n' + renderSessionTerminal(outcome.report, { color, reportPath: outcome.reportPath }))
+}
+
+function applyRunFlags(config: Config, flags: RunFlags): Config {
+  const next: Config = structuredClone(config)
+  if (flags.timeout !== undefined) next.timeouts.total = durationFlag('--timeout', flags.timeout)
+  if (flags.idleTimeout !== undefined) next.timeouts.idle = durationFlag('--idle-timeout', flags.idleTimeout)
+  if (!flags.pty) next.agent.pty = false
+  if (!flags.checkpoints) next.checkpoints.enabled = false
+  if (!flags.push) next.checkpoints.push = 'never'
+  return next
+}
+
+function durationFlag(name: string, value: string): number {
+  const ms = parseDuration(value)
+  if (typeof ms === 'string') throw new CliExit(ExitCode.usage, `proctor run: ${name}: ${ms}`)
+  if (ms <= 0) throw new CliExit(ExitCode.usage, `proctor run: ${name} must be greater than zero`)
+  return ms
+}
+
+/** The command line wins over proctor.yml; exactly one of argv and --shell. */
+export function chooseCommand(argv: string[], shell: string | undefined, config: Config): CommandSpec {
+  if (argv.length > 0 && shell !== undefined) {
+    throw new CliExit(ExitCode.usage, 'proctor run: give either a command after -- or --shell, not both')
+  }
+  if (argv.length > 0) return { file: argv[0]!, args: argv.slice(1) }
+  if (shell !== undefined) return { shell }
+  if (config.agent.command) return { file: config.agent.command[0]!, args: config.agent.command.slice(1) }
+  if (config.agent.shell) return { shell: config.agent.shell }
+  throw new CliExit(
+    ExitCode.usage,
+    'proctor run: no agent command. Give one after --, e.g. `proctor run -- claude -p "fix the test"`, ' +
+      'or --shell "<command>", or set agent.command in proctor.yml',
+  )
+}

@@ -1,0 +1,37 @@
+// How commands end the process: they throw CliExit instead of calling process.exit, so the entry point
+// (and tests) decide what exiting means. Exit codes: design.md §8.
+
+export const ExitCode = {
+  ok: 0,
+  /** The agent failed or stop hooks blocked. */
+  failed: 1,
+  /** Bad usage or a bad config. */
+  usage: 2,
+  timeout: 124,
+  sigint: 130,
+  sigterm: 143,
+} as const
+
+export class CliExit extends Error {
+  readonly exitCode: number
+
+  /** `message`, if any, is for stderr; commands print their normal output themselves. */
+  constructor(exitCode: number, message = '') {
+    super(message)
+    this.name = 'CliExit'
+    this.exitCode = exitCode
+  }
+}
+
+/** The exit code for an error that ended a command: its own exitCode if it carries one, else 1. */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof CliExit) return error.exitCode
+  if (typeof error === 'object' && error !== null && 'exitCode' in error) {
+    const code = (error as { exitCode: unknown }).exitCode
+    // commander reports usage errors with exitCode 1; design.md §8 makes every usage error 2.
+    const fromCommander =
+      'code' in error && String((error as { code: unknown }).code).startsWith('commander.')
+    if (typeof code === 'number') return fromCommander && code !== 0 ? ExitCode.usage : code
+  }
+  return ExitCode.failed
+}

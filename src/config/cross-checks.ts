@@ -1,0 +1,126 @@
+// Rules that span several keys, which a per-field schema cannot express. They read the raw parsed
+// YAML (not the validated config) so their problems are reported together with the schema's.
+import type { LifecycleEvent } from './schema.js'
+import type { Problem } from './zod-issues.js'
+
+/** Events whose hooks must finish before proctor can decide, so they can never run async. */
+export const ANSWERED_EVENTS: readonly LifecycleEvent[] = ['stop']
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const isSet = (value: unknown): boolean => value !== undefined && value !== null
+
+export function crossCheck(raw: unknown): Problem[] {
+  if (!isObject(raw)) return []
+  return [
+    ...checkAgent(raw),
+    ...checkBatch(raw),
+    ...checkStopHookNames(raw),
+    ...checkAnsweredHooks(raw),
+    ...checkRegexes(raw),
+  ]
+}
+
+function checkAgent(raw: Record<string, unknown>): Problem[] {
+  const agent = raw.agent
+  if (!isObject(agent) || !isSet(agent.command) || !isSet(agent.shell)) return []
+  return [
+    {
+      path: ['agent', 'shell'],
+      atKey: true,
+      message: 'agent.command and agent.shell cannot both be set',
+      hint: 'keep command (an argv list, run directly) or shell (a string run by /bin/sh -c)',
+    },
+  ]
+}
+
+function checkBatch(raw: Record<string, unknown>): Problem[] {
+  const tasks = isObject(raw.batch) ? raw.batch.tasks : undefined
+  if (!Array.isArray(tasks)) return []
+  return tasks.flatMap((task, index): Problem[] => {
+    if (!isObject(task)) return []
+    const path = ['batch', 'tasks', index]
+    if (isSet(task.command) && isSet(task.shell)) {
+      return [
+        {
+          path: [...path, 'shell'],
+          atKey: true,
+          message: 'a batch task cannot have both command and shell',
+          hint: 'keep command (an argv list) or shell (a string run by /bin/sh -c)',
+        },
+      ]
+    }
+    if (!isSet(task.command) && !isSet(task.shell)) {
+      return [
+        {
+          path,
+          message: 'a batch task needs a command or a shell',
+          hint: 'add command: [file, args…] or shell: "…"',
+        },
+      ]
+    }
+    return []
+  })
+}
+
+function checkStopHookNames(raw: Record<string, unknown>): Problem[] {
+  if (!Array.isArray(raw.stop_hooks)) return []
+  const firstIndex = new Map<string, number>()
+  const problems: Problem[] = []
+  raw.stop_hooks.forEach((hook, index) => {
+    if (!isObject(hook) || typeof hook.name !== 'string') return
+    const first = firstIndex.get(hook.name)
+    if (first === undefined) {
+      firstIndex.set(hook.name, index)
+      return
+    }
+    problems.push({
+      path: ['stop_hooks', index, 'name'],
+      message: `duplicate stop hook name "${hook.name}" (also stop_hooks[${first}])`,
+      hint: 'each stop hook is reported as the check "proctor / <name>", so names must be unique',
+    })
+  })
+  return problems
+}
+
+function checkAnsweredHooks(raw: Record<string, unknown>): Problem[] {
+  if (!isObject(raw.hooks)) return []
+  const hooks = raw.hooks
+  return ANSWERED_EVENTS.flatMap((event) => {
+    const entries = hooks[event]
+    if (!Array.isArray(entries)) return []
+    return entries.flatMap((entry, index): Problem[] =>
+      isObject(entry) && entry.async === true
+        ? [
+            {
+              path: ['hooks', event, index, 'async'],
+              message: `the ${event} event needs an answer, so it cannot run async; remove async or move the hook to session_end`,
+            },
+          ]
+        : [],
+    )
+  })
+}
+
+function checkRegexes(raw: Record<string, unknown>): Problem[] {
+  if (!Array.isArray(raw.detect)) return []
+  return raw.detect.flatMap((rule, index): Problem[] => {
+    if (!isObject(rule) || typeof rule.match !== 'string' || rule.match === '') return []
+    // Invalid flags are reported by the schema; check the pattern with the flags only when they are valid.
+    const flags = typeof rule.flags === 'string' && /^[imsu]*$/.test(rule.flags) ? rule.flags : ''
+    try {
+      new RegExp(rule.match, flags)
+      return []
+    } catch (error) {
+      const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')
+      return [
+        {
+          path: ['detect', index, 'match'],
+          message: `${JSON.stringify(rule.match)} is not a valid regular expression: ${reason}`,
+          hint: 'escape special characters such as ( [ { ? * + with a backslash',
+        },
+      ]
+    }
+  })
+}

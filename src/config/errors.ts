@@ -1,0 +1,42 @@
+// Config problems carry a position so users can jump straight to the line that needs fixing.
+
+/** One problem in a config file; line and col are 1-based (0 when the problem is the file itself). */
+export interface ConfigIssue {
+  file: string
+  line: number
+  col: number
+  /** The key path, written as in docs: `agent.command`, `hooks.stop[0].async` ('' for the whole file). */
+  path: string
+  message: string
+  hint?: string
+}
+
+/** Formats an issue as `proctor.yml:12:5 agent.comand: unknown key "comand" — did you mean "command"?`. */
+export function formatIssue(issue: ConfigIssue): string {
+  const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.col}` : `${issue.file}:`
+  const what = issue.path ? `${issue.path}: ${issue.message}` : issue.message
+  return `${where} ${what}${issue.hint ? ` — ${issue.hint}` : ''}`
+}
+
+/** All problems found in one config file, thrown together so users fix them in one pass. */
+export class ConfigError extends Error {
+  /** A config error is a usage error (design.md §8). */
+  readonly exitCode = 2
+  readonly issues: readonly ConfigIssue[]
+
+  constructor(issues: readonly ConfigIssue[]) {
+    super(issues.map(formatIssue).join('\n'))
+    this.name = 'ConfigError'
+    this.issues = issues
+  }
+}
+
+/** Writes a key path the way the docs do: object keys joined by dots, list indexes in brackets. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`
+    else out += out ? `.${String(part)}` : String(part)
+  }
+  return out
+}

@@ -1,0 +1,11 @@
+// The config module's public surface.
+export { loadConfig, findConfigFile, findRepoRoot, displayName, CONFIG_FILE_NAMES } from './load.js'
+export type { LoadedConfig, LoadOptions } from './load.js'
+export { parseConfigText, ASYNC_POOL_RANGE } from './parse.js'
+export type { ParsedConfig } from './parse.js'
+export { ConfigError, formatIssue } from './errors.js'
+export type { ConfigIssue } from './errors.js'
+export { configJsonSchema, configJsonSchemaText, CONFIG_SCHEMA_ID } from './json-schema.js'
+export { configToYaml } from './print.js'
+export { ANSWERED_EVENTS } from './cross-checks.js'
+export * from './schema.js'

@@ -1,0 +1,96 @@
+// Finds proctor.yml (repository root, or the current directory outside a repository) and loads it.
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { configSchema, type Config } from './schema.js'
+import { ConfigError } from './errors.js'
+import { parseConfigText } from './parse.js'
+
+export const CONFIG_FILE_NAMES = ['proctor.yml', 'proctor.yaml'] as const
+
+export interface LoadedConfig {
+  config: Config
+  /** Absolute path of the file read, or null when no file was found and defaults apply. */
+  file: string | null
+  source: 'file' | 'defaults'
+  warnings: string[]
+}
+
+export interface LoadOptions {
+  /** An explicit file (`-c`), relative to cwd; it must exist. */
+  file?: string
+  cwd: string
+}
+
+/**
+ * The nearest directory at or above `cwd` that holds `.git` (a directory, or a file in worktrees and
+ * submodules). Found with fs, not git, so it works before git is even looked at.
+ */
+export function findRepoRoot(cwd: string): string | null {
+  let dir = resolve(cwd)
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir
+    const parent = dirname(dir)
+    if (parent === dir) return null
+    dir = parent
+  }
+}
+
+/** The config file proctor reads by default, or null if there is none. */
+export function findConfigFile(cwd: string): string | null {
+  const dir = findRepoRoot(cwd) ?? resolve(cwd)
+  const found = CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((file) => isFile(file))
+  if (found.length > 1) {
+    throw fileProblem(
+      found[0]!,
+      cwd,
+      `both ${CONFIG_FILE_NAMES.join(' and ')} exist in ${dir}`,
+      'keep one of them',
+    )
+  }
+  return found[0] ?? null
+}
+
+export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
+  const file = opts.file !== undefined ? explicitFile(opts.file, opts.cwd) : findConfigFile(opts.cwd)
+  if (file === null) return { config: configSchema.parse({}), file: null, source: 'defaults', warnings: [] }
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw fileProblem(file, opts.cwd, `cannot read the config file: ${(error as Error).message}`)
+  }
+  const { config, warnings } = parseConfigText(text, displayName(file, opts.cwd))
+  return { config, file, source: 'file', warnings }
+}
+
+function explicitFile(given: string, cwd: string): string {
+  const file = resolve(cwd, given)
+  if (!existsSync(file)) {
+    throw fileProblem(
+      file,
+      cwd,
+      'config file not found',
+      'check the path given with -c, or leave -c out to use proctor.yml at the repository root',
+    )
+  }
+  if (!isFile(file)) throw fileProblem(file, cwd, 'is not a file', 'give -c the path of a proctor.yml file')
+  return file
+}
+
+/** The name used in messages: relative to where the user stands, so it can be clicked or copied. */
+export function displayName(file: string, cwd: string): string {
+  const rel = relative(resolve(cwd), file)
+  return rel === '' ? file : rel
+}
+
+function fileProblem(file: string, cwd: string, message: string, hint?: string): ConfigError {
+  return new ConfigError([{ file: displayName(file, cwd), line: 0, col: 0, path: '', message, hint }])
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}

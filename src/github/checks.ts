@@ -1,0 +1,249 @@
+// Check runs: `proctor / <hook>` per stop hook (in_progress when it starts, completed with its verdict)
+// and `proctor / policy` with the violations as annotations (50 per request, the rest in follow-up
+// updates). When check runs cannot be written (403: fork PR or read-only token) everything is reported
+// as workflow-command annotations instead, and the log says so once.
+import type { StopHookResult, Severity, Violation } from '../report/model.js'
+import type { Sanitizer } from '../util/sanitize.js'
+import { stripControl } from '../util/sanitize.js'
+import { formatDuration } from '../util/units.js'
+import type { GitHubOctokit } from './client.js'
+import { describeError } from './client.js'
+import { annotationCommand, type AnnotationLevel } from './workflow-commands.js'
+
+export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'timed_out' | 'cancelled'
+type ApiAnnotationLevel = 'notice' | 'warning' | 'failure'
+
+/** Limits of the Checks API (OpenAPI: title ≤ 255, summary/text ≤ 65,535, ≤ 50 annotations per request). */
+export const CHECK_LIMITS = { title: 255, summary: 65_535, text: 65_535, annotationsPerRequest: 50 } as const
+
+export interface CheckRunsOptions {
+  octokit: GitHubOctokit
+  owner: string
+  repo: string
+  headSha: string
+  sanitizer: Sanitizer
+  /** Link shown on the check run (the workflow run). */
+  detailsUrl?: string | null
+  /** Name prefix; check names are `<prefix> / <hook>` (default `proctor`). */
+  prefix?: string
+  /** Writes a workflow-command line to the job log (default: process.stdout). */
+  emit?: (line: string) => void
+  onCall?: (operation: string) => void
+  /** Start in fallback mode (read-only token known in advance, e.g. a fork PR). */
+  readOnly?: boolean
+  /** Failures other than a refusal (GitHub down, 5xx after retries); the item is then logged as an annotation. */
+  onError?: (error: unknown) => void
+}
+
+const CONCLUSION_OF: Record<StopHookResult['verdict'], CheckConclusion> = {
+  allow: 'success',
+  block: 'failure',
+  error: 'neutral',
+}
+
+const LEVEL_OF: Record<Severity, ApiAnnotationLevel> = {
+  info: 'notice',
+  warning: 'warning',
+  error: 'failure',
+  critical: 'failure',
+}
+
+const COMMAND_LEVEL_OF: Record<ApiAnnotationLevel, AnnotationLevel> = { notice: 'notice', warning: 'warning', failure: 'error' }
+
+export function hookConclusion(result: StopHookResult): CheckConclusion {
+  return result.timed_out ? 'timed_out' : CONCLUSION_OF[result.verdict]
+}
+
+/** error/critical violations fail the policy check; warnings alone make it neutral (design.md §5). */
+export function policyConclusion(violations: Violation[]): CheckConclusion {
+  if (violations.some((v) => v.severity === 'error' || v.severity === 'critical')) return 'failure'
+  return violations.some((v) => v.severity === 'warning') ? 'neutral' : 'success'
+}
+
+/** Every public method resolves (never rejects): GitHub is a sink, not a dependency. */
+export class CheckRuns {
+  private readonly open = new Map<string, number>()
+  private fallbackReason: string | null = null
+  private readonly emit: (line: string) => void
+
+  constructor(private readonly options: CheckRunsOptions) {
+    this.emit = options.emit ?? ((line) => void process.stdout.write(`${line}\n`))
+    if (options.readOnly) this.fallbackReason = 'the token is read-only for this event (fork pull request)'
+  }
+
+  /** Null while check runs work; otherwise why proctor fell back to workflow annotations. */
+  get fallback(): string | null {
+    return this.fallbackReason
+  }
+
+  name(hook: string): string {
+    return `${this.options.prefix ?? 'proctor'} / ${hook}`
+  }
+
+  /** Creates `proctor / <hook>` as in_progress. */
+  async hookStarted(hook: string): Promise<void> {
+    if (this.fallbackReason) return
+    await this.guard(async () => {
+      const id = await this.create({ name: this.name(hook), status: 'in_progress', started_at: new Date().toISOString() })
+      this.open.set(hook, id)
+    })
+  }
+
+  /** Completes the hook's check run (creating it completed if its start was never recorded). */
+  async hookFinished(result: StopHookResult): Promise<void> {
+    const conclusion = hookConclusion(result)
+    const output = this.hookOutput(result, conclusion)
+    if (this.fallbackReason) return this.annotateHook(result, conclusion)
+    const ok = await this.guard(async () => {
+      const id = this.open.get(result.name)
+      this.open.delete(result.name)
+      const fields = { status: 'completed' as const, conclusion, completed_at: new Date().toISOString(), output }
+      if (id === undefined) await this.create({ name: this.name(result.name), ...fields })
+      else await this.update(id, fields)
+    })
+    if (!ok) this.annotateHook(result, conclusion)
+  }
+
+  /** Completes every still-open hook check as cancelled (the session was interrupted). */
+  async cancelOpen(reason: string): Promise<void> {
+    for (const [hook, id] of [...this.open]) {
+      this.open.delete(hook)
+      if (this.fallbackReason) continue
+      const title = this.options.sanitizer.redact(stripControl(reason)).slice(0, CHECK_LIMITS.title) || 'cancelled'
+      await this.guard(() =>
+        this.update(id, {
+          status: 'completed',
+          conclusion: 'cancelled',
+          completed_at: new Date().toISOString(),
+          output: { title, summary: this.options.sanitizer.forMarkdown(reason, 4000) },
+        }),
+      )
+    }
+  }
+
+  /**
+   * `proctor / policy`: one completed check run with the first 50 annotations, then one update per
+   * further 50 (the API appends them). Calls: 1 + ceil((n - 50) / 50).
+   */
+  async policy(violations: Violation[], summary: string): Promise<void> {
+    const conclusion = policyConclusion(violations)
+    const annotations = violations.map((v) => this.annotation(v))
+    if (this.fallbackReason) return this.annotatePolicy(annotations)
+    const title = violations.length === 0 ? 'No policy violations' : `${violations.length} policy violation${violations.length === 1 ? '' : 's'}`
+    const output = { title, summary: cap(summary, CHECK_LIMITS.summary) }
+    const per = CHECK_LIMITS.annotationsPerRequest
+    let sent = 0
+    const ok = await this.guard(async () => {
+      const id = await this.create({
+        name: this.name('policy'),
+        status: 'completed',
+        conclusion,
+        completed_at: new Date().toISOString(),
+        output: { ...output, annotations: annotations.slice(0, per) },
+      })
+      sent = Math.min(per, annotations.length)
+      while (sent < annotations.length) {
+        await this.update(id, { output: { ...output, annotations: annotations.slice(sent, sent + per) } })
+        sent = Math.min(sent + per, annotations.length)
+      }
+    })
+    if (!ok) this.annotatePolicy(annotations.slice(sent))
+  }
+
+  private hookOutput(result: StopHookResult, conclusion: CheckConclusion): { title: string; summary: string; text?: string } {
+    const s = this.options.sanitizer
+    const word = { success: 'passed', failure: 'blocked', neutral: 'hook error', timed_out: 'timed out', cancelled: 'cancelled' }[conclusion]
+    const firstLine = result.reason ? stripControl(s.redact(result.reason)).split('\n').find((l) => l.trim()) : undefined
+    const title = cap(firstLine ? `${word}: ${firstLine.trim()}` : word, CHECK_LIMITS.title)
+    const facts = [
+      `**${word}** after ${formatDuration(result.duration_ms)}`,
+      `exit code: ${result.exit_code ?? '—'}`,
+      `round: ${result.round}`,
+    ].join(' · ')
+    const summary = cap(facts, CHECK_LIMITS.summary)
+    if (!result.reason) return { title, summary }
+    return { title, summary, text: s.forCodeBlock(result.reason, CHECK_LIMITS.text, { keep: 'tail' }) }
+  }
+
+  private annotation(v: Violation) {
+    const s = this.options.sanitizer
+    const message = stripControl(s.redact(`${v.message}${v.suggestion ? `\nSuggestion: ${v.suggestion}` : ''}`))
+    return {
+      path: stripControl(v.file),
+      start_line: 1,
+      end_line: 1,
+      annotation_level: LEVEL_OF[v.severity],
+      title: cap(`${v.constraint} (${v.severity})${v.checkpoint === null ? '' : ` · checkpoint ${v.checkpoint}`}`, 255),
+      message: cap(message || v.constraint, 64_000),
+    }
+  }
+
+  private annotateHook(result: StopHookResult, conclusion: CheckConclusion): void {
+    if (conclusion === 'success') return
+    const reason = result.reason ? this.options.sanitizer.forLog(result.reason) : 'no reason given'
+    const level: AnnotationLevel = conclusion === 'failure' ? 'error' : 'warning'
+    this.emit(annotationCommand(level, `${conclusion === 'failure' ? 'blocked' : conclusion}: ${reason}`, { title: this.name(result.name) }))
+  }
+
+  private annotatePolicy(annotations: ReturnType<CheckRuns['annotation']>[]): void {
+    for (const a of annotations) {
+      this.emit(
+        annotationCommand(COMMAND_LEVEL_OF[a.annotation_level], this.options.sanitizer.forLog(a.message), {
+          title: `${this.name('policy')}: ${a.title}`,
+          file: a.path,
+          line: 1,
+        }),
+      )
+    }
+  }
+
+  /**
+   * Runs one API interaction and never throws: a 403/404 switches to fallback mode for good, anything
+   * else goes to onError. Returns whether it succeeded.
+   */
+  private async guard(task: () => Promise<void>): Promise<boolean> {
+    try {
+      await task()
+      return true
+    } catch (error) {
+      const { status, message } = describeError(error)
+      if (status === 403 || status === 404) {
+        this.fallbackReason = `GitHub refused to write check runs (HTTP ${status}: ${message})`
+        this.emit(
+          annotationCommand(
+            'warning',
+            `proctor cannot write check runs (HTTP ${status}: ${message}); reporting as workflow annotations instead. ` +
+              'Fork pull requests and tokens without `checks: write` cannot create check runs — see docs/github.md.',
+            { title: 'proctor: check runs unavailable' },
+          ),
+        )
+        return false
+      }
+      this.options.onError?.(error)
+      return false
+    }
+  }
+
+  private async create(fields: Record<string, unknown>): Promise<number> {
+    const { octokit, owner, repo, headSha, detailsUrl } = this.options
+    this.options.onCall?.('checks.create')
+    const { data } = await octokit.rest.checks.create({
+      owner,
+      repo,
+      head_sha: headSha,
+      ...(detailsUrl ? { details_url: detailsUrl } : {}),
+      ...(fields as { name: string }),
+    })
+    return data.id
+  }
+
+  private async update(id: number, fields: Record<string, unknown>): Promise<void> {
+    const { octokit, owner, repo } = this.options
+    this.options.onCall?.('checks.update')
+    await octokit.rest.checks.update({ owner, repo, check_run_id: id, ...fields })
+  }
+}
+
+function cap(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
+}

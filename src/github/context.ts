@@ -1,0 +1,183 @@
+// The Actions environment as one typed value: repository, run, job and the pull request (from the event
+// payload). Everything else in src/github/ takes this value instead of reading process.env itself.
+import { readFileSync } from 'node:fs'
+import type { ReportLinks } from '../report/markdown.js'
+
+export interface PullRequestContext {
+  number: number
+  /** The PR head commit (check runs attach to it); null when the payload does not carry it. */
+  headSha: string | null
+  baseSha: string | null
+  headRef: string | null
+  /** Head repository differs from the base one (or was deleted): the token is read-only. */
+  fork: boolean
+}
+
+export interface ActionsContext {
+  owner: string
+  repo: string
+  serverUrl: string
+  apiUrl: string
+  eventName: string | null
+  /** GITHUB_SHA: the commit the workflow runs on (for pull_request, the merge commit). */
+  sha: string | null
+  runId: string | null
+  runAttempt: number
+  job: string | null
+  workflow: string | null
+  actor: string | null
+  pr: PullRequestContext | null
+  /** For issue_comment events: who wrote the comment (check their permission before acting on it). */
+  commentAuthor: string | null
+}
+
+type Env = Record<string, string | undefined>
+
+export class ContextError extends Error {
+  override name = 'ContextError'
+}
+
+/** Reads the Actions environment. Throws ContextError naming the missing variable and how to fix it. */
+export function readActionsContext(env: Env = process.env): ActionsContext {
+  const repository = env.GITHUB_REPOSITORY ?? ''
+  const match = /^([^/\s]+)\/([^/\s]+)$/.exec(repository)
+  if (!match) {
+    throw new ContextError(
+      repository
+        ? `GITHUB_REPOSITORY must look like "owner/repo", got "${repository}"`
+        : 'GITHUB_REPOSITORY is not set: run inside GitHub Actions, or set it (owner/repo) to report elsewhere',
+    )
+  }
+  const payload = readPayload(env.GITHUB_EVENT_PATH)
+  const eventName = env.GITHUB_EVENT_NAME || null
+  return {
+    owner: match[1]!,
+    repo: match[2]!,
+    serverUrl: trimSlash(env.GITHUB_SERVER_URL || 'https://github.com'),
+    apiUrl: trimSlash(env.GITHUB_API_URL || 'https://api.github.com'),
+    eventName,
+    sha: env.GITHUB_SHA || null,
+    runId: env.GITHUB_RUN_ID || null,
+    runAttempt: Number(env.GITHUB_RUN_ATTEMPT) || 1,
+    job: env.GITHUB_JOB || null,
+    workflow: env.GITHUB_WORKFLOW || null,
+    actor: env.GITHUB_ACTOR || null,
+    pr: pullRequestOf(payload, repository),
+    commentAuthor: eventName === 'issue_comment' ? str(get(payload, 'comment', 'user', 'login')) : null,
+  }
+}
+
+function readPayload(path: string | undefined): unknown {
+  if (!path) return {}
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new ContextError(`GITHUB_EVENT_PATH points to ${path}, which cannot be read: ${(error as Error).message}`)
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw new ContextError(`GITHUB_EVENT_PATH (${path}) is not valid JSON: ${(error as Error).message}`)
+  }
+}
+
+function pullRequestOf(payload: unknown, repository: string): PullRequestContext | null {
+  const pr = get(payload, 'pull_request')
+  if (pr && typeof pr === 'object') {
+    const number = num(get(pr, 'number'))
+    if (number === null) return null
+    const headRepo = str(get(pr, 'head', 'repo', 'full_name'))
+    const baseRepo = str(get(pr, 'base', 'repo', 'full_name')) ?? repository
+    return {
+      number,
+      headSha: str(get(pr, 'head', 'sha')),
+      baseSha: str(get(pr, 'base', 'sha')),
+      headRef: str(get(pr, 'head', 'ref')),
+      fork: headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
+    }
+  }
+  // A comment on a PR: the payload has the number but not the head; it is the base repo's own event.
+  const issue = get(payload, 'issue')
+  if (issue && get(issue, 'pull_request')) {
+    const number = num(get(issue, 'number'))
+    return number === null ? null : { number, headSha: null, baseSha: null, headRef: null, fork: false }
+  }
+  // workflow_run (the aggregate pattern): the triggering run's PR and head.
+  const run = get(payload, 'workflow_run')
+  if (run && typeof run === 'object') {
+    const first = get(run, 'pull_requests', '0')
+    const number = num(get(first, 'number'))
+    if (number === null) return null
+    const headRepo = str(get(run, 'head_repository', 'full_name'))
+    return {
+      number,
+      headSha: str(get(run, 'head_sha')),
+      baseSha: str(get(first, 'base', 'sha')),
+      headRef: str(get(run, 'head_branch')),
+      fork: headRepo === null || headRepo.toLowerCase() !== repository.toLowerCase(),
+    }
+  }
+  return null
+}
+
+/** The commit check runs attach to: the PR head when known, else the workflow's commit. */
+export function checkRunSha(ctx: ActionsContext): string | null {
+  return ctx.pr?.headSha ?? ctx.sha
+}
+
+/** Fork PRs get a read-only token: proctor must not attempt writes there (design.md §7). */
+export function canWrite(ctx: ActionsContext): boolean {
+  return !(ctx.pr?.fork ?? false) || ctx.eventName === 'workflow_run'
+}
+
+/** Expands `{workflow}`, `{job}`, `{run_id}`, `{pr}` in the comment key template (`github.key`). */
+export function expandKey(template: string, ctx: ActionsContext): string {
+  const values: Record<string, string> = {
+    workflow: ctx.workflow ?? 'workflow',
+    job: ctx.job ?? 'job',
+    run_id: ctx.runId ?? 'run',
+    pr: ctx.pr ? String(ctx.pr.number) : 'none',
+  }
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
+}
+
+/** Links into the repository on the GitHub web UI, for the markdown renderers. */
+export function linksFor(ctx: ActionsContext): ReportLinks {
+  const repo = `${ctx.serverUrl}/${encodeURIComponent(ctx.owner)}/${encodeURIComponent(ctx.repo)}`
+  const hex = (sha: string) => sha.replace(/[^0-9a-fA-F]/g, '')
+  const path = (p: string) =>
+    p
+      .split('/')
+      .map((part) => encodeURIComponent(part).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+      .join('/')
+  return {
+    commit: (sha) => `${repo}/commit/${hex(sha)}`,
+    compare: (base, head) => `${repo}/compare/${hex(base)}...${hex(head)}`,
+    file: (p, sha) => `${repo}/blob/${hex(sha)}/${path(p)}`,
+    jobSummary: ctx.runId
+      ? `${repo}/actions/runs/${encodeURIComponent(ctx.runId)}${ctx.runAttempt > 1 ? `/attempts/${ctx.runAttempt}` : ''}`
+      : null,
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '')
+}
+
+function get(value: unknown, ...keys: string[]): unknown {
+  let current = value
+  for (const key of keys) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[key]
+  }
+  return current
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null
+}
+
+function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null
+}

@@ -1,0 +1,200 @@
+// The one facade the action uses: the sticky comment, check runs and the job summary behind five calls.
+// It never throws — GitHub is a sink, not a dependency: failures go to onError, are kept in `errors`,
+// and never change the verdict. Every API call is counted (design.md §10 budgets).
+import type { SessionReport, StopHookResult } from '../report/model.js'
+import type { ReportLinks } from '../report/markdown.js'
+import { renderJobSummary, renderSessionComment } from '../report/markdown.js'
+import type { Sanitizer } from '../util/sanitize.js'
+import type { GitHubOctokit } from './client.js'
+import { describeError } from './client.js'
+import { CheckRuns } from './checks.js'
+import { StickyComment, type CommentMode } from './comment.js'
+import { canWrite, checkRunSha, linksFor, type ActionsContext } from './context.js'
+import { appendJobSummary, type SummaryWriteResult } from './summary.js'
+
+export interface ReporterError {
+  operation: string
+  status: number | null
+  message: string
+}
+
+export interface GitHubReporterOptions {
+  octokit: GitHubOctokit
+  token: string
+  context: ActionsContext
+  /** The expanded session key (see expandKey). */
+  key: string
+  comment: CommentMode
+  checks: boolean
+  sanitizer: Sanitizer
+  links?: ReportLinks
+  /** Minimum spacing of progress edits (default 10 s). */
+  editIntervalMs?: number
+  /** No API writes at all (default: true on fork PRs). Check results become workflow annotations. */
+  readOnly?: boolean
+  /** Job summary file (default $GITHUB_STEP_SUMMARY); null to skip. */
+  summaryPath?: string | null
+  /** Log line sink for workflow commands and notes (default stdout). */
+  emit?: (line: string) => void
+  onError?: (error: ReporterError) => void
+}
+
+export interface FinishResult {
+  commentUrl: string | null
+  summary: SummaryWriteResult | null
+  /** Why check runs were replaced by workflow annotations, if they were. */
+  checksFallback: string | null
+  errors: ReporterError[]
+  calls: number
+}
+
+export class GitHubReporter {
+  readonly errors: ReporterError[] = []
+  /** API calls by operation (`issues.createComment`, `checks.update`...). */
+  readonly calls: Record<string, number> = {}
+  private readonly comment: StickyComment | null
+  private readonly checkRuns: CheckRuns | null
+  private readonly links: ReportLinks
+  private readonly running = new Set<string>()
+  private last: SessionReport | null = null
+
+  constructor(private readonly options: GitHubReporterOptions) {
+    const ctx = options.context
+    const readOnly = options.readOnly ?? !canWrite(ctx)
+    const onCall = (operation: string) => {
+      this.calls[operation] = (this.calls[operation] ?? 0) + 1
+    }
+    this.links = options.links ?? linksFor(ctx)
+    this.comment =
+      ctx.pr && options.comment !== 'off' && !readOnly
+        ? new StickyComment({
+            octokit: options.octokit,
+            owner: ctx.owner,
+            repo: ctx.repo,
+            issueNumber: ctx.pr.number,
+            key: options.key,
+            mode: options.comment,
+            token: options.token,
+            onCall,
+            onError: (error) => this.fail('comment', error),
+            ...(options.editIntervalMs !== undefined ? { minEditIntervalMs: options.editIntervalMs } : {}),
+          })
+        : null
+    const sha = checkRunSha(ctx)
+    this.checkRuns =
+      options.checks && sha
+        ? new CheckRuns({
+            octokit: options.octokit,
+            owner: ctx.owner,
+            repo: ctx.repo,
+            headSha: sha,
+            sanitizer: options.sanitizer,
+            detailsUrl: this.links.jobSummary,
+            readOnly,
+            onCall,
+            onError: (error) => this.fail('checks', error),
+            ...(options.emit ? { emit: options.emit } : {}),
+          })
+        : null
+  }
+
+  /** Total API calls so far. */
+  get callCount(): number {
+    return Object.values(this.calls).reduce((a, b) => a + b, 0)
+  }
+
+  get commentUrl(): string | null {
+    return this.comment?.url ?? null
+  }
+
+  /** Posts (or finds and edits) the comment with the progress checklist. */
+  async start(report: SessionReport): Promise<void> {
+    this.last = report
+    await this.publish(report, false, true)
+  }
+
+  /** A throttled progress edit (at most one per interval; the latest report wins). */
+  async progress(report: SessionReport): Promise<void> {
+    this.last = report
+    await this.publish(report, false, false)
+  }
+
+  async hookStarted(name: string): Promise<void> {
+    this.running.add(name)
+    await this.checkRuns?.hookStarted(name)
+    if (this.last) await this.publish(this.last, false, false)
+  }
+
+  async hookFinished(result: StopHookResult): Promise<void> {
+    this.running.delete(result.name)
+    await this.checkRuns?.hookFinished(result)
+    if (this.last) {
+      const known = this.last.stop_hooks.some((r) => r.name === result.name && r.round === result.round)
+      this.last = known ? this.last : { ...this.last, stop_hooks: [...this.last.stop_hooks, result] }
+      await this.publish(this.last, false, false)
+    }
+  }
+
+  /** Job summary, final comment, policy check, open checks cancelled. Never throws. */
+  async finish(report: SessionReport): Promise<FinishResult> {
+    this.last = report
+    let summary: SummaryWriteResult | null = null
+    const summaryPath = this.options.summaryPath === undefined ? process.env.GITHUB_STEP_SUMMARY : this.options.summaryPath
+    if (summaryPath) {
+      try {
+        summary = appendJobSummary(renderJobSummary(report, { links: this.links, sanitizer: this.options.sanitizer }), summaryPath)
+      } catch (error) {
+        this.fail('summary', error)
+      }
+    }
+    await this.publish(report, true, false)
+    if (this.checkRuns) {
+      if (report.status === 'interrupted' || report.status === 'timeout') {
+        await this.checkRuns.cancelOpen(report.reason ?? `session ${report.status}`)
+      }
+      await this.checkRuns.policy(report.violations, policySummary(report))
+    }
+    await this.comment?.idle()
+    return {
+      commentUrl: this.commentUrl,
+      summary,
+      checksFallback: this.checkRuns?.fallback ?? null,
+      errors: [...this.errors],
+      calls: this.callCount,
+    }
+  }
+
+  private async publish(report: SessionReport, final: boolean, first: boolean): Promise<void> {
+    if (!this.comment) return
+    const { key, sanitizer } = this.options
+    const progress = final ? false : { running_hooks: [...this.running] }
+    try {
+      await this.comment.publish((maxChars) => renderSessionComment(report, { key, links: this.links, sanitizer, progress, maxChars }), {
+        final: final || first,
+      })
+    } catch (error) {
+      this.fail('comment', error)
+    }
+  }
+
+  private fail(operation: string, error: unknown): void {
+    const { status, message } = describeError(error)
+    const entry = { operation, status, message: this.options.sanitizer.forLog(message) }
+    this.errors.push(entry)
+    try {
+      this.options.onError?.(entry)
+    } catch {
+      // A faulty callback must not break reporting either.
+    }
+  }
+}
+
+function policySummary(report: SessionReport): string {
+  const n = report.violations.length
+  if (n === 0) return 'No policy violations in this session.'
+  const bySeverity = ['critical', 'error', 'warning', 'info']
+    .map((sev) => [sev, report.violations.filter((v) => v.severity === sev).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([sev, count]) => `${count} ${sev}`)
+  return `${n} violation${n === 1 ? '' : 's'} (${bySeverity.join(', ')}) across ${report.checkpoints.length} checkpoint${report.checkpoints.length === 1 ? '' : 's'}. Each is annotated on its file.`
+}

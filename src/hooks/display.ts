@@ -1,0 +1,25 @@
+// Hook output shown in a terminal or CI log: secrets redacted, escape sequences and workflow commands
+// neutralized (a hook's output is untrusted text).
+import { createSanitizer } from '../util/sanitize.js'
+import { formatDuration } from '../util/units.js'
+import type { StopHookResult } from '../report/model.js'
+
+const sanitizer = createSanitizer({ secrets: [] })
+
+export function sanitizeForTerminal(text: string): string {
+  return sanitizer.forLog(text)
+}
+
+const MARK: Record<StopHookResult['verdict'], string> = { allow: 'allow', block: 'BLOCK', error: 'error' }
+
+/** One line per hook (verdict, time, name, first line of the reason), continuation lines indented. */
+export function formatStopHookLine(result: StopHookResult, nameWidth: number): string {
+  const time = formatDuration(result.duration_ms).padStart(6)
+  const head = `  ${MARK[result.verdict].padEnd(5)}  ${time}  ${result.name.padEnd(nameWidth)}`
+  if (!result.reason) return `${head.trimEnd()}\n`
+  const lines = sanitizeForTerminal(result.reason).split('\n')
+  const indent = ' '.repeat(head.length + 2)
+  const rest = lines.slice(1, 20).map((line) => `${indent}${line}\n`)
+  if (lines.length > 20) rest.push(`${indent}… (${lines.length - 20} more lines)\n`)
+  return `${head}  ${lines[0]}\n${rest.join('')}`
+}

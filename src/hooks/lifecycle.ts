@@ -1,0 +1,256 @@
+// Lifecycle hooks: notifications fired at session events. Sync hooks are awaited (with their timeout);
+// `async: true` hooks run in a bounded pool that drops firings when full (never an unbounded queue);
+// shutdown() stops every running hook's group (SIGTERM → grace → SIGKILL) so nothing outlives proctor.
+import type { HookEntry, LifecycleEvent } from '../config/schema.js'
+import { lifecycleEvents } from '../config/schema.js'
+import { describeCommand, toCommandSpec } from './command.js'
+import { startHookProcess, type StartedHook } from './run-hook.js'
+
+/** Events whose hooks' answer matters, so they cannot run async (the config loader rejects it too). */
+export const EVENTS_NEEDING_AN_ANSWER: readonly LifecycleEvent[] = ['stop']
+export const MIN_POOL_SIZE = 1
+export const MAX_POOL_SIZE = 100
+
+export type Warn = (message: string, data?: Record<string, unknown>) => void
+
+export interface LifecycleHooksOptions {
+  hooks: Partial<Record<LifecycleEvent, HookEntry[]>>
+  poolSize: number
+  /** Grace between SIGTERM and SIGKILL at shutdown and on a hook's timeout. */
+  shutdownGraceMs: number
+  sessionId: string
+  cwd: string
+  /** Base environment of the hooks; PROCTOR_* variables are added. */
+  env: Record<string, string | undefined>
+  /** Warnings (pool saturation, dropped firings, failed async hooks); the session records them as events. */
+  onWarning?: Warn
+}
+
+export type FireStatus = 'ok' | 'error' | 'timeout' | 'stopped' | 'scheduled' | 'dropped'
+
+export interface FireResult {
+  event: LifecycleEvent
+  name: string
+  async: boolean
+  status: FireStatus
+  exit_code: number | null
+  /** Sync: the hook's run time. Async: the time to schedule it. */
+  duration_ms: number
+  stdout: string
+  stderr: string
+  message: string | null
+}
+
+export interface FireOptions {
+  /** Run async hooks synchronously (as `proctor hooks test` does by default) to see their output. */
+  waitForAsync?: boolean
+}
+
+export class LifecycleHooks {
+  readonly poolSize: number
+  private readonly running = new Set<StartedHook>()
+  private readonly asyncDone = new Set<Promise<unknown>>()
+  private activeAsync = 0
+  private shuttingDown = false
+  private readonly warn: Warn
+
+  constructor(private readonly options: LifecycleHooksOptions) {
+    this.warn = options.onWarning ?? (() => {})
+    this.poolSize = clampPoolSize(options.poolSize, this.warn)
+  }
+
+  /** How many hook processes are running right now (sync and async). */
+  get runningCount(): number {
+    return this.running.size
+  }
+
+  async fire(
+    event: LifecycleEvent,
+    extra: Record<string, unknown>,
+    fireOptions: FireOptions = {},
+  ): Promise<FireResult[]> {
+    const entries = this.options.hooks[event] ?? []
+    if (entries.length === 0) return []
+    if (this.shuttingDown) {
+      this.warn(`lifecycle hooks for ${event} not run: proctor is shutting down`, { event })
+      return entries.map((entry, index) =>
+        skipped(event, hookName(event, entry, index), entry.async, 'shutting down'),
+      )
+    }
+    const payload = `${JSON.stringify({ hook_event_name: event, session_id: this.options.sessionId, cwd: this.options.cwd, extra })}\n`
+    return Promise.all(
+      entries.map((entry, index) => {
+        const name = hookName(event, entry, index)
+        const runAsync = entry.async && !fireOptions.waitForAsync && !EVENTS_NEEDING_AN_ANSWER.includes(event)
+        if (entry.async && EVENTS_NEEDING_AN_ANSWER.includes(event)) {
+          this.warn(
+            `hook ${name}: the ${event} event needs an answer, so it ran synchronously despite async: true`,
+          )
+        }
+        return runAsync
+          ? this.schedule(event, name, entry, payload)
+          : this.runSync(event, name, entry, payload)
+      }),
+    )
+  }
+
+  /** Resolves when every async hook started so far has finished. */
+  async settled(): Promise<void> {
+    while (this.asyncDone.size > 0) await Promise.all([...this.asyncDone])
+  }
+
+  /** Stops every running hook group: SIGTERM, then SIGKILL after the shutdown grace. Later firings are dropped. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true
+    await Promise.all([...this.running].map((hook) => hook.process?.stop('shutdown')))
+    await Promise.all([...this.running].map((hook) => hook.done))
+  }
+
+  private start(event: LifecycleEvent, name: string, entry: HookEntry, payload: string): StartedHook {
+    const started = startHookProcess({
+      command: toCommandSpec(entry.command),
+      cwd: this.options.cwd,
+      env: {
+        ...this.options.env,
+        PROCTOR_SESSION_ID: this.options.sessionId,
+        PROCTOR_HOOK_EVENT: event,
+        PROCTOR_HOOK_NAME: name,
+        PROCTOR_CWD: this.options.cwd,
+      },
+      stdin: payload,
+      timeoutMs: entry.timeout,
+      graceMs: this.options.shutdownGraceMs,
+      label: `${event} hook ${name}`,
+    })
+    this.running.add(started)
+    void started.done.then(() => this.running.delete(started))
+    return started
+  }
+
+  private async runSync(
+    event: LifecycleEvent,
+    name: string,
+    entry: HookEntry,
+    payload: string,
+  ): Promise<FireResult> {
+    const run = await this.start(event, name, entry, payload).done
+    const result = toResult(event, name, entry.async, run)
+    if (printsAsyncMarker(run.stdout)) {
+      this.warn(
+        `hook ${name} printed {"async": true} (Claude Code's background marker); proctor ran it synchronously — set async: true on the hook in proctor.yml instead`,
+        { event, hook: name },
+      )
+    }
+    if (result.status !== 'ok')
+      this.warn(`${event} hook ${name} failed: ${result.message}`, { event, hook: name })
+    return result
+  }
+
+  private schedule(event: LifecycleEvent, name: string, entry: HookEntry, payload: string): FireResult {
+    const began = performance.now()
+    if (this.activeAsync >= this.poolSize) {
+      const message = `async hook pool is full (${this.poolSize} running); dropped this firing`
+      this.warn(`${event} hook ${name}: ${message}`, { event, hook: name, pool_size: this.poolSize })
+      return skipped(event, name, true, message)
+    }
+    this.activeAsync += 1
+    const started = this.start(event, name, entry, payload)
+    const finished = started.done.then((run) => {
+      this.activeAsync -= 1
+      this.asyncDone.delete(finished)
+      const result = toResult(event, name, true, run)
+      if (result.status !== 'ok' && !(this.shuttingDown && result.status === 'stopped')) {
+        this.warn(`async ${event} hook ${name} failed: ${result.message}`, { event, hook: name })
+      }
+    })
+    this.asyncDone.add(finished)
+    return {
+      event,
+      name,
+      async: true,
+      status: started.process ? 'scheduled' : 'error',
+      exit_code: null,
+      duration_ms: performance.now() - began,
+      stdout: '',
+      stderr: '',
+      message: started.process ? null : 'could not start',
+    }
+  }
+}
+
+/** hooks_async_pool_size outside 1–100 is clamped with a warning, not rejected. */
+export function clampPoolSize(size: number, warn: Warn): number {
+  const whole = Number.isFinite(size) ? Math.round(size) : 10
+  const clamped = Math.min(MAX_POOL_SIZE, Math.max(MIN_POOL_SIZE, whole))
+  if (clamped !== size)
+    warn(`hooks_async_pool_size ${size} is outside ${MIN_POOL_SIZE}–${MAX_POOL_SIZE}; using ${clamped}`)
+  return clamped
+}
+
+export function hookName(event: LifecycleEvent, entry: HookEntry, index: number): string {
+  return entry.name ?? `${event}[${index}] ${describeCommand(entry.command)}`
+}
+
+export function isLifecycleEvent(value: string): value is LifecycleEvent {
+  return (lifecycleEvents as readonly string[]).includes(value)
+}
+
+function printsAsyncMarker(stdout: string): boolean {
+  const text = stdout.trim()
+  if (!text.startsWith('{')) return false
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null && (value as Record<string, unknown>).async === true
+  } catch {
+    return false
+  }
+}
+
+function toResult(
+  event: LifecycleEvent,
+  name: string,
+  isAsync: boolean,
+  run: Awaited<StartedHook['done']>,
+): FireResult {
+  let status: FireStatus = 'ok'
+  let message: string | null = null
+  if (run.spawnError !== undefined) {
+    status = 'error'
+    message = run.spawnError
+  } else if (run.timedOut) {
+    status = 'timeout'
+    message = 'timed out'
+  } else if (run.stoppedBy !== null) {
+    status = 'stopped'
+    message = `stopped (${run.stoppedBy})`
+  } else if (run.exitCode !== 0) {
+    status = 'error'
+    const tail = run.stderr.trim().split('\n').slice(-3).join(' ').trim()
+    message = `${run.exitCode === null ? `killed by ${run.signal}` : `exited with code ${run.exitCode}`}${tail ? `: ${tail}` : ''}`
+  }
+  return {
+    event,
+    name,
+    async: isAsync,
+    status,
+    exit_code: run.exitCode,
+    duration_ms: Math.round(run.durationMs),
+    stdout: run.stdout,
+    stderr: run.stderr,
+    message,
+  }
+}
+
+function skipped(event: LifecycleEvent, name: string, isAsync: boolean, message: string): FireResult {
+  return {
+    event,
+    name,
+    async: isAsync,
+    status: 'dropped',
+    exit_code: null,
+    duration_ms: 0,
+    stdout: '',
+    stderr: '',
+    message,
+  }
+}

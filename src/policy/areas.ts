@@ -1,0 +1,92 @@
+// Area globs (allowed_areas, forbidden_areas, protected_areas) compiled once per policy.
+// Semantics, documented in docs/policy.md:
+// - patterns are relative to the repository root ("./" and a leading "/" are accepted and dropped);
+// - picomatch syntax with dotfiles included (`*`, `**`, `?`, `[abc]`, `{a,b}`);
+// - a pattern that matches a directory covers everything under it, so `docs`, `docs/` and `docs/**`
+//   are the same area (as in .gitignore);
+// - a pattern starting with `!` carves an exception out of the list's other patterns.
+import picomatch from 'picomatch'
+
+export type AreaKey = 'allowed_areas' | 'forbidden_areas' | 'protected_areas'
+
+export class PolicyConfigError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`policy.${key}: ${message}`)
+    this.name = 'PolicyConfigError'
+  }
+}
+
+export interface AreaMatcher {
+  readonly key: AreaKey
+  readonly empty: boolean
+  /** The first positive pattern (as written) that covers `path`, unless an exception excludes it. */
+  match(path: string): string | null
+}
+
+interface CompiledPattern {
+  written: string
+  test: (path: string) => boolean
+}
+
+export function compileAreas(key: AreaKey, patterns: readonly string[]): AreaMatcher {
+  const include: CompiledPattern[] = []
+  const exclude: CompiledPattern[] = []
+  patterns.forEach((written, index) => {
+    const negated = written.startsWith('!')
+    const body = normalizePattern(key, index, negated ? written.slice(1) : written)
+    const test = compilePattern(key, index, written, body)
+    ;(negated ? exclude : include).push({ written, test })
+  })
+  if (include.length === 0 && exclude.length > 0) {
+    throw new PolicyConfigError(
+      key,
+      `has only exceptions (patterns starting with "!"), so it matches nothing; add a pattern such as "**" for them to carve out of`,
+    )
+  }
+  return {
+    key,
+    empty: include.length === 0,
+    match(path) {
+      const hit = include.find((p) => p.test(path))
+      if (!hit || exclude.some((p) => p.test(path))) return null
+      return hit.written
+    },
+  }
+}
+
+function normalizePattern(key: AreaKey, index: number, raw: string): string {
+  let body = raw
+  while (body.startsWith('./')) body = body.slice(2)
+  body = body.replace(/^\/+/, '').replace(/\/+$/, '')
+  if (body === '' || body === '.') {
+    throw new PolicyConfigError(
+      `${key}[${index}]`,
+      `"${raw}" is empty or names the repository root; use "**" to mean every file`,
+    )
+  }
+  if (body.split('/').includes('..')) {
+    throw new PolicyConfigError(
+      `${key}[${index}]`,
+      `"${raw}" contains ".."; patterns are relative to the repository root and cannot leave it`,
+    )
+  }
+  return body
+}
+
+function compilePattern(
+  key: AreaKey,
+  index: number,
+  written: string,
+  body: string,
+): (path: string) => boolean {
+  try {
+    // `body/**` makes a pattern that names a directory cover its contents.
+    return picomatch([body, `${body}/**`], { dot: true })
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new PolicyConfigError(`${key}[${index}]`, `"${written}" is not a valid glob: ${reason}`)
+  }
+}

@@ -1,0 +1,136 @@
+// Accumulates what happens during a session into the one SessionReport. The session owns one builder;
+// sinks (terminal, files, GitHub) only ever see snapshots from `snapshot()`.
+import {
+  REPORT_SCHEMA_VERSION,
+  type CheckpointRecord,
+  type EventKind,
+  type PushRecord,
+  type SessionEvent,
+  type SessionReport,
+  type SessionStatus,
+  type StopHookResult,
+  type Verdict,
+  type Violation,
+} from './model.js'
+
+export interface SessionStart {
+  sessionId: string
+  command: string[]
+  cwd: string
+  mode: 'pty' | 'pipe'
+  transcriptPath: string
+  ci?: Record<string, string | number | null>
+}
+
+export interface SessionEnd {
+  status: SessionStatus
+  verdict: Verdict
+  exitCode: number
+  signal: string | null
+  reason: string | null
+  outputTail: string
+  transcript: { bytes: number; capped: boolean }
+}
+
+const MAX_EVENTS = 5_000
+
+export class ReportBuilder {
+  private readonly startedAtMs = Date.now()
+  private readonly events: SessionEvent[] = []
+  private droppedEvents = 0
+  private readonly checkpoints: CheckpointRecord[] = []
+  private readonly violations: Violation[] = []
+  private readonly stopHooks: StopHookResult[] = []
+  private rounds = 0
+  private pushed: PushRecord | null = null
+  private end: SessionEnd | null = null
+  private endedAtMs: number | null = null
+
+  constructor(private readonly start: SessionStart) {}
+
+  get sessionId(): string {
+    return this.start.sessionId
+  }
+
+  elapsed(): number {
+    return Date.now() - this.startedAtMs
+  }
+
+  event(kind: EventKind | string, message: string, extra: { name?: string; data?: Record<string, unknown> } = {}): void {
+    // A runaway detector must not grow the report without bound; the count of what was dropped stays visible.
+    if (this.events.length >= MAX_EVENTS) {
+      this.droppedEvents++
+      return
+    }
+    this.events.push({ at: this.elapsed(), kind, message, ...extra })
+  }
+
+  checkpoint(record: CheckpointRecord): void {
+    this.checkpoints.push(record)
+  }
+
+  violation(...items: Violation[]): void {
+    this.violations.push(...items)
+  }
+
+  stopHook(result: StopHookResult): void {
+    this.stopHooks.push(result)
+  }
+
+  round(n: number): void {
+    this.rounds = n
+  }
+
+  push(record: PushRecord): void {
+    this.pushed = record
+  }
+
+  finish(end: SessionEnd): void {
+    if (this.end) return
+    this.end = end
+    this.endedAtMs = Date.now()
+  }
+
+  snapshot(): SessionReport {
+    const endedAt = this.endedAtMs ?? Date.now()
+    const end = this.end
+    const events = this.droppedEvents
+      ? [
+          ...this.events,
+          {
+            at: endedAt - this.startedAtMs,
+            kind: 'warning',
+            message: `${this.droppedEvents} more events were not recorded (limit ${MAX_EVENTS})`,
+          },
+        ]
+      : [...this.events]
+    return {
+      schema: REPORT_SCHEMA_VERSION,
+      session_id: this.start.sessionId,
+      status: end?.status ?? 'errored',
+      verdict: end?.verdict ?? 'block',
+      exit_code: end?.exitCode ?? 1,
+      signal: end?.signal ?? null,
+      reason: end ? end.reason : 'session still running',
+      started_at: new Date(this.startedAtMs).toISOString(),
+      ended_at: new Date(endedAt).toISOString(),
+      duration_ms: endedAt - this.startedAtMs,
+      command: this.start.command,
+      cwd: this.start.cwd,
+      mode: this.start.mode,
+      events,
+      checkpoints: [...this.checkpoints],
+      violations: [...this.violations],
+      stop_hooks: [...this.stopHooks],
+      rounds: this.rounds,
+      pushed: this.pushed,
+      transcript: {
+        path: this.start.transcriptPath,
+        bytes: end?.transcript.bytes ?? 0,
+        capped: end?.transcript.capped ?? false,
+      },
+      output_tail: end?.outputTail ?? '',
+      ...(this.start.ci ? { ci: this.start.ci } : {}),
+    }
+  }
+}

@@ -1,0 +1,503 @@
+// GitHub markdown renderings of the report model: the PR comment (≤ 65,536 characters) and the job
+// summary (≤ 1 MiB). Renderers only format: every fact comes from the model, every untrusted string goes
+// through the sanitizer, and every section is rendered within a budget so the whole never exceeds the
+// limit — what does not fit is cut with a note that points to the job summary.
+import type {
+  BatchReport,
+  CheckpointRecord,
+  SessionReport,
+  SessionStatus,
+  Severity,
+  StopHookResult,
+  Verdict,
+  Violation,
+} from './model.js'
+import type { Sanitizer } from '../util/sanitize.js'
+import { formatDuration, formatSize } from '../util/units.js'
+
+/** GitHub's limit for an issue comment body (API: "Body is too long (maximum is 65536 characters)"). */
+export const COMMENT_MAX_CHARS = 65_536
+/** GitHub's limit for one step's job summary. */
+export const SUMMARY_MAX_BYTES = 1024 * 1024
+
+export interface ReportLinks {
+  commit(sha: string): string
+  compare(base: string, head: string): string
+  file(path: string, sha: string): string
+  /** Where the full report lives (the job's summary page); null when unknown. */
+  jobSummary: string | null
+}
+
+export interface SessionCommentOptions {
+  /** Session key; becomes the hidden marker `<!-- proctor:<key> -->` that finds the comment again. */
+  key: string
+  links: ReportLinks
+  sanitizer: Sanitizer
+  /** Render the live checklist (session still running). `running_hooks` are stop hooks now in flight. */
+  progress?: boolean | { running_hooks?: string[] }
+  /** Character budget (default 65,536); tests and the 422 fallback pass smaller ones. */
+  maxChars?: number
+}
+
+export interface SummaryOptions {
+  links: ReportLinks
+  sanitizer: Sanitizer
+  /** Byte budget (default 1 MiB). */
+  maxBytes?: number
+}
+
+export interface BatchCommentOptions {
+  key: string
+  links: ReportLinks
+  sanitizer: Sanitizer
+  maxChars?: number
+}
+
+/** The hidden marker that identifies proctor's comment for one session key. */
+export function commentMarker(key: string): string {
+  // The key comes from config; keep it to characters that cannot end an HTML comment.
+  return `<!-- proctor:${key.replace(/[^A-Za-z0-9_./:@{}+=-]/g, '_')} -->`
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Section budgets. Each section gets a cap; what it leaves unused flows to the next one, and the
+// transcript (least important, most elastic) takes whatever remains.
+
+interface Section {
+  /** Renders within `budget` characters (or returns ''). */
+  render(budget: number): string
+  cap: number
+}
+
+function assemble(head: string, sections: Section[], tail: string, limit: number): string {
+  const parts = [head]
+  let remaining = limit - head.length - tail.length - 2 * (sections.length + 2)
+  let carry = 0
+  sections.forEach((section, i) => {
+    const last = i === sections.length - 1
+    const budget = Math.max(0, last ? remaining : Math.min(remaining, section.cap + carry))
+    const text = budget > 0 ? section.render(budget) : ''
+    if (text) {
+      parts.push(text)
+      remaining -= text.length + 2
+    }
+    carry = Math.max(0, carry + section.cap - text.length)
+  })
+  parts.push(tail)
+  const body = parts.filter((p) => p !== '').join('\n\n') + '\n'
+  // The sections keep their budgets; this guard only protects the contract if a section misbehaves.
+  return body.length <= limit ? body : body.slice(0, limit - 40) + '\n\n_(report cut to fit)_\n'
+}
+
+/** A markdown table that stops adding rows before `budget`, ending with a note about the rest. */
+function table(headers: string[], rows: string[][], budget: number, more: (n: number) => string): string {
+  const lines = [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`]
+  let used = lines.join('\n').length
+  let shown = 0
+  for (const row of rows) {
+    const line = `| ${row.join(' | ')} |`
+    const reserve = shown + 1 < rows.length ? more(rows.length - shown - 1).length + 2 : 0
+    if (used + line.length + 1 + reserve > budget) break
+    lines.push(line)
+    used += line.length + 1
+    shown++
+  }
+  if (shown === 0 && rows.length > 0) {
+    const note = more(rows.length)
+    return note.length <= budget ? note : ''
+  }
+  const rest = rows.length - shown
+  return rest > 0 ? `${lines.join('\n')}\n\n${more(rest)}` : lines.join('\n')
+}
+
+function seeSummary(links: ReportLinks, what: string): string {
+  return links.jobSummary ? `_${what} — see the [job summary](${links.jobSummary})._` : `_${what} — see the job summary._`
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Words and icons: one mapping from model values to display text.
+
+const STATUS_ICON: Record<SessionStatus, string> = {
+  completed: '✅',
+  failed: '❌',
+  errored: '💥',
+  interrupted: '⚠️',
+  timeout: '⏱️',
+}
+const SEVERITY_ICON: Record<Severity, string> = { info: 'ℹ️', warning: '⚠️', error: '❌', critical: '🛑' }
+const HOOK_WORD: Record<StopHookResult['verdict'], string> = { allow: '✅ passed', block: '❌ blocked', error: '⚠️ error' }
+
+function headlineIcon(status: SessionStatus, verdict: Verdict): string {
+  if (status === 'completed' && verdict === 'block') return '❌'
+  return STATUS_ICON[status]
+}
+
+function short(sha: string): string {
+  return sha.slice(0, 7)
+}
+
+function link(text: string, url: string): string {
+  // Pipes split table cells even inside a link; angle brackets and spaces end the destination.
+  return `[${text}](<${url.replace(/[<>\s|]/g, encodeURIComponent)}>)`
+}
+
+function hookWord(result: StopHookResult): string {
+  return result.timed_out ? '⏱️ timed out' : HOOK_WORD[result.verdict]
+}
+
+/** The stop-hook results of the last round that ran (earlier rounds are history). */
+function latestRound(results: StopHookResult[]): StopHookResult[] {
+  const round = Math.max(0, ...results.map((r) => r.round))
+  return results.filter((r) => r.round === round)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Session sections
+
+interface Ctx {
+  report: SessionReport
+  links: ReportLinks
+  s: Sanitizer
+  /** Per-cell cap for free text (messages, reasons). */
+  cell: number
+}
+
+function heading(ctx: Ctx, running: boolean): string {
+  const { report, s } = ctx
+  const title = running
+    ? `### 🔄 proctor · running · ${formatDuration(report.duration_ms)}`
+    : `### ${headlineIcon(report.status, report.verdict)} proctor · ${report.verdict} · ${report.status} · ${formatDuration(report.duration_ms)}`
+  const command = s.forMarkdown(report.command.join(' '), 300)
+  const facts = [`session \`${s.redact(report.session_id).replace(/`/g, "'")}\``, `${report.mode}`, command]
+  if (!running) facts.push(`exit ${report.exit_code}${report.signal ? ` (${report.signal})` : ''}`)
+  const reason = !running && report.reason ? `\n\n> ${s.forMarkdown(report.reason, 1000)}` : ''
+  return `${title}\n<sub>${facts.join(' · ')}</sub>${reason}`
+}
+
+function checklist(ctx: Ctx, runningHooks: string[]): string {
+  const { report, links } = ctx
+  const lines = ['**Progress**', '', '- [x] Started']
+  const last = report.checkpoints.at(-1)
+  lines.push(
+    last
+      ? `- [x] ${report.checkpoints.length} checkpoint${report.checkpoints.length === 1 ? '' : 's'} (latest ${link(short(last.sha), links.commit(last.sha))})`
+      : '- [ ] No checkpoint yet',
+  )
+  const v = report.violations
+  const worst = v.filter((x) => x.severity === 'error' || x.severity === 'critical').length
+  lines.push(
+    v.length === 0
+      ? '- [x] No policy violations'
+      : `- [ ] ${v.length} policy violation${v.length === 1 ? '' : 's'}${worst ? ` (${worst} error${worst === 1 ? '' : 's'})` : ''}`,
+  )
+  const done = latestRound(report.stop_hooks)
+  for (const result of done) {
+    if (runningHooks.includes(result.name)) continue
+    lines.push(`- [${result.verdict === 'allow' ? 'x' : ' '}] Stop hook \`${safeName(result.name)}\`: ${hookWord(result)}`)
+  }
+  for (const name of runningHooks) lines.push(`- [ ] Stop hook \`${safeName(name)}\`: ⏳ running`)
+  lines.push('- [ ] Finished')
+  return lines.join('\n')
+}
+
+/** Hook and rule names are validated config identifiers, but keep them inert inside backticks anyway. */
+function safeName(name: string): string {
+  return name.replace(/[`\r\n]/g, '').slice(0, 100)
+}
+
+function stopHooksSection(ctx: Ctx): Section {
+  const { report, s, links } = ctx
+  return {
+    cap: 12_000,
+    render(budget) {
+      if (report.stop_hooks.length === 0) return ''
+      const title = `#### Stop hooks${report.rounds > 1 ? ` (${report.rounds} rounds)` : ''}\n\n`
+      const rows = report.stop_hooks.map((r) => [
+        `\`${safeName(r.name)}\``,
+        String(r.round),
+        hookWord(r),
+        r.exit_code === null ? '—' : String(r.exit_code),
+        formatDuration(r.duration_ms),
+        r.reason ? s.forMarkdown(r.reason, ctx.cell) : '',
+      ])
+      const body = table(['hook', 'round', 'result', 'exit', 'duration', 'reason'], rows, budget - title.length, (n) =>
+        seeSummary(links, `${n} more stop-hook result${n === 1 ? '' : 's'}`),
+      )
+      return body ? title + body : ''
+    },
+  }
+}
+
+function violationsSection(ctx: Ctx): Section {
+  const { report, s, links } = ctx
+  const shaOf = new Map(report.checkpoints.map((c) => [c.seq, c.sha]))
+  const fileCell = (v: Violation): string => {
+    const text = s.forMarkdown(v.file, 300)
+    const sha = v.checkpoint === null ? undefined : shaOf.get(v.checkpoint)
+    return sha ? link(text, links.file(v.file, sha)) : text
+  }
+  return {
+    cap: 16_000,
+    render(budget) {
+      if (report.violations.length === 0) return ''
+      const title = `#### Policy violations (${report.violations.length})\n\n`
+      const rows = report.violations.map((v) => [
+        `${SEVERITY_ICON[v.severity]} ${v.severity}`,
+        fileCell(v) + (v.reverted ? ' (reverted)' : ''),
+        s.forMarkdown(v.constraint, 100),
+        s.forMarkdown(v.message, ctx.cell),
+        s.forMarkdown(v.suggestion, ctx.cell),
+        v.checkpoint === null ? '—' : String(v.checkpoint),
+      ])
+      const body = table(['severity', 'file', 'constraint', 'message', 'suggestion', 'checkpoint'], rows, budget - title.length, (n) =>
+        seeSummary(links, `${n} more violation${n === 1 ? '' : 's'}`),
+      )
+      return body ? title + body : ''
+    },
+  }
+}
+
+function checkpointsSection(ctx: Ctx): Section {
+  const { report, s, links } = ctx
+  return {
+    cap: 10_000,
+    render(budget) {
+      const cps = report.checkpoints
+      if (cps.length === 0 && !report.pushed) return ''
+      const lines: string[] = [`#### Checkpoints (${cps.length})`]
+      const base = compareBase(report)
+      const last = cps.at(-1)
+      if (last && base && base !== last.sha) lines.push('', `Compare: ${link(`${short(base)}…${short(last.sha)}`, links.compare(base, last.sha))}`)
+      if (report.pushed) lines.push('', pushLine(report, s))
+      const head = lines.join('\n') + '\n\n'
+      if (cps.length === 0) return head.trimEnd()
+      const rows = cps.map((c: CheckpointRecord) => [
+        String(c.seq),
+        link(short(c.sha), links.commit(c.sha)),
+        s.forMarkdown(c.trigger, 40),
+        String(c.files_changed.length),
+        c.violations ? `⚠️ ${c.violations}` : '0',
+        c.skipped.length ? s.forMarkdown(c.skipped.join(', '), 200) : '',
+      ])
+      const body = table(['#', 'commit', 'trigger', 'files', 'violations', 'skipped'], rows, budget - head.length, (n) =>
+        seeSummary(links, `${n} more checkpoint${n === 1 ? '' : 's'}`),
+      )
+      return head.length <= budget ? head + body : ''
+    },
+  }
+}
+
+/** The session's starting commit when the CI context names it (`base_sha`, else `sha`). */
+function compareBase(report: SessionReport): string | null {
+  const ci = report.ci ?? {}
+  const base = ci['base_sha'] ?? ci['sha']
+  return typeof base === 'string' && /^[0-9a-f]{7,64}$/i.test(base) ? base : null
+}
+
+function pushLine(report: SessionReport, s: Sanitizer): string {
+  const p = report.pushed!
+  if (p.ok) return `Pushed to \`${s.redact(p.branch ?? '?').replace(/`/g, "'")}\`${p.remote ? ` on \`${s.redact(p.remote).replace(/`/g, "'")}\`` : ''}.`
+  return `⚠️ Checkpoints stayed local: ${s.forMarkdown(p.reason ?? 'unknown reason', 500)}${p.bundle ? ' (a git bundle was saved)' : ''}`
+}
+
+const TIMELINE_KINDS = new Set([
+  'checkpoint',
+  'approval_request',
+  'error',
+  'completion',
+  'timeout',
+  'idle_timeout',
+  'signal',
+  'violation',
+  'revert',
+  'push',
+  'continue',
+  'exit',
+])
+
+/** Mermaid labels: a conservative alphabet so no label can break the diagram's syntax. */
+function mermaidLabel(text: string): string {
+  return (
+    text
+      .replace(/[^A-Za-z0-9 ._/+()-]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 60) || 'event'
+  )
+}
+
+function timelineSection(ctx: Ctx, maxEvents: number): Section {
+  const { report } = ctx
+  return {
+    cap: 6_000,
+    render(budget) {
+      const end = Math.max(1, report.duration_ms)
+      const lines = [
+        '#### Timeline',
+        '',
+        '```mermaid',
+        'gantt',
+        '  dateFormat x',
+        '  axisFormat %H:%M:%S',
+        '  section Agent',
+        `  ${mermaidLabel(`${report.command[0] ?? 'agent'} ${report.status}`)} :${report.status === 'completed' ? 'done' : 'crit'}, agent, 0, ${end}`,
+      ]
+      const stopRounds = report.events.filter((e) => e.kind === 'stop_hooks')
+      if (stopRounds.length > 0) {
+        lines.push('  section Stop hooks')
+        stopRounds.slice(0, maxEvents).forEach((event, i) => {
+          const results = report.stop_hooks.filter((r) => r.round === i + 1)
+          const longest = Math.max(1, ...results.map((r) => r.duration_ms))
+          const blocked = results.some((r) => r.verdict === 'block')
+          lines.push(
+            `  ${mermaidLabel(`round ${i + 1} ${blocked ? 'blocked' : 'passed'}`)} :${blocked ? 'crit' : 'done'}, r${i + 1}, ${Math.round(event.at)}, ${Math.round(event.at + longest)}`,
+          )
+        })
+      }
+      const marks = report.events.filter((e) => TIMELINE_KINDS.has(e.kind))
+      if (marks.length > 0) {
+        lines.push('  section Events')
+        for (const [i, e] of marks.slice(0, maxEvents).entries()) {
+          const label = mermaidLabel(`${e.kind}${e.name ? ` ${e.name}` : ''}`)
+          lines.push(`  ${label} :milestone, e${i}, ${Math.round(e.at)}, ${Math.round(e.at)}`)
+        }
+        if (marks.length > maxEvents) lines.push(`  ${marks.length - maxEvents} more events :milestone, more, ${end}, ${end}`)
+      }
+      lines.push('```')
+      const text = lines.join('\n')
+      return text.length <= budget ? text : ''
+    },
+  }
+}
+
+function transcriptSection(ctx: Ctx, open: boolean): Section {
+  const { report, s } = ctx
+  return {
+    cap: Infinity,
+    render(budget) {
+      if (!report.output_tail) return ''
+      const facts = `${formatSize(report.transcript.bytes)}${report.transcript.capped ? ', capped' : ''}`
+      const head = `<details${open ? ' open' : ''}>\n<summary>Transcript tail (${facts})</summary>\n\n`
+      const tail = '\n\n</details>'
+      const room = budget - head.length - tail.length
+      if (room < 200) return ''
+      return head + s.forCodeBlock(report.output_tail, room, { language: 'text', keep: 'tail' }) + tail
+    },
+  }
+}
+
+function footer(links: ReportLinks, full: boolean): string {
+  const parts = ['<sub>Reported by proctor']
+  if (!full && links.jobSummary) parts.push(` · full report in the ${link('job summary', links.jobSummary)}`)
+  return parts.join('') + '</sub>'
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Public renderers
+
+export function renderSessionComment(report: SessionReport, options: SessionCommentOptions): string {
+  const limit = Math.min(options.maxChars ?? COMMENT_MAX_CHARS, COMMENT_MAX_CHARS)
+  const ctx: Ctx = { report, links: options.links, s: options.sanitizer, cell: 500 }
+  const running = options.progress !== undefined && options.progress !== false
+  const runningHooks = typeof options.progress === 'object' ? (options.progress.running_hooks ?? []) : []
+  const head = [commentMarker(options.key), heading(ctx, running), running ? checklist(ctx, runningHooks) : '']
+    .filter(Boolean)
+    .join('\n')
+  const sections = [
+    stopHooksSection(ctx),
+    violationsSection(ctx),
+    checkpointsSection(ctx),
+    timelineSection(ctx, 40),
+    transcriptSection(ctx, false),
+  ]
+  return assemble(head, sections, footer(options.links, false), limit)
+}
+
+export function renderJobSummary(report: SessionReport, options: SummaryOptions): string {
+  const maxBytes = options.maxBytes ?? SUMMARY_MAX_BYTES
+  return fitBytes(maxBytes, (limit) => {
+    const ctx: Ctx = { report, links: options.links, s: options.sanitizer, cell: 4000 }
+    // The summary is the complete record: tables get most of the room, the transcript what is left.
+    const share = (section: Section, fraction: number): Section => ({ ...section, cap: Math.round(limit * fraction) })
+    const sections = [
+      share(stopHooksSection(ctx), 0.2),
+      share(violationsSection(ctx), 0.35),
+      share(checkpointsSection(ctx), 0.15),
+      share(timelineSection(ctx, 200), 0.02),
+      transcriptSection(ctx, true),
+    ]
+    return assemble(heading(ctx, false), sections, footer(options.links, true), limit)
+  })
+}
+
+/** Renders with a character limit, shrinking it until the UTF-8 size fits the byte budget. */
+function fitBytes(maxBytes: number, render: (limitChars: number) => string): string {
+  let limit = maxBytes
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const text = render(limit)
+    const bytes = Buffer.byteLength(text, 'utf8')
+    if (bytes <= maxBytes) return text
+    limit = Math.floor(limit * (maxBytes / bytes) * 0.95)
+  }
+  return render(Math.floor(maxBytes / 4))
+}
+
+function batchHeading(batch: BatchReport): string {
+  const icon = batch.verdict === 'allow' ? '✅' : '❌'
+  const counts = [
+    `${batch.completed_count} completed`,
+    batch.failed_count ? `${batch.failed_count} failed` : '',
+    batch.errored_count ? `${batch.errored_count} errored` : '',
+    batch.interrupted_count ? `${batch.interrupted_count} interrupted` : '',
+    batch.timeout_count ? `${batch.timeout_count} timed out` : '',
+  ].filter(Boolean)
+  return `### ${icon} proctor batch · ${batch.verdict} · ${batch.child_count} session${batch.child_count === 1 ? '' : 's'} · ${formatDuration(batch.total_duration_ms)}\n<sub>${counts.join(' · ')}</sub>`
+}
+
+function batchSections(batch: BatchReport, links: ReportLinks, s: Sanitizer, cell: number, limit: number): Section[] {
+  return [
+    {
+      cap: Math.round(limit * 0.85),
+      render(budget) {
+        if (batch.children.length === 0) return ''
+        const title = '#### Sessions\n\n'
+        const rows = batch.children.map((c) => [
+          String(c.task_index),
+          s.forMarkdown(c.name, 100),
+          c.role ? s.forMarkdown(c.role, 60) : '—',
+          `${STATUS_ICON[c.status]} ${c.status}`,
+          formatDuration(c.duration_ms),
+          c.violation_count ? `⚠️ ${c.violation_count}` : '0',
+          c.checkpoint_ref ? `\`${s.redact(c.checkpoint_ref).replace(/`/g, "'").slice(0, 200)}\`` : '—',
+          s.forMarkdown(c.summary, cell),
+        ])
+        const body = table(['#', 'task', 'role', 'status', 'duration', 'violations', 'checkpoints', 'summary'], rows, budget - title.length, (n) =>
+          seeSummary(links, `${n} more session${n === 1 ? '' : 's'}`),
+        )
+        return body ? title + body : ''
+      },
+    },
+    {
+      cap: Infinity,
+      render(budget) {
+        if (batch.problems.length === 0) return ''
+        const title = `#### Problems (${batch.problems.length})\n\n`
+        const rows = batch.problems.map((p) => [s.forMarkdown(p.source, 300), s.forMarkdown(p.message, cell)])
+        const body = table(['source', 'problem'], rows, budget - title.length, (n) => seeSummary(links, `${n} more problems`))
+        return body ? title + body : ''
+      },
+    },
+  ]
+}
+
+export function renderBatchComment(batch: BatchReport, options: BatchCommentOptions): string {
+  const limit = Math.min(options.maxChars ?? COMMENT_MAX_CHARS, COMMENT_MAX_CHARS)
+  const head = `${commentMarker(options.key)}\n${batchHeading(batch)}`
+  return assemble(head, batchSections(batch, options.links, options.sanitizer, 300, limit), footer(options.links, false), limit)
+}
+
+export function renderBatchSummary(batch: BatchReport, options: SummaryOptions): string {
+  return fitBytes(options.maxBytes ?? SUMMARY_MAX_BYTES, (limit) =>
+    assemble(batchHeading(batch), batchSections(batch, options.links, options.sanitizer, 4000, limit), footer(options.links, true), limit),
+  )
+}

@@ -1,0 +1,170 @@
+// The session's side of checkpoints: a CheckpointStore with policy on every diff, the triggers that
+// decide when, and the push queue. Without a git repository (or with checkpoints.enabled: false) every
+// method is a no-op, so the session reads the same either way.
+import { join } from 'node:path'
+import type { Config } from '../config/schema.js'
+import type { CheckpointRecord, Violation } from '../report/model.js'
+import type { ReportBuilder } from '../report/builder.js'
+import { Git } from '../git/runner.js'
+import { CheckpointStore, type PauseHooks, type ValidateContext } from '../checkpoints/store.js'
+import { CheckpointTriggers } from '../checkpoints/triggers.js'
+import { PushQueue } from '../checkpoints/push.js'
+import { dedupeViolations, evaluatePolicy, notifiesAgent } from '../policy/index.js'
+import type { LifecycleHooks } from '../hooks/lifecycle.js'
+import { findRepoRoot } from '../config/load.js'
+
+export interface SessionCheckpointsOptions {
+  config: Config
+  cwd: string
+  sessionId: string
+  sessionDir: string
+  report: ReportBuilder
+  lifecycle: LifecycleHooks
+  pauser: PauseHooks
+  onChange: () => void
+}
+
+export class SessionCheckpoints {
+  private store: CheckpointStore | null = null
+  private triggers: CheckpointTriggers | null = null
+  private push: PushQueue | null = null
+  private root: string | null = null
+  private running = false
+  private readonly seen = new Set<string>()
+  private readonly records: CheckpointRecord[] = []
+
+  constructor(private readonly o: SessionCheckpointsOptions) {}
+
+  async start(): Promise<void> {
+    const { config, report } = this.o
+    if (!config.checkpoints.enabled) return
+    this.root = findRepoRoot(this.o.cwd)
+    if (!this.root) {
+      report.event('warning', 'not inside a git repository: checkpoints are off for this session')
+      return
+    }
+    const git = new Git({ cwd: this.root })
+    this.store = new CheckpointStore({
+      git,
+      session: this.o.sessionId,
+      maxFileSize: config.checkpoints.max_file_size,
+      minIntervalMs: config.checkpoints.min_interval,
+      validate: (ctx) => this.validate(ctx),
+      // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
+      pauser: config.checkpoints.pause_agent
+        ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }
+        : undefined,
+    })
+    await this.store.open()
+    this.push = new PushQueue({
+      git,
+      session: this.o.sessionId,
+      remote: config.checkpoints.remote,
+      branchTemplate: config.checkpoints.branch,
+      mode: config.checkpoints.push,
+      sessionDir: this.o.sessionDir,
+      base: this.store.base,
+    })
+    this.triggers = new CheckpointTriggers({
+      root: this.root,
+      git,
+      intervalMs: config.checkpoints.interval,
+      maxChanges: config.checkpoints.max_changes,
+      take: (trigger, detail) => this.take(trigger, detail),
+      eventLogPath: join(this.o.sessionDir, 'file-events.jsonl'),
+      onError: (error, trigger) => report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
+    })
+    await this.triggers.start()
+  }
+
+  agentRunning(running: boolean): void {
+    this.running = running
+  }
+
+  /** A detector event listed in checkpoints.on_events. */
+  onEvent(kind: string): void {
+    void this.triggers?.event(kind).catch(() => undefined)
+  }
+
+  /** Takes a checkpoint now and waits for it (before stop hooks, so they see the latest work). */
+  async settle(trigger: string): Promise<void> {
+    if (!this.store) return
+    try {
+      await this.take(trigger)
+    } catch (error) {
+      this.o.report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`)
+    }
+  }
+
+  latest(): CheckpointRecord | null {
+    return this.records[this.records.length - 1] ?? null
+  }
+
+  /** Final checkpoint, final push (or bundle), and the private index is removed. */
+  async finish(): Promise<void> {
+    if (!this.store || !this.triggers || !this.push) return
+    try {
+      await this.triggers.final()
+    } finally {
+      const pushed = await this.push.flush()
+      if (this.records.length > 0 || pushed.ok) {
+        this.o.report.push(pushed)
+        this.o.report.event('push', pushed.ok ? `pushed to ${pushed.remote} ${pushed.branch}` : `not pushed: ${pushed.reason}`, {
+          data: { ...pushed },
+        })
+      }
+      await this.store.close()
+    }
+  }
+
+  private async take(trigger: string, detail?: string): Promise<CheckpointRecord | null> {
+    if (!this.store) return null
+    const result = await this.store.createDetailed(trigger)
+    if (!result) return null
+    const record = result.record
+    this.records.push(record)
+    this.o.report.checkpoint(record)
+    this.o.report.event('checkpoint', `checkpoint ${record.seq} (${trigger}${detail ? `: ${detail}` : ''}): ${record.files_changed.length} file(s)`, {
+      name: String(record.seq),
+      data: { sha: record.sha, ref: record.ref, skipped: record.skipped },
+    })
+    if (record.skipped.length) {
+      this.o.report.event('checkpoint_skipped', `left out of checkpoint ${record.seq}: ${record.skipped.join(', ')}`)
+    }
+    void this.o.lifecycle
+      .fire('checkpoint', { seq: record.seq, sha: record.sha, ref: record.ref, trigger, files_changed: record.files_changed })
+      .catch(() => undefined)
+    for (const violation of result.violations) {
+      void this.o.lifecycle.fire('violation', { ...violation }).catch(() => undefined)
+    }
+    this.push?.schedule()
+    this.o.onChange()
+    return record
+  }
+
+  /** Policy on this checkpoint's diff and on the cumulative diff; each (file, constraint) is reported once. */
+  private validate(ctx: ValidateContext): Violation[] {
+    const policy = this.o.config.policy
+    const worktree = this.root ?? this.o.cwd
+    const found = dedupeViolations([
+      ...evaluatePolicy({ files: ctx.files, checkpoint: ctx.seq, worktree, policy, scope: 'checkpoint' }),
+      ...evaluatePolicy({ files: ctx.cumulative, checkpoint: ctx.seq, worktree, policy, scope: 'cumulative' }),
+    ])
+    const fresh = found.filter((v) => {
+      const key = `${v.constraint}\0${v.file}`
+      if (this.seen.has(key)) return false
+      this.seen.add(key)
+      return true
+    })
+    if (fresh.length) {
+      this.o.report.violation(...fresh)
+      for (const v of fresh) {
+        this.o.report.event('violation', `${v.severity}: ${v.file || '(whole diff)'}: ${v.message}`, {
+          name: v.constraint,
+          data: { notify_agent: notifiesAgent(v) },
+        })
+      }
+    }
+    return fresh
+  }
+}

@@ -1,0 +1,558 @@
+// One supervised session: the agent under the supervisor, checkpoints and policy on its work, stop hooks
+// deciding whether it may stop (and sending it back when they block), lifecycle hooks, and the report.
+// Every way a session can end — exit, timeout, a detector, SIGINT/SIGTERM — funnels into `finish()`,
+// which takes the final checkpoint, pushes, writes report.json and leaves nothing running.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Config } from '../config/schema.js'
+import type { SessionReport, SessionStatus, StopHookResult, Verdict } from '../report/model.js'
+import { ReportBuilder } from '../report/builder.js'
+import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
+import { OutputPipeline } from '../supervisor/output.js'
+import type { DetectionEvent } from '../supervisor/detect.js'
+import { reconcileOrphans } from '../supervisor/registry.js'
+import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
+import { SpawnError, type CommandSpec } from '../supervisor/types.js'
+import { LifecycleHooks } from '../hooks/lifecycle.js'
+import { runStopHooks } from '../hooks/stop-hooks.js'
+import { planContinuation, typedPrompt } from '../hooks/continue.js'
+import type { StopContext } from '../hooks/context.js'
+import { ensureStateDir, sessionDir } from './state-dir.js'
+import { makeSessionId, sanitizeRefPart } from './session-id.js'
+import { SessionCheckpoints } from './checkpointing.js'
+import { describeCommand } from '../hooks/command.js'
+import { formatDuration } from '../util/units.js'
+
+export interface SessionListener {
+  started?(report: SessionReport): void
+  progress?(report: SessionReport): void
+  hookStarted?(name: string, round: number): void
+  hookFinished?(result: StopHookResult): void
+}
+
+export interface SessionOptions {
+  config: Config
+  command: CommandSpec
+  cwd: string
+  sessionId?: string
+  /** Where the agent's output is echoed live (the terminal), or null. */
+  output: NodeJS.WritableStream | null
+  /** Keystrokes forwarded to a PTY agent (an interactive terminal), or null. */
+  input: NodeJS.ReadStream | null
+  /** Handle SIGINT/SIGTERM to this process (the CLI); batches and tests use `signal` instead. */
+  installSignalHandlers: boolean
+  /** Aborting interrupts the session as SIGINT would (reason: the abort reason, if a signal name). */
+  signal?: AbortSignal
+  listener?: SessionListener
+  /** Base environment for the agent and hooks (default process.env). */
+  env?: Record<string, string | undefined>
+  /** CI facts for the report. */
+  ci?: Record<string, string | number | null>
+  /** Fired instead of session lifecycle hooks' own subagent events (batches). */
+  role?: string
+}
+
+export interface SessionOutcome {
+  report: SessionReport
+  reportPath: string
+  exitCode: number
+}
+
+/** While a signal is being handled the agent gets less grace: the runner's cancel window is 7.5 s in all. */
+const INTERRUPT_GRACE_MS = 2_500
+
+export async function runSession(opts: SessionOptions): Promise<SessionOutcome> {
+  const { config } = opts
+  const env = { ...(opts.env ?? process.env) }
+  const dirs = ensureStateDir(opts.cwd)
+  const reaped = await reconcileOrphans(dirs.state, { graceMs: Math.min(config.timeouts.grace, 2_000) })
+  const sessionId = opts.sessionId ? sanitizeRefPart(opts.sessionId) : makeSessionId(env)
+  const dir = sessionDir(dirs, sessionId)
+  const mode = config.agent.pty ? 'pty' : 'pipe'
+  const report = new ReportBuilder({
+    sessionId,
+    command: commandArgv(opts.command),
+    cwd: opts.cwd,
+    mode,
+    transcriptPath: join(dir, 'transcript.log'),
+    ci: opts.ci,
+  })
+  const progress = () => opts.listener?.progress?.(report.snapshot())
+  report.event('session_start', `session ${sessionId} started: ${describeCommand('shell' in opts.command ? opts.command.shell : commandArgv(opts.command))}`)
+  for (const orphan of reaped) {
+    report.event('warning', `reconciled a run left by a crashed proctor: ${orphan.label} pid ${orphan.pid} (${orphan.action})`, {
+      data: { ...orphan },
+    })
+  }
+
+  const lifecycle = new LifecycleHooks({
+    hooks: config.hooks,
+    poolSize: config.hooks_async_pool_size,
+    shutdownGraceMs: config.hooks_async_shutdown_grace,
+    sessionId,
+    cwd: opts.cwd,
+    env,
+    onWarning: (message, data) => report.event('warning', message, data ? { data } : {}),
+  })
+
+  // Interruption: the first SIGINT/SIGTERM (or abort) stops the agent and the hooks; finishing goes on.
+  let interruptedBy: ShutdownSignal | null = null
+  let currentRun: AgentRun | null = null
+  const hooksAbort = new AbortController()
+  const interrupt = (signal: ShutdownSignal) => {
+    if (interruptedBy) return
+    interruptedBy = signal
+    report.event('signal', `received ${signal}: stopping the agent and finishing the session`)
+    hooksAbort.abort()
+    void currentRun?.stop('signal')
+  }
+  const uninstallSignals = opts.installSignalHandlers
+    ? installShutdownSignals(async (signal) => interrupt(signal))
+    : () => undefined
+  const onAbort = () => interrupt(opts.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT')
+  if (opts.signal?.aborted) onAbort()
+  opts.signal?.addEventListener('abort', onAbort, { once: true })
+
+  const checkpoints = new SessionCheckpoints({
+    config,
+    cwd: opts.cwd,
+    sessionId,
+    sessionDir: dir,
+    report,
+    lifecycle,
+    pauser: {
+      pause: () => currentRun?.pause(),
+      resume: () => currentRun?.resume(),
+    },
+    onChange: progress,
+  })
+
+  let status: SessionStatus = 'completed'
+  let verdict: Verdict = 'allow'
+  let exitCode = 0
+  let signalName: string | null = null
+  let reason: string | null = null
+  let outputTail = ''
+  let transcript = { bytes: 0, capped: false }
+
+  try {
+    await fire(lifecycle, 'session_start', { command: commandArgv(opts.command), cwd: opts.cwd, mode })
+    await checkpoints.start()
+    opts.listener?.started?.(report.snapshot())
+
+    let command = opts.command
+    let round = 1
+    for (;;) {
+      report.round(round)
+      const attempt = await superviseAgent({
+        opts,
+        command,
+        round,
+        sessionId,
+        dir,
+        report,
+        lifecycle,
+        checkpoints,
+        env,
+        setRun: (run) => (currentRun = run),
+        interrupted: () => interruptedBy !== null,
+        hooksSignal: hooksAbort.signal,
+        progress,
+      })
+      currentRun = null
+      outputTail = attempt.outputTail
+      transcript = {
+        bytes: transcript.bytes + attempt.transcript.bytes,
+        capped: transcript.capped || attempt.transcript.capped,
+      }
+      round = attempt.round
+      const exit = attempt.exit
+
+      if (interruptedBy || exit.cause === 'signal') {
+        const signal = interruptedBy ?? 'SIGINT'
+        status = 'interrupted'
+        verdict = 'block'
+        exitCode = exitCodeForSignal(signal)
+        signalName = signal
+        reason = `interrupted by ${signal}`
+        break
+      }
+      if (exit.cause === 'timeout' || exit.cause === 'idle_timeout') {
+        status = 'timeout'
+        verdict = 'block'
+        exitCode = 124
+        reason =
+          exit.cause === 'timeout'
+            ? `total timeout of ${formatDuration(config.timeouts.total)} reached`
+            : `no output for ${formatDuration(config.timeouts.idle)} (idle timeout)`
+        break
+      }
+      if (attempt.decided) {
+        // Stop hooks already ran while an interactive agent was still on screen.
+        verdict = attempt.decided.verdict
+        status = 'completed'
+        exitCode = verdict === 'allow' ? 0 : 1
+        reason = attempt.decided.reason
+        break
+      }
+      if (exit.cause === 'detector') {
+        status = 'failed'
+        verdict = 'block'
+        exitCode = 1
+        reason = attempt.stopReason ?? 'stopped by a detector rule'
+        break
+      }
+      if (exit.exitCode !== 0) {
+        status = 'failed'
+        verdict = 'block'
+        exitCode = 1
+        signalName = exit.signal
+        reason = exit.signal ? `the agent was killed by ${exit.signal}` : `the agent exited with code ${exit.exitCode}`
+        break
+      }
+
+      // The agent finished by itself: the stop hooks decide whether it may stop.
+      const decision = await evaluateStop({
+        config,
+        sessionId,
+        cwd: opts.cwd,
+        env,
+        round,
+        finalText: attempt.outputTail,
+        stopReason: 'completed',
+        report,
+        lifecycle,
+        checkpoints,
+        listener: opts.listener,
+        signal: hooksAbort.signal,
+      })
+      progress()
+      if (interruptedBy) continue // handled at the top of the next pass (no new round is started)
+      if (decision.verdict === 'allow') {
+        status = 'completed'
+        verdict = 'allow'
+        exitCode = 0
+        break
+      }
+      if (round >= config.max_stop_rounds) {
+        status = 'completed'
+        verdict = 'block'
+        exitCode = 1
+        reason = `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`
+        break
+      }
+      const plan = planContinuation(config.agent.adapter, {
+        mode,
+        running: false,
+        continueCommand: config.agent.continue,
+        nativeHooks: false,
+        reasons: decision.reasons,
+        round: round + 1,
+      })
+      if (plan.kind !== 'rerun') {
+        status = 'completed'
+        verdict = 'block'
+        exitCode = 1
+        reason = `stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`
+        break
+      }
+      round++
+      command = plan.command
+      report.event('continue', `round ${round}: re-running the agent with agent.continue`, {
+        data: { reasons: decision.reasons },
+      })
+    }
+  } catch (error) {
+    status = 'errored'
+    verdict = 'block'
+    exitCode = error instanceof SpawnError ? 2 : 1
+    reason = (error as Error).message
+    report.event('error', reason)
+    if (interruptedBy) {
+      status = 'interrupted'
+      exitCode = exitCodeForSignal(interruptedBy)
+      signalName = interruptedBy
+    }
+  }
+
+  // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
+  try {
+    await checkpoints.finish()
+  } catch (error) {
+    report.event('error', `final checkpoint failed: ${(error as Error).message}`)
+  }
+  report.finish({ status, verdict, exitCode, signal: signalName, reason, outputTail, transcript })
+  report.event('session_end', `session ended: ${status}, verdict ${verdict}`)
+  await fire(lifecycle, 'session_end', { status, verdict, exit_code: exitCode, reason })
+  await lifecycle.shutdown()
+  uninstallSignals()
+  opts.signal?.removeEventListener('abort', onAbort)
+
+  const final = report.snapshot()
+  const reportPath = join(dir, 'report.json')
+  writeFileSync(reportPath, JSON.stringify(final, null, 2) + '\n')
+  return { report: final, reportPath, exitCode }
+}
+
+interface AttemptContext {
+  opts: SessionOptions
+  command: CommandSpec
+  round: number
+  sessionId: string
+  dir: string
+  report: ReportBuilder
+  lifecycle: LifecycleHooks
+  checkpoints: SessionCheckpoints
+  env: Record<string, string | undefined>
+  setRun: (run: AgentRun) => void
+  interrupted: () => boolean
+  hooksSignal: AbortSignal
+  progress: () => void
+}
+
+interface AttemptResult {
+  exit: AgentExit
+  round: number
+  outputTail: string
+  transcript: { bytes: number; capped: boolean }
+  /** Set when stop hooks were evaluated while the agent was still running (interactive completion). */
+  decided: { verdict: Verdict; reason: string | null } | null
+  stopReason: string | null
+}
+
+/** Runs the agent once (one process), answering detections, until it exits or is stopped. */
+async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
+  const { opts, report } = ctx
+  const { config } = opts
+  const mode = config.agent.pty ? 'pty' : 'pipe'
+  const transcriptPath = join(ctx.dir, ctx.round === 1 ? 'transcript.log' : `transcript.round-${ctx.round}.log`)
+  const pipeline = new OutputPipeline({
+    mode,
+    cols: config.agent.cols,
+    rows: config.agent.rows,
+    transcriptPath,
+    transcriptMax: config.output.transcript_max,
+    bufferBytes: config.output.buffer,
+    rules: config.detect,
+    presets: config.detect_presets,
+  })
+  const run = new AgentRun({
+    spawn: {
+      command: ctx.command,
+      cwd: config.agent.cwd ? join(opts.cwd, config.agent.cwd) : opts.cwd,
+      env: { ...ctx.env, ...config.agent.env, PROCTOR_SESSION_ID: ctx.sessionId, PROCTOR_ROUND: String(ctx.round) },
+      mode,
+      cols: config.agent.cols,
+      rows: config.agent.rows,
+      graceMs: config.timeouts.grace,
+      registry: { dir: ensureStateDir(opts.cwd).state, role: 'agent', session: ctx.sessionId },
+      label: 'agent',
+    },
+    totalTimeoutMs: config.timeouts.total,
+    idleTimeoutMs: config.timeouts.idle,
+    output: {
+      write: (chunk) => {
+        pipeline.write(chunk)
+      },
+      flush: () => pipeline.flush(),
+    },
+  })
+  let round = ctx.round
+  let decided: AttemptResult['decided'] = null
+  let stopReason: string | null = null
+  let evaluation: Promise<void> | null = null
+
+  run.on('output', (chunk) => {
+    opts.output?.write(chunk)
+  })
+  pipeline.on('capped', (max) => report.event('output_capped', `transcript capped at ${max} bytes`))
+  run.on('timeout', ({ limitMs }) => report.event('timeout', `total timeout of ${formatDuration(limitMs)} reached`))
+  run.on('idle_timeout', ({ limitMs }) => report.event('idle_timeout', `no output for ${formatDuration(limitMs)}`))
+
+  const onDetection = (event: DetectionEvent) => {
+    report.event(event.kind, event.text, { name: event.rule, data: { match: event.match, fire: event.fire } })
+    if (event.kind === 'approval_request') void fire(ctx.lifecycle, 'approval_request', { rule: event.rule, text: event.text })
+    if (config.checkpoints.on_events.includes(event.kind)) ctx.checkpoints.onEvent(event.kind)
+    const response = event.response
+    if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
+      run.write(response.text)
+      report.event('response', `${response.type}: ${JSON.stringify(response.text)}`, { name: event.rule })
+    } else if (response.type === 'stop') {
+      stopReason = `stopped by detector rule "${event.rule}": ${event.text}`
+      report.event('response', 'stop the agent', { name: event.rule })
+      void run.stop('detector')
+      return
+    } else {
+      report.event('response', 'notify', { name: event.rule })
+    }
+    if (event.kind === 'completion' && !evaluation) evaluation = onCompletion().finally(() => (evaluation = null))
+    ctx.progress()
+  }
+
+  // An interactive agent that says it is done but keeps running: the stop hooks decide now, and a block
+  // is typed into its prompt so the same process continues.
+  const onCompletion = async () => {
+    try {
+      const decision = await evaluateStop({
+        config,
+        sessionId: ctx.sessionId,
+        cwd: opts.cwd,
+        env: ctx.env,
+        round,
+        finalText: pipeline.tailText(40),
+        stopReason: 'completed',
+        report,
+        lifecycle: ctx.lifecycle,
+        checkpoints: ctx.checkpoints,
+        listener: opts.listener,
+        signal: ctx.hooksSignal,
+      })
+      if (ctx.interrupted()) return
+      if (decision.verdict === 'allow') {
+        decided = { verdict: 'allow', reason: null }
+        void run.stop('requested')
+        return
+      }
+      const plan = planContinuation(config.agent.adapter, {
+        mode,
+        running: true,
+        continueCommand: config.agent.continue,
+        nativeHooks: false,
+        reasons: decision.reasons,
+        round: round + 1,
+      })
+      if (round >= config.max_stop_rounds || plan.kind !== 'type-into-pty') {
+        decided = {
+          verdict: 'block',
+          reason:
+            round >= config.max_stop_rounds
+              ? `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`
+              : 'stop hooks blocked and the agent cannot be sent back (pipe mode)',
+        }
+        void run.stop('requested')
+        return
+      }
+      round++
+      report.round(round)
+      report.event('continue', `round ${round}: typing the stop hooks' reasons into the agent`, {
+        data: { reasons: decision.reasons },
+      })
+      run.write(typedPrompt(decision.reasons))
+    } finally {
+      ctx.progress()
+    }
+  }
+  pipeline.on('event', onDetection)
+
+  // Forward the user's keystrokes to an interactive PTY agent.
+  const input = mode === 'pty' ? opts.input : null
+  const forward = (data: Buffer) => run.write(data)
+  let rawWasOn = false
+  if (input) {
+    rawWasOn = input.isRaw
+    input.setRawMode?.(true)
+    input.on('data', forward)
+    input.resume()
+  }
+
+  try {
+    ctx.setRun(run)
+    run.start()
+    report.event('spawn', `agent started (pid ${run.pid}, ${mode})`, { data: { pid: run.pid, round } })
+    ctx.checkpoints.agentRunning(true)
+    const exit = await run.finished
+    ctx.checkpoints.agentRunning(false)
+    report.event(
+      'exit',
+      exit.cause
+        ? `agent stopped (${exit.cause})${exit.killed ? ' with SIGKILL after the grace period' : ''}`
+        : exit.signal
+          ? `agent killed by ${exit.signal}`
+          : `agent exited with code ${exit.exitCode}`,
+      { data: { exit_code: exit.exitCode, signal: exit.signal, cause: exit.cause, killed: exit.killed } },
+    )
+    // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
+    await evaluation
+    const summary = await pipeline.close()
+    return {
+      exit,
+      round,
+      outputTail: pipeline.tailText(40),
+      transcript: { bytes: summary.bytes, capped: summary.capped },
+      decided,
+      stopReason,
+    }
+  } finally {
+    if (input) {
+      input.off('data', forward)
+      input.setRawMode?.(rawWasOn)
+      input.pause()
+    }
+  }
+}
+
+interface StopEvaluation {
+  config: Config
+  sessionId: string
+  cwd: string
+  env: Record<string, string | undefined>
+  round: number
+  finalText: string
+  stopReason: string
+  report: ReportBuilder
+  lifecycle: LifecycleHooks
+  checkpoints: SessionCheckpoints
+  listener: SessionListener | undefined
+  signal: AbortSignal
+}
+
+/** A checkpoint of what the agent left, then every stop hook in parallel. */
+async function evaluateStop(e: StopEvaluation): Promise<{ verdict: Verdict; reasons: string[] }> {
+  await e.checkpoints.settle('event')
+  await fire(e.lifecycle, 'stop', { round: e.round, stop_reason: e.stopReason })
+  if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [] }
+  const latest = e.checkpoints.latest()
+  const context: StopContext = {
+    session_id: e.sessionId,
+    cwd: e.cwd,
+    stop_reason: e.stopReason,
+    final_text: e.finalText,
+    rounds: e.round,
+    stop_hook_active: e.round > 1,
+    checkpoint: latest ? { ref: latest.ref, sha: latest.sha, files_changed: latest.files_changed } : null,
+    violations: e.report.snapshot().violations,
+  }
+  const outcome = await runStopHooks({
+    hooks: e.config.stop_hooks,
+    context,
+    cwd: e.cwd,
+    env: e.env,
+    graceMs: Math.min(e.config.timeouts.grace, INTERRUPT_GRACE_MS),
+    round: e.round,
+    signal: e.signal,
+    onStart: (name) => e.listener?.hookStarted?.(name, e.round),
+    onResult: (result) => {
+      e.report.stopHook(result)
+      e.listener?.hookFinished?.(result)
+    },
+  })
+  e.report.event(
+    'stop_hooks',
+    outcome.verdict === 'allow' ? `stop hooks allowed (round ${e.round})` : `stop hooks blocked (round ${e.round})`,
+    { data: { verdict: outcome.verdict, reasons: outcome.reasons, round: e.round } },
+  )
+  return { verdict: outcome.verdict, reasons: outcome.reasons }
+}
+
+async function fire(lifecycle: LifecycleHooks, event: Parameters<LifecycleHooks['fire']>[0], extra: Record<string, unknown>) {
+  try {
+    await lifecycle.fire(event, extra)
+  } catch {
+    // Lifecycle hooks report their own failures as warnings; they never end a session.
+  }
+}
+
+function commandArgv(command: CommandSpec): string[] {
+  return 'shell' in command ? ['/bin/sh', '-c', command.shell] : [command.file, ...command.args]
+}
+

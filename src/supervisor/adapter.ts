@@ -1,0 +1,30 @@
+// What process.ts needs from a spawning backend (PTY or pipes). Adapters only spawn and carry
+// bytes; the group lifecycle (stop, grace, leftovers, registry) lives in process.ts.
+
+export interface LeaderExit {
+  exitCode: number | null
+  signal: NodeJS.Signals | null
+}
+
+export interface ChildAdapter {
+  readonly pid: number
+  /** The leader was reaped. */
+  readonly leaderExit: Promise<LeaderExit>
+  /** Every byte of output has been delivered (all output streams reached EOF). */
+  readonly outputEnd: Promise<void>
+  /** Stops waiting for output held open by processes outside our control; resolves outputEnd. */
+  abandonOutput(): void
+  write(data: string | Buffer): void
+  resize(cols: number, rows: number): void
+}
+
+export interface AdapterOptions {
+  file: string
+  args: string[]
+  cwd: string
+  env: Record<string, string>
+  cols: number
+  rows: number
+  stdin?: string | Buffer
+  onOutput: (chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr') => void
+}

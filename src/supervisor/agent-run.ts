@@ -1,0 +1,171 @@
+// The agent's supervised run: one spawnManaged process plus the limits around it (total time,
+// idle time, output size). Every way of ending — exit, timeout, idle, cap, a signal to proctor —
+// funnels into the process's single `exited` promise, so the run finalizes exactly once and the
+// first stop cause is the one recorded.
+import { EventEmitter } from 'node:events'
+import { spawnManaged } from './process.js'
+import type { ExitInfo, ManagedProcess, SpawnMode, SpawnOptions, StopCause } from './types.js'
+
+/** Where output goes besides the 'output' event, e.g. the OutputPipeline (capture, screen, detection). */
+export interface OutputSink {
+  write(chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr'): void
+  /** Awaited before 'exit' is emitted, so consumers have seen every byte when the run is finished. */
+  flush?(): Promise<void>
+}
+
+export interface AgentRunOptions {
+  spawn: Omit<SpawnOptions, 'onOutput'>
+  /** Stop the agent after this long (ms); 0 or absent: no limit. */
+  totalTimeoutMs?: number
+  /** Stop the agent after this long without output (ms); 0 or absent: no limit. Paused time doesn't count. */
+  idleTimeoutMs?: number
+  /** Stop the agent once it has written more than this many bytes; absent: no limit. */
+  outputCapBytes?: number
+  output?: OutputSink
+}
+
+export interface AgentExit extends ExitInfo {
+  /** The same as stoppedBy: why proctor ended the run, or null when the agent exited by itself. */
+  cause: StopCause | null
+  startedAt: Date
+  endedAt: Date
+  durationMs: number
+  outputBytes: number
+}
+
+export interface AgentRunEvents {
+  spawn: [info: { pid: number; pgid: number; mode: SpawnMode }]
+  output: [chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr']
+  timeout: [info: { limitMs: number }]
+  idle_timeout: [info: { limitMs: number }]
+  output_cap: [info: { limitBytes: number; bytes: number }]
+  exit: [exit: AgentExit]
+}
+
+export class AgentRun extends EventEmitter<AgentRunEvents> {
+  /** Resolves once with the run's end (after the 'exit' event). Pending until start() succeeds. */
+  readonly finished: Promise<AgentExit>
+  private resolveFinished!: (exit: AgentExit) => void
+  private child: ManagedProcess | undefined
+  private totalTimer: NodeJS.Timeout | undefined
+  private idleTimer: NodeJS.Timeout | undefined
+  private paused = false
+  private ended = false
+  private outputBytes = 0
+  private capReached = false
+  private startedAt = new Date()
+  private startedMs = 0
+
+  constructor(private readonly options: AgentRunOptions) {
+    super()
+    this.finished = new Promise((resolve) => (this.resolveFinished = resolve))
+  }
+
+  /** Spawns the agent. Throws SpawnError (nothing spawned) for a bad command; attach listeners first. */
+  start(): this {
+    if (this.child) throw new Error('AgentRun.start() called twice')
+    this.startedAt = new Date()
+    this.startedMs = performance.now()
+    const child = spawnManaged({
+      ...this.options.spawn,
+      onOutput: (chunk, stream) => this.onOutput(chunk, stream),
+    })
+    this.child = child
+    this.emit('spawn', { pid: child.pid, pgid: child.pgid, mode: child.mode })
+    const total = this.options.totalTimeoutMs ?? 0
+    if (total > 0) {
+      this.totalTimer = setTimeout(() => {
+        if (this.ended) return
+        this.emit('timeout', { limitMs: total })
+        void this.stop('timeout')
+      }, total)
+    }
+    this.armIdle()
+    void child.exited.then((exit) => this.finalize(exit))
+    return this
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid
+  }
+
+  write(data: string | Buffer): void {
+    this.child?.write(data)
+  }
+
+  /** Freezes the agent's whole group (around a checkpoint); the idle clock stops too. */
+  pause(): void {
+    if (!this.child || this.ended || this.paused) return
+    this.paused = true
+    clearTimeout(this.idleTimer)
+    this.child.pause()
+  }
+
+  resume(): void {
+    if (!this.child || !this.paused) return
+    this.paused = false
+    this.child.resume()
+    this.armIdle()
+  }
+
+  resize(cols: number, rows: number): void {
+    this.child?.resize(cols, rows)
+  }
+
+  /** Stops the agent's group (TERM → grace → KILL). The first cause wins; later calls share its result. */
+  async stop(cause: StopCause): Promise<AgentExit> {
+    if (!this.child) throw new Error('AgentRun.stop() before start()')
+    this.paused = false
+    void this.child.stop(cause)
+    return this.finished
+  }
+
+  private onOutput(chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr'): void {
+    this.outputBytes += chunk.length
+    this.options.output?.write(chunk, stream)
+    this.emit('output', chunk, stream)
+    if (!this.paused) this.armIdle()
+    const cap = this.options.outputCapBytes
+    if (cap !== undefined && !this.capReached && this.outputBytes > cap) {
+      this.capReached = true
+      this.emit('output_cap', { limitBytes: cap, bytes: this.outputBytes })
+      void this.stop('output_cap')
+    }
+  }
+
+  private armIdle(): void {
+    const idle = this.options.idleTimeoutMs ?? 0
+    if (idle <= 0 || this.ended) return
+    clearTimeout(this.idleTimer)
+    this.idleTimer = setTimeout(() => {
+      if (this.ended || this.paused) return
+      this.emit('idle_timeout', { limitMs: idle })
+      void this.stop('idle_timeout')
+    }, idle)
+  }
+
+  private async finalize(exit: ExitInfo): Promise<void> {
+    this.ended = true
+    clearTimeout(this.totalTimer)
+    clearTimeout(this.idleTimer)
+    try {
+      await this.options.output?.flush?.()
+    } catch {
+      // A failing consumer must not keep the run from finishing; it reports its own errors.
+    }
+    const endedAt = new Date()
+    const result: AgentExit = {
+      ...exit,
+      cause: exit.stoppedBy,
+      startedAt: this.startedAt,
+      endedAt,
+      durationMs: Math.round(performance.now() - this.startedMs),
+      outputBytes: this.outputBytes,
+    }
+    try {
+      this.emit('exit', result)
+    } finally {
+      this.resolveFinished(result)
+    }
+  }
+}

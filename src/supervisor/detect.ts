@@ -1,0 +1,307 @@
+// Detectors: rules from proctor.yml (and the opt-in presets) matched against what the agent shows,
+// raising one event per appearance of a match, each with the response the rule asks for.
+import type { Config, DetectRule } from '../config/schema.js'
+import { presetRules, type PresetName } from './presets.js'
+import type { RenderedScreen, TextLine } from './screen.js'
+
+export type ResponseType = 'send' | 'deny' | 'stop' | 'notify'
+
+export interface DetectionResponse {
+  type: ResponseType
+  /** For send and deny: the exact text to type into the agent (escapes such as \r already decoded). */
+  text?: string
+}
+
+export interface DetectionEvent {
+  /** Rule name; presets are named "preset:…". */
+  rule: string
+  kind: string
+  /** The line the match was found on (trimmed, at most MAX_EVENT_TEXT characters around the match). */
+  text: string
+  /** The matched part of the line. */
+  match: string
+  response: DetectionResponse
+  /** When the match was seen (the pipeline's clock; Date.now() by default). */
+  at: number
+  /** 1 for the rule's first appearance, 2 for the second... */
+  fire: number
+  preset: boolean
+}
+
+export interface CompiledRule {
+  name: string
+  kind: string
+  regex: RegExp
+  response: DetectionResponse
+  maxFires: number | null
+  preset: boolean
+}
+
+/** A detect rule that cannot be used, with what to change. */
+export class DetectRuleError extends Error {
+  constructor(
+    message: string,
+    readonly rule: string,
+  ) {
+    super(message)
+    this.name = 'DetectRuleError'
+  }
+}
+
+const DEFAULT_DENY_TEXT = 'n\r'
+const MAX_EVENT_TEXT = 1000
+
+/**
+ * Decodes the escapes people write for keys when YAML did not already: \r (Enter), \n, \t, \e or \x1b
+ * (Escape), \xHH, \uHHHH and \\. Text with no backslash is returned as is.
+ */
+export function decodeKeys(text: string): string {
+  if (!text.includes('\\')) return text
+  return text.replace(/\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(.))/gs, (whole, hex2, hex4, ch: string) => {
+    if (hex2) return String.fromCharCode(parseInt(hex2, 16))
+    if (hex4) return String.fromCharCode(parseInt(hex4, 16))
+    const simple: Record<string, string> = { r: '\r', n: '\n', t: '\t', e: '\x1b', '\\': '\\', '0': '\0' }
+    return simple[ch] ?? whole
+  })
+}
+
+/** The one response a rule asks for. Several actions in one rule are ambiguous, so they are refused. */
+export function ruleResponse(rule: DetectRule): DetectionResponse {
+  const r = rule.respond ?? {}
+  const chosen: ResponseType[] = []
+  if (r.send !== undefined) chosen.push('send')
+  if (r.deny || r.deny_text !== undefined) chosen.push('deny')
+  if (r.stop) chosen.push('stop')
+  if (r.notify) chosen.push('notify')
+  if (chosen.length > 1) {
+    throw new DetectRuleError(
+      `detect rule "${rule.name}": respond has ${chosen.join(' and ')}; a rule answers one way — ` +
+        `keep one of send, deny, stop or notify (write a second rule for a second action)`,
+      rule.name,
+    )
+  }
+  const type = chosen[0] ?? 'notify'
+  if (type === 'send') return { type, text: decodeKeys(r.send ?? '') }
+  if (type === 'deny') return { type, text: decodeKeys(r.deny_text ?? DEFAULT_DENY_TEXT) }
+  return { type }
+}
+
+export function compileRule(rule: DetectRule, preset = false): CompiledRule {
+  const flags = rule.flags ?? ''
+  if (/[^imsu]/.test(flags)) {
+    throw new DetectRuleError(
+      `detect rule "${rule.name}": flags "${flags}" — only i, m, s and u are allowed (g and y make matching stateful)`,
+      rule.name,
+    )
+  }
+  let regex: RegExp
+  try {
+    regex = new RegExp(rule.match, flags)
+  } catch (err) {
+    throw new DetectRuleError(
+      `detect rule "${rule.name}": match ${JSON.stringify(rule.match)} is not a valid regular expression ` +
+        `(${(err as Error).message}); escape characters such as [ ] ( ) ? * + with a backslash to match them literally`,
+      rule.name,
+    )
+  }
+  if (regex.test('')) {
+    throw new DetectRuleError(
+      `detect rule "${rule.name}": match ${JSON.stringify(rule.match)} matches empty text, so it would fire on every line; make it require some text`,
+      rule.name,
+    )
+  }
+  return {
+    name: rule.name,
+    kind: rule.kind ?? 'approval_request',
+    regex,
+    response: ruleResponse(rule),
+    maxFires: rule.max_fires ?? null,
+    preset,
+  }
+}
+
+/** The user's rules first, then the enabled presets. Throws DetectRuleError for the first bad rule. */
+export function compileRules(
+  rules: readonly DetectRule[],
+  presets: readonly PresetName[] = [],
+): CompiledRule[] {
+  const names = new Set<string>()
+  for (const rule of rules) {
+    if (names.has(rule.name)) {
+      throw new DetectRuleError(
+        `detect rule "${rule.name}" is defined twice; give each rule its own name`,
+        rule.name,
+      )
+    }
+    names.add(rule.name)
+  }
+  return [
+    ...rules.map((r) => compileRule(r, false)),
+    ...presetRules(presets).map((r) => compileRule(r, true)),
+  ]
+}
+
+/** The matches on screen at the last scan: rule, line identity and matched text. */
+interface ScreenAppearances {
+  buffer: 'normal' | 'alternate'
+  keys: Set<string>
+  /** Which preset answered each line, so a growing line stays with it. */
+  presetOnLine: Map<number, number>
+}
+
+interface Hit {
+  rule: number
+  match: RegExpExecArray
+}
+
+export interface DetectorStats {
+  /** Fires per rule name. */
+  fires: Record<string, number>
+  /** Appearances ignored because the rule reached max_fires. */
+  suppressed: number
+}
+
+/**
+ * Fires a rule once per appearance of its match. On a rendered screen an appearance is the rule, the
+ * matched text and the line it sits on (followed through scrolling, so a matched line that scrolls up
+ * does not fire again); it is forgotten as soon as a scan no longer sees it on the screen, so a prompt redrawn in place fires once and a prompt that goes and comes back fires
+ * again. On lines, each line fires a rule at most once, including the unfinished last line.
+ * Presets never compete with the user's rules: a line that a user rule matches is not offered to the
+ * presets, and at most one preset answers a line.
+ */
+export class Detector {
+  readonly rules: readonly CompiledRule[]
+  private readonly clock: () => number
+  private readonly fireCounts: number[]
+  private suppressed = 0
+  private appearances: ScreenAppearances = { buffer: 'normal', keys: new Set(), presetOnLine: new Map() }
+  /** Per rule, the seq of the last line it fired on (line views). */
+  private readonly lastLineFired: number[]
+  private lastPresetLine = -1
+  private lastPresetRule = -1
+
+  constructor(rules: readonly CompiledRule[], clock: () => number = Date.now) {
+    // User rules are matched before presets (matchLine relies on this order).
+    this.rules = [...rules.filter((r) => !r.preset), ...rules.filter((r) => r.preset)]
+    this.clock = clock
+    this.fireCounts = rules.map(() => 0)
+    this.lastLineFired = rules.map(() => -1)
+  }
+
+  static fromConfig(config: Pick<Config, 'detect' | 'detect_presets'>, clock?: () => number): Detector {
+    return new Detector(compileRules(config.detect, config.detect_presets), clock)
+  }
+
+  get isEmpty(): boolean {
+    return this.rules.length === 0
+  }
+
+  stats(): DetectorStats {
+    const fires: Record<string, number> = {}
+    this.rules.forEach((r, i) => (fires[r.name] = this.fireCounts[i]!))
+    return { fires, suppressed: this.suppressed }
+  }
+
+  /** Matches the visible screen; returns the new appearances as events, top to bottom. */
+  scanScreen(screen: RenderedScreen): DetectionEvent[] {
+    if (this.rules.length === 0) return []
+    const buffer = screen.bufferType
+    const previous = this.appearances.buffer === buffer ? this.appearances.keys : new Set<string>()
+    const presetOnLine =
+      this.appearances.buffer === buffer ? this.appearances.presetOnLine : new Map<number, number>()
+    const current = new Set<string>()
+    const currentPresets = new Map<number, number>()
+    const events: DetectionEvent[] = []
+    const at = this.clock()
+    for (const screenLine of screen.screenLines()) {
+      for (const hit of this.matchLine(screenLine.text, presetOnLine.get(screenLine.line))) {
+        const key = `${hit.rule}\0${screenLine.line}\0${hit.match[0]}`
+        current.add(key)
+        if (this.rules[hit.rule]!.preset) currentPresets.set(screenLine.line, hit.rule)
+        if (previous.has(key)) continue
+        const event = this.fire(hit, screenLine.text, at)
+        if (event) events.push(event)
+      }
+    }
+    // Only what is on screen now is remembered: whatever left comes back as a new appearance.
+    this.appearances = { buffer, keys: current, presetOnLine: currentPresets }
+    return events
+  }
+
+  /** Matches lines from a LineView; each line fires a rule at most once. */
+  scanLines(lines: readonly TextLine[]): DetectionEvent[] {
+    if (this.rules.length === 0) return []
+    const events: DetectionEvent[] = []
+    const at = this.clock()
+    for (const line of lines) {
+      const held = this.lastPresetLine === line.seq ? this.lastPresetRule : undefined
+      for (const hit of this.matchLine(line.text, held)) {
+        if (this.lastLineFired[hit.rule] === line.seq) continue
+        const event = this.fire(hit, line.text, at)
+        this.lastLineFired[hit.rule] = line.seq
+        if (this.rules[hit.rule]!.preset) {
+          this.lastPresetLine = line.seq
+          this.lastPresetRule = hit.rule
+        }
+        if (event) events.push(event)
+      }
+    }
+    return events
+  }
+
+  /**
+   * The rules that match one line: every user rule, then — only if no user rule matched — one preset.
+   * A line a preset already answered (`heldPreset`) stays with that preset while it still matches, even
+   * if the line grows to match an earlier preset; otherwise the first matching preset takes it.
+   */
+  private matchLine(text: string, heldPreset: number | undefined): Hit[] {
+    const hits: Hit[] = []
+    let firstPreset = -1
+    for (let i = 0; i < this.rules.length; i++) {
+      const rule = this.rules[i]!
+      if (rule.preset) {
+        firstPreset = i
+        break
+      }
+      const m = rule.regex.exec(text)
+      if (m) hits.push({ rule: i, match: m })
+    }
+    if (hits.length > 0 || firstPreset === -1) return hits
+    if (heldPreset !== undefined) {
+      const m = this.rules[heldPreset]!.regex.exec(text)
+      if (m) return [{ rule: heldPreset, match: m }]
+    }
+    for (let i = firstPreset; i < this.rules.length; i++) {
+      const m = this.rules[i]!.regex.exec(text)
+      if (m) return [{ rule: i, match: m }]
+    }
+    return hits
+  }
+
+  private fire(hit: Hit, lineText: string, at: number): DetectionEvent | null {
+    const rule = this.rules[hit.rule]!
+    if (rule.maxFires !== null && this.fireCounts[hit.rule]! >= rule.maxFires) {
+      this.suppressed++
+      return null
+    }
+    const fire = ++this.fireCounts[hit.rule]!
+    return {
+      rule: rule.name,
+      kind: rule.kind,
+      text: excerpt(lineText, hit.match.index, hit.match[0].length),
+      match: hit.match[0].slice(0, MAX_EVENT_TEXT),
+      response: { ...rule.response },
+      at,
+      fire,
+      preset: rule.preset,
+    }
+  }
+}
+
+/** The matched line, trimmed; a very long line is cut to a window around the match. */
+function excerpt(text: string, index: number, length: number): string {
+  const trimmed = text.trim()
+  if (trimmed.length <= MAX_EVENT_TEXT) return trimmed
+  const start = Math.max(0, Math.min(index - (MAX_EVENT_TEXT - length) / 2, text.length - MAX_EVENT_TEXT))
+  return text.slice(start, start + MAX_EVENT_TEXT).trim()
+}

@@ -1,0 +1,179 @@
+// The output side of a supervised process: every raw chunk goes to the transcript, the in-memory tail
+// and the rendered view; detectors run on the view, coalesced, and raise events. No processes here —
+// the caller feeds chunks and acts on the events (send keys, stop...).
+import { EventEmitter } from 'node:events'
+import type { DetectRule } from '../config/schema.js'
+import { RingBuffer, Transcript, type TranscriptSummary } from './capture.js'
+import { compileRules, Detector, type DetectionEvent } from './detect.js'
+import type { PresetName } from './presets.js'
+import { LineView, RenderedScreen, type OutputView } from './screen.js'
+
+export interface OutputPipelineOptions {
+  mode: 'pty' | 'pipe'
+  /** Terminal size of the PTY (the rendered screen must match what the agent thinks it has). */
+  cols?: number
+  rows?: number
+  transcriptPath: string
+  /** config output.transcript_max */
+  transcriptMax: number
+  /** config output.buffer */
+  bufferBytes: number
+  /** config detect */
+  rules?: readonly DetectRule[]
+  /** config detect_presets */
+  presets?: readonly PresetName[]
+  /** Time source for event timestamps and lastOutputAt (ms); Date.now by default. */
+  clock?: () => number
+  /** Detection runs once output has been quiet this long... */
+  settleMs?: number
+  /** ...or at the latest this long after the first unscanned output, during a continuous stream. */
+  maxDelayMs?: number
+}
+
+export interface OutputPipelineEvents {
+  /** A detector rule matched something new. */
+  event: [event: DetectionEvent]
+  /** The transcript reached its cap (once); later bytes are counted, not written. */
+  capped: [maxBytes: number]
+  /** The transcript caught up after write() returned false. */
+  drain: []
+}
+
+const DEFAULT_SETTLE_MS = 10
+const DEFAULT_MAX_DELAY_MS = 50
+
+export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
+  readonly mode: 'pty' | 'pipe'
+  readonly transcript: Transcript
+  readonly buffer: RingBuffer
+  readonly view: OutputView
+  readonly detector: Detector
+  private readonly clock: () => number
+  private readonly settleMs: number
+  private readonly maxDelayMs: number
+  private timer: NodeJS.Timeout | null = null
+  /** When the first change not yet scanned happened, and the latest one. */
+  private dirtySince: number | null = null
+  private lastChange = 0
+  private lastOutput: number | null = null
+  private totalBytes = 0
+  private closing: Promise<TranscriptSummary> | null = null
+
+  /** Throws DetectRuleError when a rule is unusable (bad regex, conflicting responses). */
+  constructor(opts: OutputPipelineOptions) {
+    super()
+    this.mode = opts.mode
+    this.clock = opts.clock ?? Date.now
+    this.settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS
+    this.maxDelayMs = Math.max(this.settleMs, opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS)
+    this.detector = new Detector(compileRules(opts.rules ?? [], opts.presets ?? []), this.clock)
+    this.buffer = new RingBuffer(opts.bufferBytes)
+    this.view =
+      opts.mode === 'pty'
+        ? new RenderedScreen({
+            cols: opts.cols ?? 120,
+            rows: opts.rows ?? 40,
+            // A PTY screen changes when xterm has parsed the bytes, not when they arrive.
+            onParsed: () => this.markDirty(),
+          })
+        : new LineView({ trackPending: !this.detector.isEmpty })
+    this.transcript = new Transcript(opts.transcriptPath, opts.transcriptMax)
+    this.transcript.on('capped', (max) => this.emit('capped', max))
+    this.transcript.on('drain', () => this.emit('drain'))
+  }
+
+  /** When the agent last produced output (clock ms), for idle timeouts; null before the first byte. */
+  get lastOutputAt(): number | null {
+    return this.lastOutput
+  }
+
+  /** Bytes received so far (including any beyond the transcript cap). */
+  get bytes(): number {
+    return this.totalBytes
+  }
+
+  /**
+   * Takes one raw chunk, in arrival order. Returns false while the transcript's disk writes are behind
+   * (like Writable.write): a producer that can pause (a PTY) should wait for 'drain'. Nothing is lost
+   * either way. Chunks after close() are ignored.
+   */
+  write(chunk: Buffer): boolean {
+    if (this.closing || chunk.length === 0) return true
+    this.totalBytes += chunk.length
+    this.lastOutput = this.clock()
+    this.buffer.append(chunk)
+    const ok = this.transcript.write(chunk)
+    this.view.write(chunk)
+    if (this.view.kind === 'lines') this.markDirty()
+    return ok
+  }
+
+  /** Resolves once everything written so far is rendered and has been through the detectors. */
+  async flush(): Promise<void> {
+    await this.view.flush()
+    this.scan()
+  }
+
+  /** The last rendered lines of output (for reports and the stop hooks' final_text). Not sanitized. */
+  tailText(lines = 40): string {
+    return this.view.tailText(lines)
+  }
+
+  /** Flushes, runs the detectors one last time, closes the transcript. Idempotent. */
+  close(): Promise<TranscriptSummary> {
+    this.closing ??= (async () => {
+      await this.view.flush()
+      this.scan()
+      const summary = await this.transcript.close()
+      // The view stays readable after close: reports still ask for tailText().
+      return summary
+    })()
+    return this.closing
+  }
+
+  private markDirty(): void {
+    if (this.detector.isEmpty) return
+    const now = performance.now()
+    this.lastChange = now
+    if (this.dirtySince === null) this.dirtySince = now
+    if (!this.timer) this.schedule(this.settleMs)
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => this.onTimer(), ms)
+    // Pending detection must not keep a finished process alive.
+    this.timer.unref()
+  }
+
+  /**
+   * Debounce with a ceiling: one timer per quiet period, re-armed (not re-created per chunk) while
+   * output keeps coming, so a fast stream costs a scan every maxDelayMs rather than one per chunk.
+   */
+  private onTimer(): void {
+    this.timer = null
+    if (this.dirtySince === null) return
+    const now = performance.now()
+    const quietFor = now - this.lastChange
+    const waitedFor = now - this.dirtySince
+    if (quietFor < this.settleMs && waitedFor < this.maxDelayMs) {
+      this.schedule(Math.min(this.settleMs - quietFor, this.maxDelayMs - waitedFor))
+      return
+    }
+    this.scan()
+  }
+
+  private scan(): void {
+    if (this.timer) {
+      clearTimeout(this.timer)
+      this.timer = null
+    }
+    this.dirtySince = null
+    if (this.detector.isEmpty) return
+    const view = this.view
+    const events =
+      view instanceof RenderedScreen
+        ? this.detector.scanScreen(view)
+        : this.detector.scanLines((view as LineView).takeLines())
+    for (const event of events) this.emit('event', event)
+  }
+}

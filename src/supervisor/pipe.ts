@@ -1,0 +1,59 @@
+// Pipe backend: child_process.spawn with `detached: true`, which on POSIX calls setsid() so the
+// child leads its own session and process group (pgid === pid). stdout and stderr stay separate.
+import { spawn } from 'node:child_process'
+import type { Readable } from 'node:stream'
+import type { AdapterOptions, ChildAdapter, LeaderExit } from './adapter.js'
+
+export function spawnPipe(opts: AdapterOptions): ChildAdapter {
+  const child = spawn(opts.file, opts.args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  })
+  const pid = child.pid
+  if (pid === undefined) {
+    // The executable was checked before spawn, so this is a race (deleted meanwhile) or a limit
+    // (EAGAIN: too many processes). The async 'error' event carries the details; the caller gets
+    // a synchronous failure here so nothing half-started is left behind.
+    child.on('error', () => undefined)
+    throw new Error(`failed to start ${opts.file}: the system refused to create the process`)
+  }
+
+  const stdin = child.stdin
+  // A child that exits without reading its input must not crash us with EPIPE.
+  stdin.on('error', () => undefined)
+  if (opts.stdin !== undefined) stdin.end(opts.stdin)
+  else stdin.end()
+
+  const streamEnded = (stream: Readable, name: 'stdout' | 'stderr'): Promise<void> =>
+    new Promise((resolve) => {
+      stream.on('data', (chunk: Buffer) => opts.onOutput(chunk, name))
+      stream.on('error', () => resolve())
+      stream.on('close', () => resolve())
+    })
+  const outputEnd = Promise.all([
+    streamEnded(child.stdout, 'stdout'),
+    streamEnded(child.stderr, 'stderr'),
+  ]).then(() => undefined)
+
+  const leaderExit = new Promise<LeaderExit>((resolve) => {
+    child.on('error', () => resolve({ exitCode: null, signal: null }))
+    child.on('exit', (code, signal) => resolve({ exitCode: signal ? null : code, signal }))
+  })
+
+  return {
+    pid,
+    leaderExit,
+    outputEnd,
+    abandonOutput() {
+      child.stdout.destroy()
+      child.stderr.destroy()
+    },
+    write(data) {
+      if (stdin.writable && !stdin.writableEnded) stdin.write(data)
+    },
+    resize: () => undefined,
+  }
+}

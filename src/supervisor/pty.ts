@@ -1,0 +1,132 @@
+// PTY backend on @lydell/node-pty, loaded lazily so pipe-only users never load the native module.
+//
+// Tail loss (research/tech-decisions.md §3.4, node-pty #72/#726): on Node 20/22, libuv treats POLLHUP
+// after a short read as EOF, so the master's stream 'end's while the kernel still holds the last
+// few KB; node-pty then closes the fd. On Linux a pty master stays readable after the slave closes
+// until its buffer is empty and only then fails with EIO. So whenever the stream is about to stop
+// reading (premature 'end', or node-pty's 200 ms destroy after exit) we first read the master
+// ourselves, synchronously, until EIO (nothing more will ever come) or EAGAIN (slave still open).
+import { createRequire } from 'node:module'
+import { readSync } from 'node:fs'
+import type * as NodePty from '@lydell/node-pty'
+import type { AdapterOptions, ChildAdapter, LeaderExit } from './adapter.js'
+import { signalName } from './proc-info.js'
+
+type NodePtyModule = typeof NodePty
+
+let nodePty: NodePtyModule | undefined
+
+/** Loads the native module on first use; throws an Error explaining how to fall back to pipes. */
+export function loadNodePty(): NodePtyModule {
+  if (nodePty) return nodePty
+  try {
+    nodePty = createRequire(import.meta.url)('@lydell/node-pty') as NodePtyModule
+    return nodePty
+  } catch (error) {
+    throw new Error(
+      `PTY mode is unavailable on this machine (${(error as Error).message.split('\n')[0]}); ` +
+        'run without a terminal with --no-pty or agent.pty: false in proctor.yml',
+      { cause: error },
+    )
+  }
+}
+
+/** node-pty internals we rely on for the tail fix; absent on Windows (then we simply skip it). */
+interface UnixTerminalInternals {
+  _fd?: number
+  _socket?: NodeJS.ReadableStream & {
+    destroy(error?: Error): unknown
+    on(event: 'end', cb: () => void): unknown
+  }
+}
+
+const DRAIN_CHUNK = 64 * 1024
+
+export function spawnPty(opts: AdapterOptions): ChildAdapter {
+  const pty = loadNodePty()
+  const env = { ...opts.env }
+  const term = pty.spawn(opts.file, opts.args, {
+    name: env.TERM ?? 'xterm-256color',
+    cols: opts.cols,
+    rows: opts.rows,
+    cwd: opts.cwd,
+    env,
+    // null: raw Buffers, so multi-byte characters split across reads are never mangled.
+    encoding: null,
+  })
+  const internals = term as unknown as UnixTerminalInternals
+  let masterDone = false
+
+  const deliver = (chunk: Buffer): void => {
+    if (chunk.length > 0) opts.onOutput(chunk, 'pty')
+  }
+
+  const drainMaster = (): void => {
+    const fd = internals._fd
+    if (masterDone || typeof fd !== 'number' || process.platform === 'win32') return
+    const buffer = Buffer.allocUnsafe(DRAIN_CHUNK)
+    for (;;) {
+      let n: number
+      try {
+        n = readSync(fd, buffer, 0, DRAIN_CHUNK, null)
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        // EAGAIN: the slave is still open elsewhere, nothing buffered right now; the stream keeps reading.
+        if (code !== 'EAGAIN') masterDone = true
+        return
+      }
+      if (n === 0) {
+        masterDone = true
+        return
+      }
+      deliver(Buffer.from(buffer.subarray(0, n)))
+    }
+  }
+
+  term.onData((data: string | Buffer) => deliver(typeof data === 'string' ? Buffer.from(data) : data))
+
+  const socket = internals._socket
+  if (socket) {
+    socket.on('end', drainMaster)
+    const destroy = socket.destroy.bind(socket)
+    socket.destroy = (error?: Error) => {
+      drainMaster()
+      return destroy(error)
+    }
+  }
+
+  const leaderExit = new Promise<LeaderExit>((resolve) => {
+    // node-pty fires onExit after its socket closed (or 200 ms after the exit), i.e. after output.
+    term.onExit(({ exitCode, signal }) => {
+      drainMaster()
+      masterDone = true
+      const name = signal ? signalName(signal) : null
+      resolve(name ? { exitCode: null, signal: name } : { exitCode, signal: null })
+    })
+  })
+
+  return {
+    pid: term.pid,
+    leaderExit,
+    outputEnd: leaderExit.then(() => undefined),
+    abandonOutput: () => undefined,
+    write(data) {
+      if (masterDone) return
+      try {
+        // The unix socket takes Buffers as they are (the typings say string); Windows needs text.
+        const bytes = typeof data !== 'string' && process.platform === 'win32' ? data.toString('utf8') : data
+        ;(term.write as (input: string | Buffer) => void).call(term, bytes)
+      } catch {
+        // The terminal closed between the check and the write; writes after exit are no-ops.
+      }
+    },
+    resize(cols, rows) {
+      if (masterDone) return
+      try {
+        term.resize(cols, rows)
+      } catch {
+        // Resizing a terminal whose child just exited throws EBADF; nothing to resize any more.
+      }
+    },
+  }
+}

@@ -1,0 +1,204 @@
+// Run records on disk: <stateDir>/runs/<id>.json, one per process proctor started with a registry.
+// If proctor is SIGKILLed, its agent keeps running (a PTY child that ignores SIGHUP, or any pipe
+// child); the next start finds the record whose owner is gone and reaps the group — but only after
+// proving, by start time, that the recorded pid is still the very process we started.
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { hostName, pidExists, processStartToken } from './proc-info.js'
+import { terminateGroup } from './group.js'
+import type { ExitInfo } from './types.js'
+
+export type RunRole = 'agent' | 'hook' | 'batch'
+export type RunState = 'running' | 'exited' | 'crashed' | 'reaped'
+
+export interface RunRecord {
+  version: 1
+  id: string
+  pid: number
+  pgid: number
+  /** Identity token of the process (see processStartToken); null if it could not be read. */
+  start: string | null
+  host: string
+  role: RunRole
+  session: string | null
+  label: string
+  /** Path of the executable only: arguments may carry secrets and this file is not sanitized. */
+  executable: string
+  owner: { pid: number; start: string | null; host: string }
+  state: RunState
+  started_at: string
+  ended_at?: string
+  exit?: { exit_code: number | null; signal: string | null; stopped_by: string | null; killed: boolean }
+  note?: string
+}
+
+export function runsDir(stateDir: string): string {
+  return join(stateDir, 'runs')
+}
+
+/** Creates <stateDir>/runs; called before spawning so a bad state dir fails before any process starts. */
+export function ensureRunsDir(stateDir: string): void {
+  try {
+    mkdirSync(runsDir(stateDir), { recursive: true })
+  } catch (error) {
+    throw new Error(`cannot create the run registry at ${runsDir(stateDir)}: ${(error as Error).message}`, {
+      cause: error,
+    })
+  }
+}
+
+let ownerCache: RunRecord['owner'] | undefined
+
+function owner(): RunRecord['owner'] {
+  ownerCache ??= { pid: process.pid, start: processStartToken(process.pid), host: hostName() }
+  return ownerCache
+}
+
+function recordPath(stateDir: string, id: string): string {
+  return join(runsDir(stateDir), `${id}.json`)
+}
+
+/** Write-then-rename so a crash never leaves a half-written record behind. */
+function writeRecord(stateDir: string, record: RunRecord): void {
+  const path = recordPath(stateDir, record.id)
+  const temp = `${path}.${process.pid}.tmp`
+  writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`)
+  renameSync(temp, path)
+}
+
+export interface NewRun {
+  pid: number
+  role: RunRole
+  session?: string
+  label: string
+  executable: string
+}
+
+/** Records a freshly spawned process (its pgid is its pid: every child we start leads its group). */
+export function recordSpawn(stateDir: string, run: NewRun): RunRecord {
+  const me = owner()
+  const record: RunRecord = {
+    version: 1,
+    id: `${Date.now().toString(36)}-${run.pid}-${randomBytes(3).toString('hex')}`,
+    pid: run.pid,
+    pgid: run.pid,
+    start: processStartToken(run.pid),
+    host: me.host,
+    role: run.role,
+    session: run.session ?? null,
+    label: run.label,
+    executable: run.executable,
+    owner: me,
+    state: 'running',
+    started_at: new Date().toISOString(),
+  }
+  writeRecord(stateDir, record)
+  return record
+}
+
+export function recordExit(stateDir: string, record: RunRecord, exit: ExitInfo): void {
+  writeRecord(stateDir, {
+    ...record,
+    state: 'exited',
+    ended_at: new Date().toISOString(),
+    exit: { exit_code: exit.exitCode, signal: exit.signal, stopped_by: exit.stoppedBy, killed: exit.killed },
+  })
+}
+
+export function readRecords(stateDir: string): RunRecord[] {
+  let names: string[]
+  try {
+    names = readdirSync(runsDir(stateDir))
+  } catch {
+    return []
+  }
+  const records: RunRecord[] = []
+  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+    try {
+      const parsed = JSON.parse(readFileSync(join(runsDir(stateDir), name), 'utf8')) as RunRecord
+      if (parsed.version === 1 && Number.isInteger(parsed.pid) && Number.isInteger(parsed.pgid))
+        records.push(parsed)
+    } catch {
+      // A foreign or corrupt file is not ours to act on.
+    }
+  }
+  return records
+}
+
+export type ReconcileAction =
+  /** The owner is gone and the group was still running: it was stopped (TERM, KILL after grace). */
+  | 'reaped'
+  /** The owner is gone and so is the process: nothing to kill. */
+  | 'gone'
+  /** The pid is alive but is a different process (pid reused): left alone. */
+  | 'pid_reused'
+
+export interface ReconcileOutcome {
+  id: string
+  pid: number
+  pgid: number
+  role: RunRole
+  session: string | null
+  label: string
+  action: ReconcileAction
+  /** SIGKILL was needed after the grace period. */
+  killed: boolean
+}
+
+function ownerAlive(record: RunRecord): boolean {
+  if (!pidExists(record.owner.pid)) return false
+  // Alive but started at another time: the owner died and its pid was reused.
+  return record.owner.start === null || processStartToken(record.owner.pid) === record.owner.start
+}
+
+/**
+ * Reaps processes left behind by a proctor that died: for each `running` record on this host whose
+ * owner is gone, kills the recorded group if (and only if) its leader is still the same process
+ * (same start time), then marks the record `reaped` or `crashed`. Records of live owners and of
+ * other hosts are left alone. Returns what was done, one entry per acted-on record.
+ */
+export async function reconcileOrphans(
+  stateDir: string,
+  opts: { graceMs?: number } = {},
+): Promise<ReconcileOutcome[]> {
+  const graceMs = opts.graceMs ?? 5000
+  const host = hostName()
+  const outcomes: ReconcileOutcome[] = []
+  for (const record of readRecords(stateDir)) {
+    if (record.state !== 'running' || record.host !== host || ownerAlive(record)) continue
+    const current = processStartToken(record.pid)
+    let action: ReconcileAction
+    let killed = false
+    if (current === null) {
+      action = 'gone'
+    } else if (record.start === null || current !== record.start) {
+      action = 'pid_reused'
+    } else {
+      killed = await terminateGroup(record.pgid, graceMs)
+      action = 'reaped'
+    }
+    const note = {
+      reaped: `owner ${record.owner.pid} was gone; group ${record.pgid} stopped${killed ? ' (SIGKILL after grace)' : ''}`,
+      gone: `owner ${record.owner.pid} was gone and so was the process`,
+      pid_reused: `owner ${record.owner.pid} was gone; pid ${record.pid} now belongs to another process, left alone`,
+    }[action]
+    writeRecord(stateDir, {
+      ...record,
+      state: action === 'reaped' ? 'reaped' : 'crashed',
+      ended_at: new Date().toISOString(),
+      note,
+    })
+    outcomes.push({
+      id: record.id,
+      pid: record.pid,
+      pgid: record.pgid,
+      role: record.role,
+      session: record.session,
+      label: record.label,
+      action,
+      killed,
+    })
+  }
+  return outcomes
+}

@@ -1,0 +1,380 @@
+// What the agent's output looks like to a person: a rendered terminal screen for PTY sessions (TUIs
+// redraw in place, so the raw byte stream is not what is on screen) and plain lines for pipe sessions.
+import xterm from '@xterm/headless'
+
+/** The text a detector matches, with where it sits so one appearance is told from the next. */
+export interface ScreenLine {
+  /** One logical line: rows joined when the terminal wrapped a long line. */
+  text: string
+  /**
+   * Identity of the line where the logical line starts: it stays the same while the line scrolls up
+   * (through scrollback, even once old lines are trimmed off the top). On the alternate screen, which
+   * has no scrollback, it is the row.
+   */
+  line: number
+  /** Row on the visible screen (0-based) where it starts. */
+  row: number
+}
+
+/** The common face of both views: what the pipeline and reports use. */
+export interface OutputView {
+  readonly kind: 'screen' | 'lines'
+  write(chunk: Uint8Array): void
+  /** Resolves once everything written so far is reflected in the view. */
+  flush(): Promise<void>
+  /** The visible lines (the screen, or the last lines), trailing spaces trimmed. */
+  visibleLines(): string[]
+  visibleText(): string
+  /** The last `lines` lines including scrollback, trailing blank lines left out. */
+  tailText(lines: number): string
+  dispose(): void
+}
+
+export interface ScreenOptions {
+  cols: number
+  rows: number
+  /** Lines kept above the screen; tailText() can reach back this far. */
+  scrollback?: number
+  /** Called each time xterm has parsed a written chunk (the screen changed). */
+  onParsed?: () => void
+}
+
+/**
+ * xterm throws once 50 MB are queued unparsed. Well before that, chunks are left out of the rendering
+ * (the transcript keeps them): detection on a screen that is megabytes behind is meaningless anyway.
+ */
+const MAX_UNPARSED_BYTES = 16 * 1024 * 1024
+
+/** The private corner of xterm that tells when scrollback lines are trimmed (see followTrims). */
+interface XtermInternals {
+  _core?: {
+    buffers?: {
+      normal?: { lines?: { onTrim?: (listener: (amount: number) => void) => { dispose(): void } } }
+    }
+  }
+}
+
+/** A headless xterm fed with the raw PTY output. */
+export class RenderedScreen implements OutputView {
+  readonly kind = 'screen' as const
+  readonly cols: number
+  readonly rows: number
+  private readonly term: xterm.Terminal
+  private readonly onParsed: (() => void) | undefined
+  private unparsedBytes = 0
+  private pendingWrites = 0
+  private waiters: (() => void)[] = []
+  private skipped = 0
+  private disposed = false
+  private trimmed = 0
+  private trimSource: object | null = null
+  private trimSubscription: { dispose(): void } | null = null
+
+  constructor(opts: ScreenOptions) {
+    this.cols = opts.cols
+    this.rows = opts.rows
+    this.onParsed = opts.onParsed
+    this.term = new xterm.Terminal({
+      cols: opts.cols,
+      rows: opts.rows,
+      scrollback: opts.scrollback ?? 1000,
+      allowProposedApi: true,
+    })
+  }
+
+  /** Bytes left out of the rendering because xterm was too far behind. */
+  get skippedBytes(): number {
+    return this.skipped
+  }
+
+  /** Which buffer is showing: full-screen TUIs switch to the alternate one (no scrollback). */
+  get bufferType(): 'normal' | 'alternate' {
+    return this.term.buffer.active.type
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this.disposed || chunk.length === 0) return
+    if (this.unparsedBytes + chunk.length > MAX_UNPARSED_BYTES) {
+      this.skipped += chunk.length
+      return
+    }
+    this.unparsedBytes += chunk.length
+    this.pendingWrites++
+    this.term.write(chunk, () => {
+      this.followTrims()
+      this.unparsedBytes -= chunk.length
+      this.pendingWrites--
+      if (this.pendingWrites === 0) this.releaseWaiters()
+      this.onParsed?.()
+    })
+  }
+
+  flush(): Promise<void> {
+    if (this.pendingWrites === 0 || this.disposed) return Promise.resolve()
+    return new Promise((resolve) => this.waiters.push(resolve))
+  }
+
+  /** The logical lines on the visible screen, for matching. */
+  screenLines(): ScreenLine[] {
+    this.followTrims()
+    const buffer = this.term.buffer.active
+    const top = buffer.baseY
+    const trimmed = buffer.type === 'normal' ? this.trimmed : 0
+    const out: ScreenLine[] = []
+    for (let row = 0; row < this.rows; row++) {
+      const line = buffer.getLine(top + row)
+      if (!line) break
+      const text = line.translateToString(true)
+      const last = out[out.length - 1]
+      if (line.isWrapped && last) last.text += text
+      else out.push({ text, line: top + row + trimmed, row })
+    }
+    for (const l of out) l.text = l.text.trimEnd()
+    return out
+  }
+
+  visibleLines(): string[] {
+    const buffer = this.term.buffer.active
+    const lines: string[] = []
+    for (let row = 0; row < this.rows; row++) {
+      lines.push(
+        buffer
+          .getLine(buffer.baseY + row)
+          ?.translateToString(true)
+          .trimEnd() ?? '',
+      )
+    }
+    return lines
+  }
+
+  visibleText(): string {
+    return this.visibleLines().join('\n')
+  }
+
+  tailText(lines: number): string {
+    const buffer = this.term.buffer.active
+    let end = buffer.baseY + this.rows
+    while (
+      end > 0 &&
+      !buffer
+        .getLine(end - 1)
+        ?.translateToString(true)
+        .trim()
+    )
+      end--
+    const out: string[] = []
+    for (let y = Math.max(0, end - Math.max(0, lines)); y < end; y++) {
+      out.push(buffer.getLine(y)?.translateToString(true).trimEnd() ?? '')
+    }
+    return out.join('\n')
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    this.trimSubscription?.dispose()
+    this.term.dispose()
+    this.releaseWaiters()
+  }
+
+  /**
+   * Counts lines trimmed off the top of the normal buffer once the scrollback is full, so line
+   * identities stay put while content scrolls. xterm's public API has no trim event; its buffer's
+   * internal one is used when present (a terminal reset replaces the buffer, so it is re-attached).
+   * Without it, identities are exact until the scrollback fills.
+   */
+  private followTrims(): void {
+    const lines = (this.term as unknown as XtermInternals)._core?.buffers?.normal?.lines
+    if (!lines || lines === this.trimSource || typeof lines.onTrim !== 'function') return
+    this.trimSubscription?.dispose()
+    this.trimSource = lines
+    this.trimSubscription = lines.onTrim((n: number) => (this.trimmed += n))
+  }
+
+  private releaseWaiters(): void {
+    const waiters = this.waiters
+    this.waiters = []
+    for (const resolve of waiters) resolve()
+  }
+}
+
+/** One line of a pipe session's output. `seq` numbers lines from 0; the unfinished last line keeps its seq. */
+export interface TextLine {
+  seq: number
+  text: string
+  /** False for the current line (no newline yet): it may still grow, and a prompt often ends there. */
+  complete: boolean
+}
+
+export interface LineViewOptions {
+  /** Lines kept for visibleLines()/tailText(). */
+  keepLines?: number
+  /** Characters of one line kept for matching and display; a longer line keeps its end. */
+  maxLineChars?: number
+  /** Keep completed lines for takeLines() (off when there are no detector rules). */
+  trackPending?: boolean
+  /** Characters of completed lines waiting for takeLines(); beyond this the oldest are skipped. */
+  maxPendingChars?: number
+}
+
+// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, other ESC sequences, 8-bit CSI, and the C0
+// controls that have no place in a line of text (\t, \n and \r are handled separately).
+const ESCAPES =
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g
+const NEEDS_CLEANING = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x9b]/
+/** An escape sequence still open at the end of a chunk: kept for the next chunk. */
+const OPEN_ESCAPE = /\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|\]|[PX^_][^\x1b]*(?:\x1b)?|[ -/]*)?$/
+/** An unterminated OSC/DCS longer than this is garbage, not a sequence worth waiting for. */
+const MAX_OPEN_ESCAPE = 4096
+
+/** Removes terminal escape sequences and stray control characters from decoded text. */
+export function stripAnsi(text: string): string {
+  return NEEDS_CLEANING.test(text) ? text.replace(ESCAPES, '') : text
+}
+
+/**
+ * Lines of a pipe session: UTF-8 decoded (invalid bytes become U+FFFD), escape sequences removed, the
+ * last `keepLines` kept. A line that never ends (10 MB without a newline) keeps only its last
+ * `maxLineChars` characters, so memory and matching stay bounded.
+ */
+export class LineView implements OutputView {
+  readonly kind = 'lines' as const
+  private readonly decoder = new TextDecoder('utf-8', { fatal: false })
+  private readonly keepLines: number
+  private readonly maxLineChars: number
+  private readonly trackPending: boolean
+  private readonly maxPendingChars: number
+  private pendingChars = 0
+  /** Ring of the last completed lines. */
+  private readonly kept: string[] = []
+  private keptStart = 0
+  private pending: TextLine[] = []
+  private skipped = 0
+  private current = ''
+  private currentTouched = false
+  private carry = ''
+  private nextSeq = 0
+
+  constructor(opts: LineViewOptions = {}) {
+    this.keepLines = Math.max(1, opts.keepLines ?? 500)
+    this.maxLineChars = Math.max(80, opts.maxLineChars ?? 4096)
+    this.trackPending = opts.trackPending ?? true
+    this.maxPendingChars = Math.max(this.maxLineChars, opts.maxPendingChars ?? 4 * 1024 * 1024)
+  }
+
+  /** Completed lines never shown to the detector because it fell too far behind. */
+  get skippedLines(): number {
+    return this.skipped
+  }
+
+  write(chunk: Uint8Array): void {
+    let text = this.carry + this.decoder.decode(chunk, { stream: true })
+    this.carry = ''
+    const esc = text.lastIndexOf('\x1b')
+    if (esc !== -1 && text.length - esc <= MAX_OPEN_ESCAPE) {
+      const open = OPEN_ESCAPE.exec(text.slice(esc))
+      if (open && open.index === 0) {
+        this.carry = text.slice(esc)
+        text = text.slice(0, esc)
+      }
+    }
+    // "\r" may be the first half of "\r\n": wait for the next chunk to tell a line end from a return.
+    if (text.endsWith('\r')) {
+      this.carry = '\r' + this.carry
+      text = text.slice(0, -1)
+    }
+    this.consume(stripAnsi(text))
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve()
+  }
+
+  /** Lines the detector has not seen yet, then the current unfinished line (seen again until it ends). */
+  takeLines(): TextLine[] {
+    const out = this.pending
+    this.pending = []
+    this.pendingChars = 0
+    if (this.current || this.currentTouched) {
+      out.push({ seq: this.nextSeq, text: this.current, complete: false })
+    }
+    return out
+  }
+
+  visibleLines(): string[] {
+    const lines = this.keptLines()
+    if (this.current) lines.push(this.current)
+    return lines.map((l) => l.trimEnd())
+  }
+
+  visibleText(): string {
+    return this.visibleLines().join('\n')
+  }
+
+  tailText(lines: number): string {
+    const all = this.visibleLines()
+    while (all.length > 0 && all[all.length - 1] === '') all.pop()
+    return all.slice(Math.max(0, all.length - Math.max(0, lines))).join('\n')
+  }
+
+  dispose(): void {
+    this.pending = []
+  }
+
+  private consume(text: string): void {
+    let start = 0
+    for (;;) {
+      const nl = text.indexOf('\n', start)
+      if (nl === -1) break
+      let end = nl
+      while (end > start && text.charCodeAt(end - 1) === 13) end--
+      this.appendToCurrent(text.slice(start, end))
+      this.endLine()
+      start = nl + 1
+    }
+    if (start < text.length) this.appendToCurrent(text.slice(start))
+  }
+
+  private appendToCurrent(piece: string): void {
+    // A carriage return starts the line over (progress bars); what was there is overwritten.
+    const cr = piece.lastIndexOf('\r')
+    if (cr !== -1) {
+      this.current = ''
+      piece = piece.slice(cr + 1)
+    }
+    this.currentTouched = true
+    this.current += piece.length > this.maxLineChars ? piece.slice(piece.length - this.maxLineChars) : piece
+    // Trim in halves so a long line costs amortized O(1) per character, not a copy per chunk.
+    if (this.current.length > 2 * this.maxLineChars) this.current = this.current.slice(-this.maxLineChars)
+  }
+
+  private endLine(): void {
+    let line = this.current
+    if (line.length > this.maxLineChars) line = line.slice(-this.maxLineChars)
+    this.current = ''
+    this.currentTouched = false
+    const seq = this.nextSeq++
+    if (this.trackPending) {
+      if (this.pendingChars > this.maxPendingChars) this.dropOlderHalf()
+      this.pending.push({ seq, text: line, complete: true })
+      this.pendingChars += line.length + 1
+    }
+    if (this.kept.length < this.keepLines) this.kept.push(line)
+    else {
+      this.kept[this.keptStart] = line
+      this.keptStart = (this.keptStart + 1) % this.keepLines
+    }
+  }
+
+  /** Drops the older half at once: dropping one line at a time would be quadratic in a flood. */
+  private dropOlderHalf(): void {
+    const drop = Math.ceil(this.pending.length / 2)
+    for (let i = 0; i < drop; i++) this.pendingChars -= this.pending[i]!.text.length + 1
+    this.skipped += drop
+    this.pending = this.pending.slice(drop)
+  }
+
+  private keptLines(): string[] {
+    return [...this.kept.slice(this.keptStart), ...this.kept.slice(0, this.keptStart)]
+  }
+}

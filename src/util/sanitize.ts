@@ -1,0 +1,175 @@
+// Everything untrusted (agent output, hook reasons, file names, messages) passes through here before it
+// reaches GitHub or a log. One sanitizer per session: it knows the token and the masked values, and it
+// remembers the token-shaped strings it found so the action can mask them (core.setSecret) too.
+
+export interface SanitizerOptions {
+  /** Exact values that must never appear (the token, masked inputs). Empty strings are ignored. */
+  secrets: string[]
+}
+
+export interface Sanitizer {
+  /** Replaces secrets and token-shaped strings with `***`. */
+  redact(text: string): string
+  /**
+   * Text safe to place anywhere in GitHub markdown, including a table cell: redacted, control characters
+   * stripped, HTML escaped, markdown punctuation escaped, `@mentions` and `#123` references neutralized,
+   * newlines as `<br>`, at most `maxChars` characters (with a truncation note).
+   */
+  forMarkdown(text: string, maxChars: number): string
+  /**
+   * A complete fenced code block holding the text: redacted, ANSI/control stripped, huge lines cut, no
+   * fence or hidden marker in the text can end the block or impersonate proctor. At most `maxChars`
+   * characters in total; when cut, the head is dropped (a transcript's tail matters most).
+   */
+  forCodeBlock(text: string, maxChars: number, opts?: CodeBlockOptions): string
+  /** Text for the job log: redacted, ANSI/control stripped, workflow commands (`::x::`) neutralized. */
+  forLog(text: string): string
+  /** Token-shaped strings found so far that were not among the given secrets: mask these (core.setSecret). */
+  discovered(): string[]
+}
+
+export interface CodeBlockOptions {
+  /** Info string after the opening fence (`text`, `diff`...). Only [A-Za-z0-9_-] is kept. */
+  language?: string
+  /** Lines longer than this are cut with a note (default 1000). */
+  maxLineChars?: number
+  /** Which end to keep when the block must be cut (default 'tail'). */
+  keep?: 'head' | 'tail'
+}
+
+export const REDACTED = '***'
+
+/**
+ * Token shapes worth redacting even when nobody told us about them. Each match's `secret` group (or the
+ * whole match) is the value that gets replaced and reported for masking.
+ */
+const TOKEN_PATTERNS: RegExp[] = [
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  /\bgh[pousr]_[A-Za-z0-9]{30,255}\b/g,
+  /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
+  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
+  /\bxox[abpr]-[A-Za-z0-9-]{10,}/g,
+  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
+  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+  /(?<=\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  /(?<=\bauthorization:\s*(?:token|basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  // Credentials embedded in URLs (https://x-access-token:TOKEN@github.com/...).
+  /(?<=\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+(?=@)/gi,
+]
+
+// CSI/OSC/other escape sequences, then the remaining C0/C1 controls except \t and \n.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]/g
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/** Removes escape sequences and control characters; `\r\n` and lone `\r` become `\n`. */
+export function stripControl(text: string): string {
+  return text.replace(ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL, '')
+}
+
+export function createSanitizer(options: SanitizerOptions): Sanitizer {
+  // Longest first so a secret that contains another is replaced whole.
+  const secrets = [...new Set(options.secrets.filter((s) => s.trim().length >= 4))].sort((a, b) => b.length - a.length)
+  const known = new Set(secrets)
+  const found = new Set<string>()
+
+  function redact(text: string): string {
+    let out = text
+    for (const secret of secrets) out = out.split(secret).join(REDACTED)
+    for (const pattern of TOKEN_PATTERNS) {
+      out = out.replace(pattern, (match) => {
+        if (!known.has(match)) found.add(match)
+        return REDACTED
+      })
+    }
+    return out
+  }
+
+  return {
+    redact,
+    forMarkdown: (text, maxChars) => capMarkdown(escapeMarkdown(redact(stripControl(text))), maxChars),
+    forCodeBlock: (text, maxChars, opts = {}) => codeBlock(redact(stripControl(text)), maxChars, opts),
+    forLog: (text) => neutralizeWorkflowCommands(redact(stripControl(text))),
+    discovered: () => [...found],
+  }
+}
+
+/**
+ * Markdown-inert text. HTML is escaped (so `</details>` or `<!-- proctor:x -->` cannot close or fake
+ * anything), markdown punctuation is backslash-escaped, `@user` and `#123` get a zero-width space so
+ * they neither ping nor cross-reference (the Renovate convention), and newlines become `<br>` so the
+ * result is safe inside a table cell.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/([\\`*_[\]#|~])/g, '\\$1')
+    .replace(/^([-+=])/, '\\$1')
+    .replace(/^(\d+)([.)])/, '$1\\$2')
+    .replace(/@(?=[A-Za-z0-9])/g, '@&#8203;')
+    .replace(/\\#(?=\d)/g, '#&#8203;')
+    .replace(/\n/g, '<br>')
+}
+
+/** Cuts escaped markdown to `maxChars`, never inside an entity, an escape or a surrogate pair. */
+export function capMarkdown(escaped: string, maxChars: number): string {
+  if (escaped.length <= maxChars) return escaped
+  const note = ` … (${escaped.length - maxChars} more characters cut)`
+  if (maxChars <= note.length) return '…'.slice(0, Math.max(0, maxChars))
+  let cut = maxChars - note.length
+  const entityStart = escaped.lastIndexOf('&', cut)
+  if (entityStart >= 0 && entityStart > cut - 8 && escaped.indexOf(';', entityStart) >= cut) cut = entityStart
+  const brStart = escaped.lastIndexOf('<', cut)
+  if (brStart >= 0 && brStart > cut - 4 && escaped.indexOf('>', brStart) >= cut) cut = brStart
+  let head = escaped.slice(0, cut)
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1)
+  // An odd run of trailing backslashes would escape the note's first character.
+  const slashes = /\\+$/.exec(head)?.[0].length ?? 0
+  if (slashes % 2 === 1) head = head.slice(0, -1)
+  return head + note
+}
+
+/** A fence longer than any backtick run inside the text can never be closed by the text. */
+export function fenceFor(text: string): string {
+  let longest = 0
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length)
+  return '`'.repeat(Math.max(3, longest + 1))
+}
+
+function codeBlock(text: string, maxChars: number, opts: CodeBlockOptions): string {
+  const maxLine = opts.maxLineChars ?? 1000
+  const lang = (opts.language ?? '').replace(/[^A-Za-z0-9_-]/g, '')
+  // Hidden markers are how proctor finds its own comments: content must not contain a live one.
+  let body = text
+    .replace(/<!--/g, '<!-\u200b-')
+    .split('\n')
+    .map((line) => (line.length > maxLine ? `${line.slice(0, maxLine)} … [line cut: ${line.length - maxLine} more characters]` : line))
+    .join('\n')
+    .replace(/\n+$/, '')
+  const fence = fenceFor(body)
+  const overhead = fence.length * 2 + lang.length + 2
+  const room = maxChars - overhead
+  if (room <= 0) return ''
+  if (body.length > room) {
+    const omitted = (n: number) => `[… ${n} characters omitted to fit]`
+    const keepChars = Math.max(0, room - omitted(body.length).length - 1)
+    let kept = opts.keep === 'head' ? body.slice(0, keepChars) : body.slice(body.length - keepChars)
+    if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1)
+    if (/^[\uDC00-\uDFFF]/.test(kept)) kept = kept.slice(1)
+    const note = omitted(body.length - kept.length)
+    body = opts.keep === 'head' ? `${kept}\n${note}` : `${note}\n${kept}`
+  }
+  return `${fence}${lang}\n${body}\n${fence}`
+}
+
+/**
+ * The runner executes any output line that starts with `::` (`::add-mask::`, `::stop-commands::`...).
+ * A zero-width space between the colons keeps the line readable and inert.
+ */
+function neutralizeWorkflowCommands(text: string): string {
+  return text.replace(/^(\s*):(?=:)/gm, '$1:\u200b')
+}

@@ -1,0 +1,3 @@
+// Replaced at build time would be nicer, but reading package.json at run time breaks once bundled;
+// keep this in step with package.json (a test checks it).
+export const PROCTOR_VERSION = '0.1.0'

@@ -1,0 +1,157 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import { PushQueue, type PushQueueOptions } from '../../src/checkpoints/push.js'
+import { CheckpointStore } from '../../src/checkpoints/store.js'
+import { Git } from '../../src/git/runner.js'
+import { cloneRepo, makeBareRemote, makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
+
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup()
+})
+
+/** A bare "origin" with one commit on main, and a working clone of it (optionally shallow). */
+function originAndClone(cloneArgs: string[] = []): { origin: ReturnType<typeof makeBareRemote>; work: TempRepo } {
+  const origin = makeBareRemote()
+  cleanups.push(origin.cleanup)
+  const seed = makeTempRepo({ files: { 'README.md': 'hello\n', 'src/a.ts': 'a\n' } })
+  cleanups.push(seed.cleanup)
+  seed.write('src/b.ts', 'b\n')
+  seed.commitAll('second')
+  seed.git(['push', '-q', origin.url, 'main'])
+  const work = cloneRepo(origin.url, cloneArgs)
+  cleanups.push(work.cleanup)
+  return { origin, work }
+}
+
+function session(work: TempRepo, overrides: Partial<PushQueueOptions> = {}) {
+  const git = new Git({ cwd: work.dir, env: work.env })
+  const store = new CheckpointStore({ git, session: 'run-1', maxFileSize: 1 << 20 })
+  const sessionDir = path.join(work.dir, '.proctor/sessions/run-1')
+  const queue = new PushQueue({
+    git,
+    session: 'run-1',
+    remote: 'origin',
+    branchTemplate: 'proctor/{session}',
+    mode: 'auto',
+    sessionDir,
+    base: work.git(['rev-parse', 'HEAD']).trim(),
+    backoffMs: [1],
+    ...overrides,
+  })
+  cleanups.push(() => void store.close().catch(() => undefined))
+  return { git, store, queue, sessionDir }
+}
+
+describe('PushQueue', () => {
+  it('pushes checkpoints to the remote branch as fast-forwards', async () => {
+    const { origin, work } = originAndClone()
+    const { store, queue } = session(work)
+    work.write('src/a.ts', 'changed\n')
+    const first = await store.create('interval')
+    queue.schedule()
+    work.write('src/c.ts', 'new\n')
+    const second = await store.create('interval')
+    queue.schedule()
+    const record = await queue.flush()
+    expect(record).toMatchObject({ ok: true, remote: 'origin', branch: 'proctor/run-1', bundle: null })
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBe(second!.sha)
+    expect(origin.git(['rev-parse', 'proctor/run-1^']).trim()).toBe(first!.sha)
+  })
+
+  it('re-parents the same trees onto the remote tip when a concurrent writer moved the branch', async () => {
+    const { origin, work } = originAndClone()
+    const { store, queue } = session(work)
+    work.write('src/a.ts', 'one\n')
+    await store.create('interval')
+    await queue.flush()
+
+    // Someone else appends to the same branch.
+    const other = cloneRepo(origin.url, ['--branch', 'proctor/run-1'])
+    cleanups.push(other.cleanup)
+    other.write('other.txt', 'theirs\n')
+    const theirs = other.commitAll('concurrent writer')
+    other.git(['push', '-q', 'origin', 'HEAD:refs/heads/proctor/run-1'])
+
+    work.write('src/a.ts', 'two\n')
+    const local = await store.create('interval')
+    const record = await queue.flush()
+    expect(record.ok).toBe(true)
+    const remoteTip = origin.refSha('refs/heads/proctor/run-1')!
+    expect(remoteTip).not.toBe(local!.sha)
+    expect(origin.git(['rev-parse', `${remoteTip}^{tree}`]).trim()).toBe(
+      work.git(['rev-parse', `${local!.sha}^{tree}`]).trim(),
+    )
+    expect(origin.git(['rev-parse', `${remoteTip}^`]).trim()).toBe(theirs)
+    expect(origin.git(['log', '-1', '--format=%B', remoteTip])).toContain('Proctor-Seq: 2')
+    // The local chain is untouched.
+    expect(work.git(['rev-parse', 'refs/proctor/run-1']).trim()).toBe(local!.sha)
+  })
+
+  it('works from a --depth 1 clone without unshallowing', async () => {
+    const { origin, work } = originAndClone(['--depth', '1'])
+    expect(work.git(['rev-parse', '--is-shallow-repository']).trim()).toBe('true')
+    const { store, queue } = session(work)
+    for (let i = 0; i < 3; i++) {
+      work.write('src/a.ts', `v${i}\n`)
+      await store.create('interval')
+      queue.schedule()
+    }
+    const record = await queue.flush()
+    expect(record.ok).toBe(true)
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBe(work.git(['rev-parse', 'refs/proctor/run-1']).trim())
+    expect(work.git(['rev-parse', '--is-shallow-repository']).trim()).toBe('true')
+    expect(work.git(['rev-list', '--count', 'HEAD']).trim()).toBe('1')
+  })
+
+  it('keeps checkpoints local and writes a bundle when there is no remote', async () => {
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    cleanups.push(repo.cleanup)
+    const { store, queue, sessionDir } = session(repo)
+    repo.write('a.txt', 'changed\n')
+    const record0 = await store.create('interval')
+    queue.schedule()
+    const record = await queue.flush()
+    expect(record.ok).toBe(false)
+    expect(record.reason).toMatch(/no remote named "origin"/)
+    expect(record.bundle).toBe(path.join(sessionDir, 'checkpoints.bundle'))
+    expect(repo.git(['bundle', 'verify', record.bundle!])).toBeDefined()
+    const heads = repo.git(['bundle', 'list-heads', record.bundle!])
+    expect(heads).toContain(`${record0!.sha} refs/proctor/run-1`)
+  })
+
+  it('reports a server that refuses the push, and does not retry forever', async () => {
+    const { origin, work } = originAndClone()
+    const hook = path.join(origin.dir, 'hooks/pre-receive')
+    fs.writeFileSync(hook, '#!/bin/sh\necho "pushes are frozen" >&2\nexit 1\n', { mode: 0o755 })
+    const { store, queue } = session(work, { mode: 'always' })
+    work.write('src/a.ts', 'x\n')
+    await store.create('interval')
+    const record = await queue.flush()
+    expect(record.ok).toBe(false)
+    expect(record.reason).toMatch(/hook declined/)
+    expect(record.bundle).not.toBeNull()
+    expect(queue.failedRequired).toBe(true)
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBeNull()
+  })
+
+  it('does nothing with push: never', async () => {
+    const { origin, work } = originAndClone()
+    const { store, queue } = session(work, { mode: 'never' })
+    work.write('src/a.ts', 'x\n')
+    await store.create('interval')
+    queue.schedule()
+    const record = await queue.flush()
+    expect(record.reason).toMatch(/push: never/)
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBeNull()
+  })
+
+  it('rejects a branch template that gives an invalid branch name', () => {
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    cleanups.push(repo.cleanup)
+    expect(() => session(repo, { branchTemplate: 'bad..{session}' })).toThrow(/invalid branch name "bad..run-1"/)
+    expect(() => session(repo, { branchTemplate: 'x/{session}/' })).toThrow(/use something like "proctor\/\{session\}"/)
+  })
+})

@@ -1,0 +1,545 @@
+// A local GitHub REST API on 127.0.0.1 for tests: a real HTTP server that validates every request
+// against GitHub's OpenAPI description (trimmed copy in ./openapi), keeps state (issue comments, check
+// runs with accumulating annotations, collaborators) and injects faults (5xx, secondary rate limit,
+// 422 body too long, connection reset). Its own responses are validated against the documented
+// response schemas too, so they cannot drift from real shapes. Anything invalid is recorded in
+// `validationFailures`, which tests assert to be empty.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { OpenApiValidator, loadTrimmedSpec, type Operation } from './openapi/validator.js'
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+type JsonObject = { [key: string]: Json }
+
+export type Fault =
+  | { kind: 'status'; status: 500 | 502 | 503; times?: number; operationId?: string }
+  | { kind: 'secondary-rate-limit'; retryAfter: number; times?: number; operationId?: string }
+  | { kind: 'body-too-long'; times?: number; operationId?: string }
+  | { kind: 'reset'; times?: number; operationId?: string }
+
+export interface Identity {
+  login: string
+  id: number
+  type: 'Bot' | 'User'
+  /** Scopes this token may write; others answer 403 "Resource not accessible by integration". */
+  write: { checks: boolean; issues: boolean }
+}
+
+export interface StoredComment {
+  id: number
+  issue_number: number
+  body: string
+  user: Identity
+  created_at: string
+  updated_at: string
+}
+
+export interface StoredCheckRun {
+  id: number
+  name: string
+  head_sha: string
+  status: string
+  conclusion: string | null
+  started_at: string | null
+  completed_at: string | null
+  details_url: string | null
+  output: { title: string | null; summary: string | null; text: string | null }
+  annotations: JsonObject[]
+  /** Every PATCH body received, in order. */
+  updates: JsonObject[]
+}
+
+export interface RecordedCall {
+  method: string
+  path: string
+  operationId: string | null
+  status: number
+  body: unknown
+}
+
+export interface ValidationFailure {
+  method: string
+  path: string
+  message: string
+}
+
+export interface GitHubApiServerOptions {
+  owner?: string
+  repo?: string
+  faults?: Fault[]
+  /** token → identity. Unlisted tokens: `ghs_…` is github-actions[bot], anything else the user "octocat". */
+  tokens?: Record<string, Partial<Identity> & { login: string }>
+  /** username → permission (admin, maintain, write, triage, read). */
+  collaborators?: Record<string, string>
+}
+
+export interface GitHubApiState {
+  comments: Map<number, StoredComment>
+  checkRuns: Map<number, StoredCheckRun>
+  collaborators: Map<string, string>
+  /** Adds a comment as someone else (a user quoting proctor's marker, another bot...). */
+  addComment(issueNumber: number, body: string, author: Partial<Identity> & { login: string }): StoredComment
+  commentsOn(issueNumber: number): StoredComment[]
+  checkRunsNamed(name: string): StoredCheckRun[]
+}
+
+export interface GitHubApiServer {
+  url: string
+  state: GitHubApiState
+  calls: RecordedCall[]
+  validationFailures: ValidationFailure[]
+  inject(fault: Fault): void
+  /** Calls other than faults injected by the test, grouped by operationId. */
+  count(operationId?: string): number
+  close(): Promise<void>
+}
+
+const GITHUB_ACTIONS_BOT: Identity = { login: 'github-actions[bot]', id: 41898282, type: 'Bot', write: { checks: true, issues: true } }
+const OCTOCAT: Identity = { login: 'octocat', id: 583231, type: 'User', write: { checks: false, issues: true } }
+
+export async function startGitHubApiServer(options: GitHubApiServerOptions = {}): Promise<GitHubApiServer> {
+  const owner = options.owner ?? 'acme'
+  const repo = options.repo ?? 'widgets'
+  const spec = loadTrimmedSpec()
+  const validator = new OpenApiValidator(spec)
+  const schemas = (spec.components as JsonObject).schemas as JsonObject
+  const faults: Array<Fault & { left: number }> = (options.faults ?? []).map((f) => ({ ...f, left: f.times ?? 1 }))
+  const calls: RecordedCall[] = []
+  const validationFailures: ValidationFailure[] = []
+  let nextId = 1000
+  let base = ''
+
+  const tokens = new Map<string, Identity>(
+    Object.entries(options.tokens ?? {}).map(([token, id]) => [
+      token,
+      { id: 90_000 + token.length, type: 'User', write: { checks: true, issues: true }, ...id } as Identity,
+    ]),
+  )
+  const identityOf = (req: IncomingMessage): Identity | null => {
+    const match = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '')
+    if (!match) return null
+    const token = match[1]!
+    return tokens.get(token) ?? (token.startsWith('ghs_') ? GITHUB_ACTIONS_BOT : OCTOCAT)
+  }
+
+  const state: GitHubApiState = {
+    comments: new Map(),
+    checkRuns: new Map(),
+    collaborators: new Map(Object.entries(options.collaborators ?? {})),
+    addComment(issueNumber, body, author) {
+      const now = new Date().toISOString()
+      const comment: StoredComment = {
+        id: nextId++,
+        issue_number: issueNumber,
+        body,
+        user: { id: 7_000 + nextId, type: 'User', write: { checks: false, issues: true }, ...author },
+        created_at: now,
+        updated_at: now,
+      }
+      state.comments.set(comment.id, comment)
+      return comment
+    },
+    commentsOn: (n) => [...state.comments.values()].filter((c) => c.issue_number === n).sort((a, b) => a.id - b.id),
+    checkRunsNamed: (name) => [...state.checkRuns.values()].filter((r) => r.name === name),
+  }
+
+  // ----- response shapes: synthesized from the schema (required fields), overlaid with real values -----
+  const repoUrl = () => `${base}/repos/${owner}/${repo}`
+  const web = `https://github.com/${owner}/${repo}`
+  const user = (who: Identity): JsonObject =>
+    synthesize(schemas['simple-user'], schemas, {
+      login: who.login,
+      id: who.id,
+      node_id: `U_${who.id}`,
+      type: who.type,
+      url: `${base}/users/${encodeURIComponent(who.login)}`,
+      html_url: `https://github.com/${encodeURIComponent(who.login)}`,
+    }) as JsonObject
+  const commentJson = (c: StoredComment): JsonObject =>
+    synthesize(schemas['issue-comment'], schemas, {
+      id: c.id,
+      node_id: `IC_${c.id}`,
+      url: `${repoUrl()}/issues/comments/${c.id}`,
+      html_url: `${web}/pull/${c.issue_number}#issuecomment-${c.id}`,
+      issue_url: `${repoUrl()}/issues/${c.issue_number}`,
+      body: c.body,
+      user: user(c.user),
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+      author_association: c.user.type === 'Bot' ? 'NONE' : 'MEMBER',
+      performed_via_github_app: null,
+    }) as JsonObject
+  const checkRunJson = (r: StoredCheckRun): JsonObject =>
+    synthesize(schemas['check-run'], schemas, {
+      id: r.id,
+      node_id: `CR_${r.id}`,
+      head_sha: r.head_sha,
+      name: r.name,
+      url: `${repoUrl()}/check-runs/${r.id}`,
+      html_url: `${web}/runs/${r.id}`,
+      details_url: r.details_url,
+      status: r.status,
+      conclusion: r.conclusion,
+      started_at: r.started_at,
+      completed_at: r.completed_at,
+      external_id: '',
+      output: {
+        title: r.output.title,
+        summary: r.output.summary,
+        text: r.output.text,
+        annotations_count: r.annotations.length,
+        annotations_url: `${repoUrl()}/check-runs/${r.id}/annotations`,
+      },
+      check_suite: { id: 1 },
+      app: null,
+      pull_requests: [],
+    }) as JsonObject
+
+  // ----- handlers -----
+  type Result = { status: number; body?: Json; headers?: Record<string, string> }
+  const error = (status: number, message: string): Result => ({
+    status,
+    body: { message, documentation_url: 'https://docs.github.com/rest' },
+  })
+  const handlers: Record<string, (op: Operation, body: JsonObject, who: Identity, url: URL) => Result> = {
+    'repos/get': () => ({
+      status: 200,
+      body: synthesize(schemas['full-repository'], schemas, {
+        name: repo,
+        full_name: `${owner}/${repo}`,
+        owner: user({ ...OCTOCAT, login: owner }),
+        private: false,
+        fork: false,
+        default_branch: 'main',
+        html_url: web,
+        url: repoUrl(),
+      }),
+    }),
+    'users/get-authenticated': (_op, _b, who) =>
+      who.type === 'Bot'
+        ? error(403, 'Resource not accessible by integration')
+        : {
+            status: 200,
+            body: synthesize(schemas['public-user'], schemas, { ...user(who), user_view_type: 'public' }),
+          },
+    'repos/get-collaborator-permission-level': (op) => {
+      const name = String(op.pathParams.username)
+      const permission = state.collaborators.get(name)
+      if (!permission) return error(404, `${name} is not a user`)
+      const legacy = permission === 'maintain' ? 'write' : permission === 'triage' ? 'read' : permission
+      return {
+        status: 200,
+        body: synthesize(schemas['repository-collaborator-permission'], schemas, {
+          permission: legacy,
+          role_name: permission,
+          user: synthesize(schemas['nullable-collaborator'], schemas, { ...user({ ...OCTOCAT, login: name }), role_name: permission }),
+        }),
+      }
+    },
+    'issues/list-comments': (op, _b, _who, url) => {
+      const all = state.commentsOn(Number(op.pathParams.issue_number))
+      const perPage = Number(op.query.per_page ?? 30)
+      const page = Number(op.query.page ?? 1)
+      const slice = all.slice((page - 1) * perPage, page * perPage)
+      const last = Math.max(1, Math.ceil(all.length / perPage))
+      const headers: Record<string, string> = {}
+      if (page < last) {
+        const link = (p: number) => {
+          const next = new URL(url.href)
+          next.searchParams.set('page', String(p))
+          return next.href
+        }
+        headers.link = `<${link(page + 1)}>; rel="next", <${link(last)}>; rel="last"`
+      }
+      return { status: 200, body: slice.map(commentJson), headers }
+    },
+    'issues/create-comment': (op, body, who) => {
+      if (!who.write.issues) return error(403, 'Resource not accessible by integration')
+      const text = String(body.body)
+      if (text.length > 65_536) return bodyTooLong()
+      const now = new Date().toISOString()
+      const comment: StoredComment = {
+        id: nextId++,
+        issue_number: Number(op.pathParams.issue_number),
+        body: text,
+        user: who,
+        created_at: now,
+        updated_at: now,
+      }
+      state.comments.set(comment.id, comment)
+      return { status: 201, body: commentJson(comment), headers: { location: `${repoUrl()}/issues/comments/${comment.id}` } }
+    },
+    'issues/update-comment': (op, body, who) => {
+      const comment = state.comments.get(Number(op.pathParams.comment_id))
+      if (!comment) return error(404, 'Not Found')
+      if (!who.write.issues || comment.user.login !== who.login) return error(403, 'Resource not accessible by integration')
+      const text = String(body.body)
+      if (text.length > 65_536) return bodyTooLong()
+      comment.body = text
+      comment.updated_at = new Date().toISOString()
+      return { status: 200, body: commentJson(comment) }
+    },
+    'checks/create': (_op, body, who) => {
+      if (who.type !== 'Bot' || !who.write.checks) return error(403, 'Resource not accessible by integration')
+      const conclusion = (body.conclusion as string | undefined) ?? null
+      const output = (body.output as JsonObject | undefined) ?? {}
+      const run: StoredCheckRun = {
+        id: nextId++,
+        name: String(body.name),
+        head_sha: String(body.head_sha),
+        status: conclusion ? 'completed' : String(body.status ?? 'queued'),
+        conclusion,
+        started_at: (body.started_at as string | undefined) ?? new Date().toISOString(),
+        completed_at: (body.completed_at as string | undefined) ?? (conclusion ? new Date().toISOString() : null),
+        details_url: (body.details_url as string | undefined) ?? null,
+        output: {
+          title: (output.title as string | undefined) ?? null,
+          summary: (output.summary as string | undefined) ?? null,
+          text: (output.text as string | undefined) ?? null,
+        },
+        annotations: [...((output.annotations as JsonObject[] | undefined) ?? [])],
+        updates: [],
+      }
+      if (run.status === 'completed' && !run.conclusion) return error(422, 'Conclusion is required when status is completed')
+      state.checkRuns.set(run.id, run)
+      return { status: 201, body: checkRunJson(run) }
+    },
+    'checks/update': (op, body, who) => {
+      const run = state.checkRuns.get(Number(op.pathParams.check_run_id))
+      if (!run) return error(404, 'Not Found')
+      if (who.type !== 'Bot' || !who.write.checks) return error(403, 'Resource not accessible by integration')
+      run.updates.push(body)
+      if (body.status) run.status = String(body.status)
+      if (body.conclusion) {
+        run.conclusion = String(body.conclusion)
+        run.status = 'completed'
+        run.completed_at ??= new Date().toISOString()
+      }
+      if (body.completed_at) run.completed_at = String(body.completed_at)
+      const output = body.output as JsonObject | undefined
+      if (output) {
+        run.output.title = (output.title as string | undefined) ?? run.output.title
+        run.output.summary = (output.summary as string | undefined) ?? run.output.summary
+        run.output.text = (output.text as string | undefined) ?? run.output.text
+        run.annotations.push(...((output.annotations as JsonObject[] | undefined) ?? []))
+      }
+      return { status: 200, body: checkRunJson(run) }
+    },
+    'checks/get': (op) => {
+      const run = state.checkRuns.get(Number(op.pathParams.check_run_id))
+      return run ? { status: 200, body: checkRunJson(run) } : error(404, 'Not Found')
+    },
+    'checks/list-annotations': (op) => {
+      const run = state.checkRuns.get(Number(op.pathParams.check_run_id))
+      if (!run) return error(404, 'Not Found')
+      const perPage = Number(op.query.per_page ?? 30)
+      const page = Number(op.query.page ?? 1)
+      return {
+        status: 200,
+        body: run.annotations.slice((page - 1) * perPage, page * perPage).map((a) =>
+          synthesize(schemas['check-annotation'], schemas, {
+            path: a.path ?? '',
+            start_line: a.start_line ?? 1,
+            end_line: a.end_line ?? 1,
+            start_column: a.start_column ?? null,
+            end_column: a.end_column ?? null,
+            annotation_level: a.annotation_level ?? null,
+            title: a.title ?? null,
+            message: a.message ?? null,
+            raw_details: a.raw_details ?? null,
+            blob_href: `${web}/blob/${run.head_sha}/${String(a.path)}`,
+          }),
+        ),
+      }
+    },
+  }
+
+  function bodyTooLong(): Result {
+    return {
+      status: 422,
+      body: {
+        message: 'Validation Failed',
+        errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'Body is too long (maximum is 65536 characters)' }],
+        documentation_url: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
+        status: '422',
+      },
+    }
+  }
+
+  function takeFault(operationId: string): (Fault & { left: number }) | null {
+    const fault = faults.find((f) => f.left > 0 && (!f.operationId || f.operationId === operationId))
+    if (!fault) return null
+    fault.left--
+    return fault
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', base)
+    const method = req.method ?? 'GET'
+    const raw = await readBody(req)
+    const record = (status: number, operationId: string | null, body: unknown) =>
+      calls.push({ method, path: url.pathname + url.search, operationId, status, body })
+    const send = (result: Result, operationId: string | null, requestBody: unknown) => {
+      record(result.status, operationId, requestBody)
+      const payload = result.body === undefined ? '' : JSON.stringify(result.body)
+      res.writeHead(result.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-github-request-id': `PROCTOR:${calls.length}`,
+        ...(result.headers ?? {}),
+      })
+      res.end(payload)
+    }
+    const fail = (status: number, message: string, body: unknown) => {
+      validationFailures.push({ method, path: url.pathname + url.search, message })
+      send(error(status === 405 ? 404 : status === 422 ? 400 : status, message), null, body)
+    }
+
+    let body: unknown
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw) as unknown
+      } catch {
+        return fail(400, `request body is not JSON: ${raw.slice(0, 80)}`, raw)
+      }
+    }
+    const check = validator.checkRequest(method, url, body)
+    if (!check.ok) return fail(check.status, check.message, body)
+    const op = check.operation
+    if (op.pathParams.owner !== owner || op.pathParams.repo !== repo) {
+      if (op.template.startsWith('/repos/')) return send(error(404, 'Not Found'), op.operationId, body)
+    }
+    const who = identityOf(req)
+    if (!who) return send(error(401, 'Requires authentication'), op.operationId, body)
+
+    const fault = takeFault(op.operationId)
+    if (fault?.kind === 'reset') {
+      record(0, op.operationId, body)
+      req.socket.destroy()
+      return
+    }
+    if (fault?.kind === 'status') return send(error(fault.status, fault.status === 502 ? 'Bad Gateway' : 'Server Error'), op.operationId, body)
+    if (fault?.kind === 'secondary-rate-limit') {
+      return send(
+        {
+          ...error(403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'),
+          headers: { 'retry-after': String(fault.retryAfter) },
+        },
+        op.operationId,
+        body,
+      )
+    }
+    if (fault?.kind === 'body-too-long') return send(bodyTooLong(), op.operationId, body)
+
+    const result = handlers[op.operationId]!(op, (body ?? {}) as JsonObject, who, url)
+    const problems = validator.checkResponse(op.operationId, result.status, result.body)
+    for (const message of problems) validationFailures.push({ method, path: url.pathname, message: `server response: ${message}` })
+    send(result, op.operationId, body)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      validationFailures.push({ method: req.method ?? '?', path: req.url ?? '?', message: `server error: ${String(err)}` })
+      if (!res.headersSent) res.writeHead(500).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  return {
+    url: base,
+    state,
+    calls,
+    validationFailures,
+    inject: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    count: (operationId) => calls.filter((c) => c.status !== 0 && (!operationId || c.operationId === operationId)).length,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((err) => (err ? reject(err) : resolve()))
+      }),
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+/**
+ * A value of the schema with every required property present (placeholders by type and format), then
+ * overlaid with `real`. Keeps the fake's responses complete without hand-writing 80-field objects.
+ */
+export function synthesize(schema: Json | undefined, schemas: JsonObject, real: Json = null): Json {
+  const s = resolve(schema, schemas)
+  if (!s) return real
+  if (Array.isArray(s.allOf)) {
+    return s.allOf.reduce<Json>((acc, part) => merge(acc, synthesize(part, schemas)), real === null ? {} : real)
+  }
+  if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
+    const first = ((s.oneOf ?? s.anyOf) as Json[])[0]
+    return real !== null && typeof real !== 'object' ? real : synthesize(first, schemas, real)
+  }
+  if (s.type === 'object' || s.properties) {
+    const props = (s.properties as JsonObject | undefined) ?? {}
+    const out: JsonObject = {}
+    for (const name of (s.required as string[] | undefined) ?? []) {
+      const prop = resolve(props[name], schemas)
+      const given = real && typeof real === 'object' && !Array.isArray(real) ? real[name] : undefined
+      out[name] = given !== undefined ? synthesize(prop ?? undefined, schemas, given) : placeholder(prop, schemas)
+    }
+    if (real && typeof real === 'object' && !Array.isArray(real)) {
+      for (const [name, value] of Object.entries(real)) {
+        if (!(name in out)) out[name] = value === null ? null : synthesize(resolve(props[name], schemas) ?? undefined, schemas, value)
+      }
+    }
+    return out
+  }
+  return real
+}
+
+function placeholder(schema: JsonObject | null, schemas: JsonObject): Json {
+  if (!schema) return null
+  if (schema.nullable) return null
+  if (Array.isArray(schema.enum)) return schema.enum[0]!
+  if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || Array.isArray(schema.allOf) || schema.type === 'object') {
+    return synthesize(schema, schemas)
+  }
+  switch (schema.type) {
+    case 'string':
+      if (schema.format === 'date-time') return '2026-01-01T00:00:00Z'
+      if (schema.format === 'uri') return 'https://example.invalid/'
+      if (schema.format === 'email') return 'nobody@example.invalid'
+      return ''
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 0
+    case 'boolean':
+      return false
+    case 'array':
+      return []
+    default:
+      return null
+  }
+}
+
+function resolve(schema: Json | undefined, schemas: JsonObject): JsonObject | null {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return null
+  if (typeof schema.$ref === 'string') {
+    const name = schema.$ref.replace('#/components/schemas/', '')
+    return resolve(schemas[name], schemas)
+  }
+  return schema
+}
+
+function merge(a: Json, b: Json): Json {
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const out: JsonObject = { ...b }
+    for (const [k, v] of Object.entries(a)) out[k] = k in b ? merge(v, b[k]!) : v
+    return out
+  }
+  return a ?? b
+}

@@ -1,0 +1,16 @@
+// The GitHub REST operations proctor uses. The trimmed OpenAPI description in this folder holds exactly
+// these (plus the components they reference); `node --import tsx scripts/trim-openapi.ts` regenerates it.
+export const OPERATIONS = [
+  'issues/list-comments',
+  'issues/create-comment',
+  'issues/update-comment',
+  'checks/create',
+  'checks/update',
+  'checks/get',
+  'checks/list-annotations',
+  'repos/get',
+  'repos/get-collaborator-permission-level',
+  'users/get-authenticated',
+] as const
+
+export const TRIMMED_SPEC_FILE = 'api.github.com.trimmed.json'

@@ -1,0 +1,279 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import { parseCheckpointMessage } from '../../src/checkpoints/message.js'
+import { CheckpointStore, type CheckpointStoreOptions } from '../../src/checkpoints/store.js'
+import { Git } from '../../src/git/runner.js'
+import { makeTempRepo, userState, type TempRepo } from '../helpers/git-repo.js'
+
+const repos: TempRepo[] = []
+const stores: CheckpointStore[] = []
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close().catch(() => undefined)
+  for (const repo of repos.splice(0)) repo.cleanup()
+})
+
+function setup(
+  files: Record<string, string> = { 'README.md': 'hello\n', 'src/app.ts': 'export const a = 1\n' },
+  commit = true,
+): TempRepo {
+  const repo = makeTempRepo({ files, commit })
+  repos.push(repo)
+  return repo
+}
+
+function open(repo: TempRepo, extra: Partial<CheckpointStoreOptions> = {}): CheckpointStore {
+  const store = new CheckpointStore({
+    git: new Git({ cwd: repo.dir, env: repo.env }),
+    session: 'test-session',
+    maxFileSize: 1024 * 1024,
+    ...extra,
+  })
+  stores.push(store)
+  return store
+}
+
+function filesAt(repo: TempRepo, commit: string): string[] {
+  return repo
+    .git(['ls-tree', '-r', '-z', '--name-only', commit])
+    .split('\0')
+    .filter((p) => p !== '')
+    .sort()
+}
+
+function message(repo: TempRepo, commit: string): string {
+  return repo.git(['log', '-1', '--format=%B', commit])
+}
+
+describe('CheckpointStore.create', () => {
+  it('records the agent work as a commit on refs/proctor/<session> with subject and trailers', async () => {
+    const repo = setup()
+    const base = repo.git(['rev-parse', 'HEAD']).trim()
+    repo.write('src/app.ts', 'export const a = 2\n')
+    repo.write('src/new.ts', 'export const b = 1\n')
+    const store = open(repo)
+    const record = await store.create('interval')
+    expect(record).not.toBeNull()
+    expect(record!.seq).toBe(1)
+    expect(record!.ref).toBe('refs/proctor/test-session')
+    expect(record!.files_changed.sort()).toEqual(['src/app.ts', 'src/new.ts'])
+    expect(repo.git(['rev-parse', 'refs/proctor/test-session']).trim()).toBe(record!.sha)
+    expect(repo.git(['rev-parse', `${record!.sha}^`]).trim()).toBe(base)
+
+    const text = message(repo, record!.sha)
+    expect(text.split('\n')[0]).toBe('proctor checkpoint 1 (interval): 2 files')
+    const trailers = repo.git(['interpret-trailers', '--parse'], { input: text })
+    expect(trailers).toContain('Proctor-Session: test-session')
+    expect(trailers).toContain('Proctor-Seq: 1')
+    expect(trailers).toContain(`Proctor-Base: ${base}`)
+    expect(trailers).toContain('Proctor-Trigger: interval')
+    expect(trailers).toContain('Proctor-Violations: 0')
+    expect(trailers).toContain('Proctor-Skipped: 0')
+    expect(repo.git(['show', `${record!.sha}:src/app.ts`])).toBe('export const a = 2\n')
+  })
+
+  it('returns null when nothing changed, and chains later checkpoints on the previous one', async () => {
+    const repo = setup()
+    const store = open(repo)
+    expect(await store.create('interval')).toBeNull()
+    repo.write('one.txt', '1\n')
+    const first = await store.create('interval')
+    expect(await store.create('interval')).toBeNull()
+    repo.write('two.txt', '2\n')
+    const second = await store.create('event')
+    expect(second!.seq).toBe(2)
+    expect(second!.files_changed).toEqual(['two.txt'])
+    expect(repo.git(['rev-parse', `${second!.sha}^`]).trim()).toBe(first!.sha)
+  })
+
+  it('records deletions and files with unusual names', async () => {
+    const repo = setup({ 'keep.txt': 'k\n', 'delete me.txt': 'd\n' })
+    const names = ['sp ace.txt', 'new\nline.txt', 'ünï ✓.txt', '-dash.txt', '*star[1].txt']
+    for (const name of names) repo.write(`d/${name}`, name)
+    repo.remove('delete me.txt')
+    const record = await open(repo).create('manual')
+    expect(filesAt(repo, record!.sha)).toEqual(['keep.txt', ...names.map((n) => `d/${n}`)].sort())
+    expect(record!.files_changed).toContain('delete me.txt')
+  })
+
+  it('leaves out ignored files, .proctor/, oversized files and LFS-tracked files, listing the skipped ones', async () => {
+    const repo = setup({
+      '.gitignore': 'node_modules/\n*.log\n',
+      '.gitattributes': '*.onnx filter=lfs diff=lfs -text\n',
+    })
+    repo.write('node_modules/pkg/index.js', 'x')
+    repo.write('debug.log', 'x')
+    repo.write('.proctor/sessions/s/report.json', '{}')
+    repo.write('big.bin', Buffer.alloc(2 * 1024 * 1024, 1))
+    repo.write('model.onnx', 'weights')
+    repo.write('ok.txt', 'fine\n')
+    const record = await open(repo).create('interval')
+    expect(filesAt(repo, record!.sha)).toEqual(['.gitattributes', '.gitignore', 'ok.txt'])
+    expect(record!.skipped.sort()).toEqual(['big.bin', 'model.onnx'])
+    const parsed = parseCheckpointMessage(message(repo, record!.sha))
+    expect(parsed.skippedCount).toBe(2)
+    expect(parsed.skipped.sort()).toEqual(['big.bin', 'model.onnx'])
+  })
+
+  it('keeps a nested repository as a gitlink instead of copying its files', async () => {
+    const repo = setup()
+    const nested = path.join(repo.dir, 'vendor/lib')
+    fs.mkdirSync(nested, { recursive: true })
+    repo.git(['init', '-q', nested])
+    fs.writeFileSync(path.join(nested, 'f.txt'), 'inner\n')
+    repo.git(['-C', nested, 'add', '-A'])
+    repo.git(['-C', nested, 'commit', '-q', '-m', 'inner'])
+    const record = await open(repo).create('interval')
+    const entry = repo.git(['ls-tree', record!.sha, 'vendor/lib'])
+    expect(entry.startsWith('160000 commit')).toBe(true)
+  })
+
+  it('catches a same-size edit made right after seeding (racy-git)', async () => {
+    const repo = setup({ 'a.txt': 'aaaa\n' })
+    const store = open(repo)
+    await store.open()
+    repo.write('a.txt', 'bbbb\n')
+    const record = await store.create('interval')
+    expect(record).not.toBeNull()
+    expect(repo.git(['show', `${record!.sha}:a.txt`])).toBe('bbbb\n')
+    repo.write('a.txt', 'cccc\n')
+    const again = await store.create('interval')
+    expect(repo.git(['show', `${again!.sha}:a.txt`])).toBe('cccc\n')
+  })
+
+  it('works on an unborn HEAD: the first checkpoint has no parent', async () => {
+    const repo = setup({ 'a.txt': 'a\n' }, false)
+    const record = await open(repo).create('interval')
+    expect(repo.git(['rev-list', '--parents', '-n', '1', record!.sha]).trim()).toBe(record!.sha)
+    expect(parseCheckpointMessage(message(repo, record!.sha)).base).toBeNull()
+    expect(filesAt(repo, record!.sha)).toEqual(['a.txt'])
+  })
+
+  it('counts the violations the validate hook returns in the trailer', async () => {
+    const repo = setup()
+    repo.write('.github/workflows/x.yml', 'on: push\n')
+    const store = open(repo, {
+      validate: ({ seq, files }) =>
+        files
+          .filter((f) => f.path.startsWith('.github/'))
+          .map((f) => ({
+            checkpoint: seq,
+            file: f.path,
+            constraint: 'protected_areas',
+            severity: 'error' as const,
+            message: 'protected',
+            suggestion: 'revert it',
+          })),
+    })
+    const result = await store.createDetailed('interval')
+    expect(result!.violations).toHaveLength(1)
+    expect(result!.record.violations).toBe(1)
+    expect(message(repo, result!.record.sha)).toContain('Proctor-Violations: 1')
+  })
+
+  it('serializes concurrent calls: every change lands in exactly one checkpoint', async () => {
+    const repo = setup()
+    const store = open(repo)
+    repo.write('x.txt', '1\n')
+    const results = await Promise.all([store.create('a'), store.create('b'), store.create('c')])
+    expect(results.filter((r) => r !== null)).toHaveLength(1)
+  })
+
+  it('refuses to overwrite the ref when something else moved it', async () => {
+    const repo = setup()
+    const store = open(repo)
+    repo.write('x.txt', '1\n')
+    await store.create('interval')
+    repo.git(['update-ref', 'refs/proctor/test-session', 'HEAD'])
+    repo.write('x.txt', '2\n')
+    await expect(store.create('interval')).rejects.toThrow(/moved by another process/)
+    expect(repo.git(['rev-parse', 'refs/proctor/test-session']).trim()).toBe(
+      repo.git(['rev-parse', 'HEAD']).trim(),
+    )
+  })
+
+  it('waits for min_interval between non-urgent checkpoints but not for final', async () => {
+    const repo = setup()
+    let clock = 1000
+    const waits: number[] = []
+    const store = open(repo, {
+      minIntervalMs: 5000,
+      now: () => clock,
+      sleep: async (ms) => {
+        waits.push(ms)
+        clock += ms
+      },
+    })
+    repo.write('a.txt', '1')
+    await store.create('interval')
+    clock += 1000
+    repo.write('a.txt', '2')
+    await store.create('changes')
+    expect(waits).toEqual([4000])
+    repo.write('a.txt', '3')
+    await store.create('final')
+    expect(waits).toEqual([4000])
+  })
+
+  it('pauses the agent for the snapshot and always resumes it', async () => {
+    const repo = setup()
+    const calls: string[] = []
+    const store = open(repo, {
+      pauser: { pause: () => calls.push('pause'), resume: () => calls.push('resume') },
+    })
+    repo.write('a.txt', '1')
+    await store.create('interval')
+    expect(calls).toEqual(['pause', 'resume'])
+  })
+
+  it('resumes an existing chain with the next sequence number', async () => {
+    const repo = setup()
+    const first = open(repo)
+    repo.write('a.txt', '1')
+    await first.create('interval')
+    await first.close()
+    const second = open(repo)
+    repo.write('a.txt', '2')
+    const record = await second.create('interval')
+    expect(record!.seq).toBe(2)
+  })
+})
+
+describe("the user's repository is never touched", () => {
+  it('keeps index bytes+mtime, HEAD, refs, stash and files identical over many checkpoints', async () => {
+    const repo = setup({ 'a.txt': 'a\n', 'b.txt': 'b\n', '.gitignore': 'ignored/\n' })
+    repo.write('c.txt', 'stash me\n')
+    repo.git(['stash', 'push', '-u', '-q', '-m', 'user stash'])
+    repo.write('a.txt', 'staged change\n')
+    repo.git(['add', 'a.txt'])
+    repo.write('b.txt', 'unstaged change\n')
+    repo.write('untracked.txt', 'untracked\n')
+    repo.write('ignored/secret.txt', 'secret\n')
+    const store = open(repo)
+    const before = userState(repo)
+    for (let i = 0; i < 8; i++) {
+      const record = await store.create(`interval`)
+      if (i === 0) expect(record).not.toBeNull()
+      expect(userState(repo)).toBe(before)
+    }
+    await store.close()
+    expect(userState(repo)).toBe(before)
+    expect(repo.git(['stash', 'list'])).toContain('user stash')
+  })
+
+  it('also on an unborn HEAD with staged files', async () => {
+    const repo = setup({ 'a.txt': 'a\n' }, false)
+    repo.git(['add', 'a.txt'])
+    repo.write('b.txt', 'b\n')
+    const before = userState(repo)
+    const store = open(repo)
+    const first = await store.create('interval')
+    expect(filesAt(repo, first!.sha)).toEqual(['a.txt', 'b.txt'])
+    repo.write('b.txt', 'b2\n')
+    expect(await store.create('interval')).not.toBeNull()
+    expect(await store.create('interval')).toBeNull()
+    expect(userState(repo)).toBe(before.replace('"b.txt 100644 Ygo="', '"b.txt 100644 YjIK"'))
+    expect(fs.readFileSync(path.join(repo.dir, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n')
+  })
+})

@@ -1,0 +1,196 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { configSchema, type StopHookConfig } from '../../src/config/schema.js'
+import type { StopContext } from '../../src/hooks/context.js'
+import { runStopHooks } from '../../src/hooks/stop-hooks.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'proctor-stop-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function hooks(list: unknown[]): StopHookConfig[] {
+  return configSchema.parse({ stop_hooks: list }).stop_hooks
+}
+
+const context: StopContext = {
+  session_id: 'sess-1',
+  cwd: dir,
+  stop_reason: 'completed',
+  final_text: 'All done.',
+  rounds: 2,
+  stop_hook_active: true,
+  checkpoint: { ref: 'refs/proctor/sess-1', sha: 'abc123', files_changed: ['src/a.ts'] },
+  violations: [],
+}
+
+function run(list: unknown[], extra: Partial<Parameters<typeof runStopHooks>[0]> = {}) {
+  return runStopHooks({
+    hooks: hooks(list),
+    context,
+    cwd: dir,
+    env: process.env,
+    graceMs: 200,
+    round: 2,
+    ...extra,
+  })
+}
+
+/** A zombie waiting for its (re)parent to reap it is dead for our purposes. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}
+
+describe('runStopHooks', () => {
+  it('gives every hook the context as JSON on stdin and as PROCTOR_* variables', async () => {
+    const outcome = await run([
+      { name: 'ctx', command: 'cat > ctx.json; env | grep ^PROCTOR_ | sort > env.txt' },
+    ])
+    expect(outcome.verdict).toBe('allow')
+    const payload = JSON.parse(readFileSync(join(dir, 'ctx.json'), 'utf8'))
+    expect(payload).toMatchObject({
+      hook_event_name: 'stop',
+      session_id: 'sess-1',
+      cwd: dir,
+      stop_reason: 'completed',
+      final_text: 'All done.',
+      rounds: 2,
+      round: 2,
+      stop_hook_active: true,
+      checkpoint: { ref: 'refs/proctor/sess-1', sha: 'abc123', files_changed: ['src/a.ts'] },
+      violations: [],
+      pushed_refs: [],
+    })
+    const env = readFileSync(join(dir, 'env.txt'), 'utf8')
+    for (const line of [
+      'PROCTOR_SESSION_ID=sess-1',
+      'PROCTOR_HOOK_EVENT=stop',
+      'PROCTOR_STOP_REASON=completed',
+      'PROCTOR_ROUND=2',
+      'PROCTOR_STOP_HOOK_ACTIVE=1',
+      'PROCTOR_CHECKPOINT_SHA=abc123',
+      'PROCTOR_CHECKPOINT_REF=refs/proctor/sess-1',
+      `PROCTOR_CWD=${dir}`,
+    ]) {
+      expect(env).toContain(line)
+    }
+  })
+
+  it('runs hooks in parallel: two hooks that each wait for the other both finish', async () => {
+    const waitFor = (mine: string, other: string) =>
+      `touch ${mine}; i=0; while [ ! -f ${other} ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i+1)); done; [ -f ${other} ]`
+    const outcome = await run([
+      { name: 'a', command: waitFor('par-a', 'par-b'), timeout: '30s' },
+      { name: 'b', command: waitFor('par-b', 'par-a'), timeout: '30s' },
+    ])
+    expect(outcome.results.map((result) => [result.name, result.verdict])).toEqual([
+      ['a', 'allow'],
+      ['b', 'allow'],
+    ])
+  })
+
+  it('blocks when any hook blocks and keeps every reason; errors alone do not block', async () => {
+    const seen: string[] = []
+    const outcome = await run(
+      [
+        { name: 'pass', command: 'exit 0' },
+        { name: 'tests', command: 'echo "2 tests failing" >&2; exit 2' },
+        {
+          name: 'review',
+          command: ['sh', '-c', 'echo \'{"decision":"block","reason":"add a changelog entry"}\''],
+        },
+        { name: 'flaky', command: 'echo crashed >&2; exit 1' },
+      ],
+      {
+        onStart: (name) => seen.push(`start ${name}`),
+        onResult: (result) => seen.push(`result ${result.name}`),
+      },
+    )
+    expect(outcome.verdict).toBe('block')
+    expect(outcome.reasons).toEqual(['tests: 2 tests failing', 'review: add a changelog entry'])
+    expect(
+      outcome.results.map((result) => [result.name, result.verdict, result.exit_code, result.round]),
+    ).toEqual([
+      ['pass', 'allow', 0, 2],
+      ['tests', 'block', 2, 2],
+      ['review', 'block', 0, 2],
+      ['flaky', 'error', 1, 2],
+    ])
+    expect(outcome.results[3]!.reason).toContain('crashed')
+    expect(seen.filter((entry) => entry.startsWith('start'))).toHaveLength(4)
+    expect(seen.filter((entry) => entry.startsWith('result'))).toHaveLength(4)
+
+    const errorsOnly = await run([{ name: 'flaky', command: 'exit 3' }])
+    expect(errorsOnly.verdict).toBe('allow')
+  })
+
+  it('on_error: block turns a hook error into a block', async () => {
+    const outcome = await run([{ name: 'gate', command: 'exit 7', on_error: 'block' }])
+    expect(outcome.verdict).toBe('block')
+    expect(outcome.results[0]!.verdict).toBe('block')
+    expect(outcome.reasons[0]).toMatch(/^gate: hook error \(on_error: block\): exited with code 7/)
+  })
+
+  it('stops a hook at its timeout, group and all, even when it ignores SIGTERM', async () => {
+    const outcome = await run([
+      {
+        name: 'slow',
+        command: `trap '' TERM; sleep 60 & echo $! > slow.pid; echo $$ > slow-sh.pid; wait`,
+        timeout: '500ms',
+      },
+      { name: 'quick', command: 'exit 0' },
+    ])
+    const slow = outcome.results[0]!
+    expect(slow).toMatchObject({ name: 'slow', verdict: 'error', timed_out: true })
+    expect(slow.reason).toContain('timed out after 500ms')
+    expect(outcome.results[1]!.verdict).toBe('allow')
+    expect(outcome.verdict).toBe('allow')
+    for (const file of ['slow.pid', 'slow-sh.pid']) {
+      expect(alive(Number(readFileSync(join(dir, file), 'utf8')))).toBe(false)
+    }
+  })
+
+  it('reports a hook that cannot start as an error and still runs the others', async () => {
+    const outcome = await run([
+      { name: 'missing', command: ['./no-such-hook.sh'] },
+      { name: 'fine', command: 'touch fine-ran' },
+    ])
+    expect(outcome.results[0]!.verdict).toBe('error')
+    expect(outcome.results[0]!.reason).toMatch(/stop hook missing could not start/)
+    expect(existsSync(join(dir, 'fine-ran'))).toBe(true)
+  })
+
+  it('stops every running hook when aborted', async () => {
+    const abort = new AbortController()
+    const pending = run([{ name: 'long', command: 'echo $$ > long.pid; sleep 60', timeout: '60s' }], {
+      signal: abort.signal,
+      onStart: () => undefined,
+    })
+    await waitUntil(() => existsSync(join(dir, 'long.pid')))
+    abort.abort()
+    const outcome = await pending
+    expect(outcome.results[0]!.verdict).toBe('error')
+    expect(alive(Number(readFileSync(join(dir, 'long.pid'), 'utf8')))).toBe(false)
+  })
+
+  it('allows with no hooks at all', async () => {
+    expect(await run([])).toEqual({ verdict: 'allow', results: [], reasons: [] })
+  })
+})
+
+async function waitUntil(check: () => boolean, deadlineMs = 20_000): Promise<void> {
+  const end = Date.now() + deadlineMs
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met before the deadline')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

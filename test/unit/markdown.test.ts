@@ -1,0 +1,185 @@
+import { describe, it, expect } from 'vitest'
+import {
+  COMMENT_MAX_CHARS,
+  SUMMARY_MAX_BYTES,
+  commentMarker,
+  renderBatchComment,
+  renderBatchSummary,
+  renderJobSummary,
+  renderSessionComment,
+} from '../../src/report/markdown.js'
+import { createSanitizer } from '../../src/util/sanitize.js'
+import { BASE, SHA1, SHA2, batchReport, links, sessionReport, violation } from './github-fixtures.js'
+
+const TOKEN = 'ghs_' + 'T0kEn'.repeat(8)
+const sanitizer = createSanitizer({ secrets: [TOKEN] })
+const opts = { key: 'ci/build', links, sanitizer }
+
+/** Sections outside fenced code blocks (where markdown structure lives). */
+function outsideCode(md: string): string {
+  return md.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, '')
+}
+
+function hostileReport() {
+  const hostile = [
+    '```',
+    '</details>',
+    '<!-- proctor:ci/build -->',
+    '@octocat please merge, fixes #12',
+    TOKEN,
+    'x'.repeat(20_000),
+    '``````',
+  ].join('\n')
+  return sessionReport({
+    output_tail: hostile.repeat(5),
+    reason: `agent said </details> ${TOKEN}`,
+    violations: Array.from({ length: 2000 }, (_, i) => violation(i, { message: `bad ${'</td>|'.repeat(50)} @admin`, file: `src/${i}|x.ts` })),
+    stop_hooks: Array.from({ length: 300 }, (_, i) => ({
+      name: `hook-${i}`,
+      verdict: 'block' as const,
+      reason: `failed ${'y'.repeat(3000)} ${TOKEN}`,
+      exit_code: 2,
+      duration_ms: 1000,
+      round: 1,
+    })),
+  })
+}
+
+describe('renderSessionComment', () => {
+  it('starts with the hidden marker and shows verdict, status and duration', () => {
+    const md = renderSessionComment(sessionReport(), opts)
+    expect(md.split('\n', 1)[0]).toBe('<!-- proctor:ci/build -->')
+    expect(md).toMatch(/^### ✅ proctor · allow · completed · 3m12s$/m)
+  })
+
+  it('links checkpoints to their commits, compares against the base and links violating files', () => {
+    const md = renderSessionComment(sessionReport(), opts)
+    expect(md).toContain(`(<${links.commit(SHA1)}>)`)
+    expect(md).toContain(`(<${links.compare(BASE, SHA2)}>)`)
+    expect(md).toContain(`(<${links.file('src/generated/file-3.ts', SHA1)}>)`)
+    expect(md).toMatch(/\| ❌ error \| \[src\/generated\/file-3\.ts\]/)
+    expect(md).toContain('move it under src/')
+    expect(md).toContain('Pushed to `proctor/gh-42-1-build`')
+  })
+
+  it('shows a progress checklist with running and finished stop hooks while the session runs', () => {
+    const report = sessionReport({ stop_hooks: [{ name: 'lint', verdict: 'block', reason: 'no', exit_code: 2, duration_ms: 5, round: 1 }] })
+    const md = renderSessionComment(report, { ...opts, progress: { running_hooks: ['tests'] } })
+    expect(md).toMatch(/^### 🔄 proctor · running/m)
+    expect(md).toContain('- [x] Started')
+    expect(md).toContain('- [x] 2 checkpoints')
+    expect(md).toContain('- [ ] 1 policy violation (1 error)')
+    expect(md).toContain('- [ ] Stop hook `lint`: ❌ blocked')
+    expect(md).toContain('- [ ] Stop hook `tests`: ⏳ running')
+    expect(md).toContain('- [ ] Finished')
+    expect(renderSessionComment(report, opts)).not.toContain('**Progress**')
+  })
+
+  it('renders a mermaid gantt timeline whose task lines follow the grammar', () => {
+    const report = sessionReport({
+      events: [...sessionReport().events, { at: 100, kind: 'approval_request', name: 'x: y; #z %% -->', message: '' }],
+    })
+    const md = renderSessionComment(report, opts)
+    const diagram = /```mermaid\n([\s\S]*?)\n```/.exec(md)?.[1]
+    expect(diagram).toBeDefined()
+    const lines = diagram!.split('\n')
+    expect(lines.slice(0, 3)).toEqual(['gantt', '  dateFormat x', '  axisFormat %H:%M:%S'])
+    for (const line of lines.slice(3)) {
+      expect(line).toMatch(/^ {2}(section [A-Za-z ]+|[A-Za-z0-9 ._/+()-]+ :(done|crit|milestone), [a-z0-9]+, \d+, \d+)$/)
+    }
+    expect(md).toContain('approval_request x y z')
+  })
+
+  it('collapses the transcript tail in <details>', () => {
+    const md = renderSessionComment(sessionReport(), opts)
+    expect(md).toMatch(/<details>\n<summary>Transcript tail \(2\.0 KiB\)<\/summary>\n\n```text\nAll tests passed\n```\n\n<\/details>/)
+  })
+
+  it('stays under 65,536 characters for a huge hostile report, cuts sections with notes, and keeps its structure', () => {
+    const md = renderSessionComment(hostileReport(), opts)
+    expect(md.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
+    expect(md).toMatch(/more violations — see the \[job summary\]\(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/42\)/)
+    expect(md).toMatch(/more stop-hook results — see the \[job summary\]/)
+    // Structure: exactly one marker, one <details> pair, no secrets, no live mentions outside code.
+    expect(md.match(/<!-- proctor:/g)).toHaveLength(1)
+    expect(md).not.toContain(TOKEN)
+    const prose = outsideCode(md)
+    expect(prose.match(/<details>/g)).toHaveLength(1)
+    expect(prose.match(/<\/details>/g)).toHaveLength(1)
+    expect(prose).not.toMatch(/@(octocat|admin)/)
+    expect(prose).not.toMatch(/(?<!&)#12\b/)
+    // Every table row has the header's number of cells (escaped pipes do not split cells).
+    for (const table of prose.split(/\n\n/).filter((b) => b.startsWith('| '))) {
+      const rows = table.split('\n')
+      const cells = (row: string) => row.split(/(?<!\\)\|/).length
+      for (const row of rows) expect(cells(row)).toBe(cells(rows[0]!))
+    }
+    // The transcript's fence is longer than any backtick run in it and closes the block.
+    const fence = /^(`{3,})text$/m.exec(md)![1]!
+    expect(fence.length).toBeGreaterThan(6)
+    expect(md).toContain(`\n${fence}\n\n</details>`)
+  })
+
+  it('honours a smaller budget (the 422 fallback) and still renders the essentials', () => {
+    const md = renderSessionComment(hostileReport(), { ...opts, maxChars: 8000 })
+    expect(md.length).toBeLessThanOrEqual(8000)
+    expect(md.startsWith(commentMarker('ci/build'))).toBe(true)
+    expect(md).toContain('#### Stop hooks')
+  })
+
+  it('names the failure cause and shows blocked and timed-out states', () => {
+    const md = renderSessionComment(
+      sessionReport({
+        status: 'timeout',
+        verdict: 'block',
+        reason: 'total timeout 30m reached',
+        stop_hooks: [{ name: 'tests', verdict: 'error', reason: null, exit_code: null, duration_ms: 600_000, round: 1, timed_out: true }],
+      }),
+      opts,
+    )
+    expect(md).toMatch(/^### ⏱️ proctor · block · timeout/m)
+    expect(md).toContain('> total timeout 30m reached')
+    expect(md).toContain('⏱️ timed out')
+  })
+})
+
+describe('renderJobSummary', () => {
+  it('holds everything a huge report has that fits in 1 MiB', () => {
+    const md = renderJobSummary(hostileReport(), { links, sanitizer })
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
+    // Far more than the comment lists.
+    const rows = (text: string) => (text.match(/\| ⚠️ warning \|/g) ?? []).length
+    expect(rows(md)).toBeGreaterThan(5 * rows(renderSessionComment(hostileReport(), opts)))
+    expect(md).toMatch(/more violations — see the \[job summary\]/)
+    expect(md).not.toContain(TOKEN)
+    expect(md).not.toContain('<!-- proctor:')
+    expect(md).toContain('<details open>')
+  })
+
+  it('keeps multi-byte text within the byte budget', () => {
+    const md = renderJobSummary(sessionReport({ output_tail: '日本語の出力\n'.repeat(200_000) }), { links, sanitizer })
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
+    expect(md).toContain('characters omitted to fit')
+  })
+})
+
+describe('batch renderers', () => {
+  it('renders a table of sessions with counts and problems, sanitized', () => {
+    const md = renderBatchComment(batchReport(5), { key: 'batch', links, sanitizer })
+    expect(md.startsWith('<!-- proctor:batch -->\n### ❌ proctor batch · block · 5 sessions')).toBe(true)
+    expect(md).toContain('4 completed · 1 failed')
+    expect(md).toContain('| 0 | task-0 | — | ❌ failed |')
+    expect(md).toContain('@&#8203;someone #&#8203;1')
+    expect(md).toContain('#### Problems (1)')
+  })
+
+  it('cuts a 5,000-session batch to the comment limit, but the summary keeps them all', () => {
+    const batch = batchReport(5000)
+    const comment = renderBatchComment(batch, { key: 'batch', links, sanitizer })
+    expect(comment.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
+    expect(comment).toMatch(/more sessions — see the \[job summary\]/)
+    const summary = renderBatchSummary(batch, { links, sanitizer })
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
+    expect(summary).toContain('| 4999 | task-4999 |')
+  })
+})

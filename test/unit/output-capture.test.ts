@@ -1,0 +1,148 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { RingBuffer, Transcript, transcriptCapNote } from '../../src/supervisor/capture.js'
+
+let dir: string
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-capture-'))
+})
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe('Transcript', () => {
+  it('writes every byte in order and creates the session directory', async () => {
+    const file = path.join(dir, 'sessions', 's1', 'transcript.log')
+    const t = new Transcript(file, 1024 * 1024)
+    const chunks = Array.from({ length: 200 }, (_, i) => Buffer.from(`line ${i}\n`))
+    for (const c of chunks) t.write(c)
+    const summary = await t.close()
+    expect(fs.readFileSync(file)).toEqual(Buffer.concat(chunks))
+    expect(summary).toEqual({
+      path: file,
+      bytes: Buffer.concat(chunks).length,
+      capped: false,
+      dropped: 0,
+      error: null,
+    })
+  })
+
+  it('stops at the cap, counts what it dropped and ends with one note line', async () => {
+    const file = path.join(dir, 'transcript.log')
+    const t = new Transcript(file, 100)
+    let cappedAt: number | null = null
+    t.on('capped', (max) => (cappedAt = max))
+    t.write(Buffer.alloc(60, 'a'))
+    t.write(Buffer.alloc(60, 'b')) // crosses the cap: 40 bytes kept, 20 dropped
+    t.write(Buffer.alloc(30, 'c')) // entirely over the cap
+    const summary = await t.close()
+    expect(summary).toMatchObject({ bytes: 100, capped: true, dropped: 50, error: null })
+    expect(cappedAt).toBe(100)
+    const content = fs.readFileSync(file, 'utf8')
+    expect(content).toBe('a'.repeat(60) + 'b'.repeat(40) + transcriptCapNote(100, 50))
+    expect(content.endsWith('\n[proctor: transcript capped at 100 bytes; 50 bytes dropped]\n')).toBe(true)
+  })
+
+  it('a cap of zero keeps only the note', async () => {
+    const file = path.join(dir, 'transcript.log')
+    const t = new Transcript(file, 0)
+    t.write(Buffer.from('hello'))
+    expect(await t.close()).toMatchObject({ bytes: 0, capped: true, dropped: 5 })
+    expect(fs.readFileSync(file, 'utf8')).toBe('\n[proctor: transcript capped at 0 bytes; 5 bytes dropped]\n')
+  })
+
+  it('reports backpressure and drains without losing bytes', async () => {
+    const file = path.join(dir, 'transcript.log')
+    const t = new Transcript(file, 64 * 1024 * 1024)
+    const chunk = Buffer.alloc(256 * 1024, 'x')
+    let sawBackpressure = false
+    for (let i = 0; i < 16; i++) if (!t.write(chunk)) sawBackpressure = true
+    expect(sawBackpressure).toBe(true)
+    await new Promise<void>((resolve) => t.once('drain', resolve))
+    const summary = await t.close()
+    expect(summary.bytes).toBe(16 * chunk.length)
+    expect(fs.statSync(file).size).toBe(16 * chunk.length)
+  })
+
+  it('close() is idempotent and later writes are ignored', async () => {
+    const file = path.join(dir, 'transcript.log')
+    const t = new Transcript(file, 1000)
+    t.write(Buffer.from('abc'))
+    const [a, b] = await Promise.all([t.close(), t.close()])
+    t.write(Buffer.from('late'))
+    expect(a).toEqual(b)
+    expect(fs.readFileSync(file, 'utf8')).toBe('abc')
+  })
+
+  it('an unwritable transcript is reported, not thrown', async () => {
+    const blocker = path.join(dir, 'not-a-dir')
+    fs.writeFileSync(blocker, '')
+    // The parent "directory" is a file, so mkdir fails up front with a clear error.
+    expect(() => new Transcript(path.join(blocker, 'x', 'transcript.log'), 10)).toThrow(/EEXIST|ENOTDIR/)
+    const readonlyDir = path.join(dir, 'ro')
+    fs.mkdirSync(readonlyDir)
+    fs.mkdirSync(path.join(readonlyDir, 'transcript.log')) // a directory where the file should go
+    const t = new Transcript(path.join(readonlyDir, 'transcript.log'), 100)
+    t.write(Buffer.from('data'))
+    const summary = await t.close()
+    expect(summary.error).toMatch(/cannot write transcript .*transcript\.log: .*EISDIR/)
+  })
+
+  it('rejects a negative cap with a clear message', () => {
+    expect(() => new Transcript(path.join(dir, 't.log'), -1)).toThrow(/non-negative number of bytes, got -1/)
+  })
+})
+
+describe('RingBuffer', () => {
+  it('keeps only the last N bytes however they arrive', () => {
+    const ring = new RingBuffer(10)
+    ring.append(Buffer.from('0123456'))
+    expect(ring.tail().toString()).toBe('0123456')
+    ring.append(Buffer.from('789abc')) // wraps around
+    expect(ring.tail().toString()).toBe('3456789abc')
+    expect(ring.size).toBe(10)
+    expect(ring.totalBytes).toBe(13)
+    ring.append(Buffer.from('ABCDEFGHIJKLMNOP')) // larger than the whole buffer
+    expect(ring.tail().toString()).toBe('GHIJKLMNOP')
+    expect(ring.tail(3).toString()).toBe('NOP')
+    expect(ring.tail(100).toString()).toBe('GHIJKLMNOP')
+  })
+
+  it('matches a reference model over many random appends', () => {
+    const cap = 37
+    const ring = new RingBuffer(cap)
+    let all = Buffer.alloc(0)
+    let seed = 7
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
+    for (let i = 0; i < 500; i++) {
+      const chunk = Buffer.from(Array.from({ length: rand(60) }, () => 97 + rand(26)))
+      ring.append(chunk)
+      all = Buffer.concat([all, chunk]).subarray(-cap)
+      const n = rand(cap + 5)
+      expect(ring.tail(n).toString()).toBe(all.subarray(Math.max(0, all.length - n)).toString())
+    }
+  })
+
+  it('never holds more than its capacity in memory', () => {
+    const ring = new RingBuffer(1024)
+    for (let i = 0; i < 1000; i++) ring.append(Buffer.alloc(4096, i % 256))
+    expect(ring.size).toBe(1024)
+    expect(ring.tail().length).toBe(1024)
+    expect(ring.totalBytes).toBe(4096 * 1000)
+  })
+
+  it('tailString starts at a character boundary', () => {
+    const ring = new RingBuffer(5)
+    ring.append(Buffer.from('ééé')) // 6 bytes: the first é is cut in half
+    expect(ring.tailString()).toBe('éé')
+  })
+
+  it('a zero-size buffer holds nothing', () => {
+    const ring = new RingBuffer(0)
+    ring.append(Buffer.from('abc'))
+    expect(ring.tail().length).toBe(0)
+    expect(ring.totalBytes).toBe(3)
+  })
+})

@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest'
+import { LineView, RenderedScreen, stripAnsi } from '../../src/supervisor/screen.js'
+
+const b = (s: string) => Buffer.from(s, 'utf8')
+
+describe('RenderedScreen (real @xterm/headless)', () => {
+  it('shows what a terminal would show after cursor movement and clearing', async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    screen.write(b('first line\r\nsecond line\r\n'))
+    screen.write(b('\x1b[H\x1b[2J')) // home + clear screen
+    screen.write(b('\x1b[2;5Hhello\x1b[1;1Htop   \x1b[K'))
+    await screen.flush()
+    expect(screen.visibleLines()).toEqual(['top', '    hello', '', '', ''])
+    expect(screen.visibleText()).toBe('top\n    hello\n\n\n')
+    screen.dispose()
+  })
+
+  it('flush waits for chunks split anywhere, even inside escape sequences and characters', async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 3 })
+    const bytes = b('\x1b[31mröd\x1b[0m text ✓\r\n')
+    for (let i = 0; i < bytes.length; i++) screen.write(bytes.subarray(i, i + 1))
+    await screen.flush()
+    expect(screen.visibleLines()[0]).toBe('röd text ✓')
+    screen.dispose()
+  })
+
+  it('tailText reaches into scrollback and leaves out blank rows below the output', async () => {
+    const screen = new RenderedScreen({ cols: 20, rows: 5, scrollback: 100 })
+    for (let i = 1; i <= 30; i++) screen.write(b(`line ${i}\r\n`))
+    await screen.flush()
+    expect(screen.tailText(8).split('\n')).toEqual(Array.from({ length: 8 }, (_, i) => `line ${23 + i}`))
+    expect(screen.visibleLines()).toEqual(['line 27', 'line 28', 'line 29', 'line 30', ''])
+    screen.dispose()
+  })
+
+  it('joins a wrapped long line into one logical line for matching', async () => {
+    const screen = new RenderedScreen({ cols: 20, rows: 5 })
+    screen.write(b('x'.repeat(15) + 'Allow this action? (y/n)'))
+    await screen.flush()
+    const lines = screen.screenLines()
+    expect(lines[0]!.text).toBe('x'.repeat(15) + 'Allow this action? (y/n)')
+    expect(lines[0]!.row).toBe(0)
+    screen.dispose()
+  })
+
+  it('line identities stay put while lines scroll, also after the scrollback is full', async () => {
+    const screen = new RenderedScreen({ cols: 20, rows: 6, scrollback: 3 })
+    screen.write(b('target\r\n'))
+    await screen.flush()
+    const id = screen.screenLines()[0]!.line
+    for (let i = 0; i < 12; i++) {
+      screen.write(b(`more ${i}\r\n`)) // from the 4th line on, lines are trimmed off the top
+      await screen.flush()
+      const lines = screen.screenLines()
+      const target = lines.find((l) => l.text === 'target')
+      if (target) expect(target.line).toBe(id)
+      // Every line keeps one identity from scan to scan: "more 0" never changes its id.
+      const more0 = lines.find((l) => l.text === 'more 0')
+      if (more0) expect(more0.line).toBe(id + 1)
+    }
+    expect(screen.screenLines().some((l) => l.text === 'target')).toBe(false)
+    screen.dispose()
+  })
+
+  it('reports the alternate screen that full-screen TUIs switch to', async () => {
+    const screen = new RenderedScreen({ cols: 20, rows: 4 })
+    expect(screen.bufferType).toBe('normal')
+    screen.write(b('\x1b[?1049hTUI'))
+    await screen.flush()
+    expect(screen.bufferType).toBe('alternate')
+    expect(screen.visibleLines()[0]).toBe('TUI')
+    screen.dispose()
+  })
+})
+
+describe('LineView', () => {
+  it('decodes UTF-8 across chunk boundaries and replaces invalid bytes without throwing', () => {
+    const view = new LineView()
+    const bytes = b('grüße\n')
+    view.write(bytes.subarray(0, 3)) // splits "ü"
+    view.write(bytes.subarray(3))
+    view.write(Buffer.from([0x66, 0xff, 0xfe, 0xc3, 0x28, 0x0a])) // invalid sequences
+    expect(view.visibleLines()).toEqual(['grüße', 'f\ufffd\ufffd\ufffd('])
+  })
+
+  it('strips colours, cursor movement, OSC titles and stray control characters', () => {
+    const view = new LineView()
+    view.write(b('\x1b[1;31merror:\x1b[0m bad\x07 thing\n\x1b]0;window title\x07done \x1b[2K\x1b[10Cok\n'))
+    expect(view.visibleLines()).toEqual(['error: bad thing', 'done ok'])
+  })
+
+  it('keeps an escape sequence split between chunks out of the text', () => {
+    const view = new LineView()
+    view.write(b('before \x1b['))
+    view.write(b('38;5;196mred\x1b'))
+    view.write(b(']8;;http://x\x07link\x1b]8;;\x07\n'))
+    expect(view.visibleLines()).toEqual(['before redlink'])
+  })
+
+  it('treats \\r\\n split across chunks as one line end, and a lone \\r as starting the line over', () => {
+    const view = new LineView()
+    view.write(b('abc\r'))
+    view.write(b('\ndef\n'))
+    view.write(b('progress 10%\rprogress 100%\n'))
+    expect(view.visibleLines()).toEqual(['abc', 'def', 'progress 100%'])
+  })
+
+  it('hands each completed line to the detector once and the unfinished line until it ends', () => {
+    const view = new LineView()
+    view.write(b('one\ntwo\nContinue? [y/N] '))
+    expect(view.takeLines()).toEqual([
+      { seq: 0, text: 'one', complete: true },
+      { seq: 1, text: 'two', complete: true },
+      { seq: 2, text: 'Continue? [y/N] ', complete: false },
+    ])
+    expect(view.takeLines()).toEqual([{ seq: 2, text: 'Continue? [y/N] ', complete: false }])
+    view.write(b('y\n'))
+    expect(view.takeLines()).toEqual([{ seq: 2, text: 'Continue? [y/N] y', complete: true }])
+    expect(view.takeLines()).toEqual([])
+  })
+
+  it('keeps only the end of a 10 MB line without a newline', () => {
+    const view = new LineView({ maxLineChars: 4096 })
+    const chunk = b('z'.repeat(64 * 1024))
+    for (let i = 0; i < 160; i++) view.write(chunk)
+    view.write(b('END [y/N]'))
+    const [current] = view.takeLines()
+    expect(current!.complete).toBe(false)
+    expect(current!.text.length).toBeLessThanOrEqual(2 * 4096)
+    expect(current!.text.endsWith('zEND [y/N]')).toBe(true)
+  })
+
+  it('keeps the last lines only, and bounds lines waiting for a slow detector', () => {
+    const view = new LineView({ keepLines: 3, maxPendingChars: 4096 })
+    for (let i = 0; i < 5000; i++) view.write(b(`line ${i}\n`))
+    expect(view.visibleLines()).toEqual(['line 4997', 'line 4998', 'line 4999'])
+    expect(view.tailText(2)).toBe('line 4998\nline 4999')
+    const pending = view.takeLines()
+    expect(pending.length).toBeLessThan(1000)
+    expect(pending[pending.length - 1]!.text).toBe('line 4999')
+    expect(view.skippedLines).toBe(5000 - pending.length)
+  })
+
+  it('survives random bytes and escape fragments', () => {
+    const view = new LineView()
+    let seed = 42
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
+    const pieces = [
+      '\x1b',
+      '[',
+      '?',
+      '1049',
+      'h',
+      ']',
+      '0;',
+      '\x07',
+      '\x9b',
+      'P',
+      '\\',
+      '\r',
+      '\n',
+      'é',
+      '\xff',
+    ]
+    for (let i = 0; i < 20000; i++) {
+      const bytes = Array.from({ length: rand(40) }, () =>
+        rand(3) === 0 ? Buffer.from([rand(256)]) : b(pieces[rand(pieces.length)]!),
+      )
+      view.write(Buffer.concat(bytes))
+    }
+    view.write(b('\x1b[0m\nfinal line\n'))
+    expect(view.visibleLines().at(-1)).toBe('final line')
+  })
+})
+
+describe('stripAnsi', () => {
+  it('leaves plain text untouched and removes SGR and CSI sequences', () => {
+    expect(stripAnsi('plain text')).toBe('plain text')
+    expect(stripAnsi('\x1b[32m✓\x1b[39m pass \x1b[?25l')).toBe('✓ pass ')
+  })
+})
