@@ -2,6 +2,7 @@ import commonjs from '@rollup/plugin-commonjs'
 import json from '@rollup/plugin-json'
 import nodeResolve from '@rollup/plugin-node-resolve'
 import typescript from '@rollup/plugin-typescript'
+import { fileURLToPath } from 'node:url'
 
 // node-pty loads a native binary by a computed name, so it cannot be inlined: it stays external
 // and scripts/build.mjs vendors it (with all six platform packages) into dist/node_modules.
@@ -9,8 +10,8 @@ const external = [/^@lydell\/node-pty/]
 
 export default {
   input: {
-    index: 'src/action/main.ts',
-    post: 'src/action/post.ts',
+    // index: 'src/action/main.ts',
+    // post: 'src/action/post.ts',
     cli: 'src/cli/main.ts',
   },
   external,
@@ -25,14 +26,22 @@ export default {
     intro: "import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);",
   },
   plugins: [
+    {
+      // @xterm/headless names a "module" file it does not ship; resolve its CommonJS main instead.
+      name: 'xterm-headless-main',
+      resolveId(source) {
+        return source === '@xterm/headless' ? fileURLToPath(import.meta.resolve('@xterm/headless')) : null
+      },
+    },
     typescript({ tsconfig: './tsconfig.build.json', noEmitOnError: true, outDir: 'dist', noEmit: false }),
     nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
     commonjs(),
     json(),
   ],
   onwarn(warning, warn) {
-    // @actions/* and octokit use `this` at top level in some transpiled files; harmless.
-    if (warning.code === 'THIS_IS_UNDEFINED' || warning.code === 'CIRCULAR_DEPENDENCY') return
+    // Harmless: top-level `this` in transpiled CommonJS, cycles inside dependencies, and zod's
+    // /*@__PURE__*/ comments in positions rollup drops.
+    if (['THIS_IS_UNDEFINED', 'CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION'].includes(warning.code)) return
     warn(warning)
   },
 }

@@ -24,7 +24,11 @@ mkdirSync(vendorRoot, { recursive: true })
 function copyPackage(from, to) {
   cpSync(from, to, {
     recursive: true,
-    filter: (src) => !src.endsWith('.pdb') && !src.includes('/node_modules/') && !src.endsWith('/node_modules'),
+    // Only the package itself: no debug symbols, no nested node_modules of its own.
+    filter: (src) => {
+      const rel = src.slice(from.length)
+      return !rel.endsWith('.pdb') && !rel.split('/').includes('node_modules')
+    },
   })
 }
 

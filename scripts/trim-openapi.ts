@@ -12,7 +12,15 @@ type JsonObject = { [key: string]: Json }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 /** Prose and examples make up most of the file and play no part in validation. */
-const DROP_KEYS = new Set(['description', 'externalDocs', 'example', 'examples', 'x-github', 'x-octokit', 'tags'])
+const DROP_KEYS = new Set([
+  'description',
+  'externalDocs',
+  'example',
+  'examples',
+  'x-github',
+  'x-octokit',
+  'tags',
+])
 
 /** Path of the full description in the installed @octokit/openapi, or null when it is not installed. */
 export function installedSpecPath(): string | null {
@@ -66,7 +74,10 @@ export function trimOpenApi(spec: JsonObject, operationIds: readonly string[]): 
   }
   return {
     openapi: spec.openapi as string,
-    info: { title: (spec.info as JsonObject).title as string, version: (spec.info as JsonObject).version as string },
+    info: {
+      title: (spec.info as JsonObject).title as string,
+      version: (spec.info as JsonObject).version as string,
+    },
     paths: sortKeys(paths),
     components: sortKeys(Object.fromEntries(Object.entries(components).map(([k, v]) => [k, sortKeys(v)]))),
   }
@@ -103,7 +114,14 @@ function sortKeys(obj: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(obj).sort(([a], [b]) => a.localeCompare(b)))
 }
 
-export const TRIMMED_SPEC_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'servers', 'openapi', TRIMMED_SPEC_FILE)
+export const TRIMMED_SPEC_PATH = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'test',
+  'servers',
+  'openapi',
+  TRIMMED_SPEC_FILE,
+)
 
 function main(): void {
   const source = installedSpecPath()
@@ -111,7 +129,9 @@ function main(): void {
   const spec = JSON.parse(readFileSync(source, 'utf8')) as JsonObject
   const trimmed = trimOpenApi(spec, OPERATIONS)
   writeFileSync(TRIMMED_SPEC_PATH, `${JSON.stringify(trimmed, null, 2)}\n`)
-  console.log(`wrote ${TRIMMED_SPEC_PATH} (${OPERATIONS.length} operations, ${JSON.stringify(trimmed).length} characters)`)
+  console.log(
+    `wrote ${TRIMMED_SPEC_PATH} (${OPERATIONS.length} operations, ${JSON.stringify(trimmed).length} characters)`,
+  )
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main()

@@ -107,7 +107,9 @@ export async function resolveCheckpoint(git: Git, id: string): Promise<Checkpoin
     if (which === 'latest') return chain[chain.length - 1]!
     const found = /^\d+$/.test(which) ? chain.find((c) => c.seq === Number(which)) : undefined
     if (!found) {
-      throw new Error(`session "${session}" has no checkpoint ${which}; it has 1..${chain[chain.length - 1]!.seq}`)
+      throw new Error(
+        `session "${session}" has no checkpoint ${which}; it has 1..${chain[chain.length - 1]!.seq}`,
+      )
     }
     return found
   }

@@ -3,7 +3,8 @@
 
 export interface SkippedFile {
   path: string
-  reason: 'size' | 'lfs'
+  /** unrecordable: git could not add it (e.g. a nested repository without commits). */
+  reason: 'size' | 'lfs' | 'unrecordable'
   /** Bytes on disk when skipped for size. */
   size?: number
 }
@@ -42,7 +43,12 @@ export function formatCheckpointMessage(fields: CheckpointMessageFields): string
   if (fields.skipped.length > 0) {
     // JSON quoting keeps paths with newlines or odd characters on one line of the body.
     for (const skip of fields.skipped.slice(0, MAX_LISTED_SKIPS)) {
-      const why = skip.reason === 'lfs' ? 'LFS-tracked' : `over max_file_size (${skip.size ?? '?'} bytes)`
+      const why =
+        skip.reason === 'lfs'
+          ? 'LFS-tracked'
+          : skip.reason === 'unrecordable'
+            ? 'git could not record it (a nested repository without commits?)'
+            : `over max_file_size (${skip.size ?? '?'} bytes)`
       lines.push(`Skipped ${JSON.stringify(skip.path)}: ${why}`)
     }
     if (fields.skipped.length > MAX_LISTED_SKIPS)

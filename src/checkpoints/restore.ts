@@ -119,9 +119,49 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
   }
 }
 
+/**
+ * Put `paths` back to their state in `commit` without a safety checkpoint or HEAD check: files in the
+ * commit are written, files absent from it are deleted (unless ignored). For revert_on_violation, which
+ * restores only the violating files from the last valid checkpoint. Returns what it did.
+ */
+export async function revertPaths(
+  git: Git,
+  commit: string,
+  paths: readonly string[],
+): Promise<{ restored: string[]; deleted: string[]; keptIgnored: string[] }> {
+  if (paths.length === 0) return { restored: [], deleted: [], keptIgnored: [] }
+  const root = await git.topLevel()
+  const atRoot = git.at(root)
+  const wanted = (await atRoot.lsTree(commit, paths))
+    .filter((e) => e.mode !== GITLINK_MODE)
+    .map((e) => e.path)
+  await writeFromCheckpoint(atRoot, commit, wanted)
+  const keep = new Set(wanted)
+  const missing = paths.filter((p) => !keep.has(p) && fs.existsSync(path.join(root, p)))
+  const ignored = await atRoot.checkIgnore(missing)
+  const deleted: string[] = []
+  const keptIgnored: string[] = []
+  for (const file of missing) {
+    if (ignored.has(file) || fs.lstatSync(path.join(root, file)).isDirectory()) {
+      keptIgnored.push(file)
+      continue
+    }
+    fs.rmSync(path.join(root, file), { force: true })
+    removeEmptyParents(root, file)
+    deleted.push(file)
+  }
+  return { restored: wanted, deleted, keptIgnored }
+}
+
 /** Write files of `commit` into the worktree through a throwaway index (the user's index is untouched). */
-async function writeFromCheckpoint(git: Git, commit: string, files: readonly string[] | 'all'): Promise<void> {
-  const indexFile = await git.gitPath(`proctor/restore-index-${process.pid}-${crypto.randomBytes(4).toString('hex')}`)
+async function writeFromCheckpoint(
+  git: Git,
+  commit: string,
+  files: readonly string[] | 'all',
+): Promise<void> {
+  const indexFile = await git.gitPath(
+    `proctor/restore-index-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
+  )
   fs.mkdirSync(path.dirname(indexFile), { recursive: true })
   try {
     await git.readTree(indexFile, commit)

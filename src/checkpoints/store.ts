@@ -2,6 +2,7 @@
 // private index. The user's index, HEAD, branches, stash and files are never written: every index
 // operation sets GIT_INDEX_FILE to our own file, and refs are only created under refs/proctor/.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 import type { CheckpointRecord, Violation } from '../report/model.js'
@@ -79,6 +80,9 @@ export class CheckpointStore {
   private lastAt: number | null = null
   private queue: Promise<unknown> = Promise.resolve()
   private opened: Promise<void> | undefined
+  private filterAttributeFiles = false
+  /** .gitattributes text per directory; a checkpoint re-reads them (the agent may edit them). */
+  private attributesCache = new Map<string, string>()
 
   constructor(options: CheckpointStoreOptions) {
     this.options = options
@@ -137,26 +141,49 @@ export class CheckpointStore {
   // ---- opening -----------------------------------------------------------------------------------
 
   private async doOpen(): Promise<void> {
-    this.root = await this.options.git.topLevel()
+    // One rev-parse for the paths (--git-path works in linked worktrees) ...
+    const indexName = this.options.indexName ?? `index-${this.session}`
+    const paths = (
+      await this.options.git.raw([
+        'rev-parse',
+        '--show-toplevel',
+        '--git-path',
+        'index',
+        '--git-path',
+        `proctor/${indexName}`,
+        '--git-path',
+        'info/attributes',
+      ])
+    ).stdout.split('\n')
+    this.root = paths[0]!
     this.git = this.options.git.at(this.root)
-    this.userIndex = await this.git.gitPath('index')
-    this.indexFile = await this.git.gitPath(`proctor/${this.options.indexName ?? `index-${this.session}`}`)
+    this.userIndex = path.resolve(this.options.git.cwd, paths[1]!)
+    this.indexFile = path.resolve(this.options.git.cwd, paths[2]!)
+    const infoAttributes = path.resolve(this.options.git.cwd, paths[3]!)
     fs.mkdirSync(path.dirname(this.indexFile), { recursive: true })
     // A lock left by a crashed proctor of this same session: nobody else uses this private index.
     fs.rmSync(`${this.indexFile}.lock`, { force: true })
-
-    this.head = await this.git.revParse(`${this.ref}^{commit}`)
+    // ... the identity probe in the background (needed at the first commit) ...
+    void this.git.identityEnv().catch(() => undefined)
+    // ... and one cat-file for HEAD, the chain tip and their trees (missing ones come back as null).
+    const [objects, filters] = await Promise.all([
+      this.git.resolveObjects(['HEAD^{commit}', 'HEAD^{tree}', `${this.ref}^{commit}`, `${this.ref}^{tree}`]),
+      this.globalAttributeFiles(infoAttributes),
+    ])
+    this.filterAttributeFiles = filters
+    this.head = objects[2] ?? null
     if (this.head) {
       const message = (await this.git.raw(['log', '-1', '--format=%B', this.head])).stdout
       const parsed = parseCheckpointMessage(message)
       this.seq = parsed.seq ?? 0
       this.baseCommit = parsed.base
-      this.headTree = await this.treeOf(this.head)
+      this.headTree = objects[3]!
+      this.baseTree = this.baseCommit ? await this.treeOf(this.baseCommit) : await this.git.emptyTree()
     } else {
-      this.baseCommit = await this.git.headCommit()
+      this.baseCommit = objects[0] ?? null
+      this.baseTree = objects[1] ?? (await this.git.emptyTree())
+      this.headTree = this.baseTree
     }
-    this.baseTree = this.baseCommit ? await this.treeOf(this.baseCommit) : await this.git.emptyTree()
-    if (!this.head) this.headTree = this.baseTree
     if (!fs.existsSync(this.indexFile)) await this.seedIndex()
   }
 
@@ -192,10 +219,12 @@ export class CheckpointStore {
     await this.open()
     await this.waitForSpacing(trigger)
     const skipped: SkippedFile[] = []
+    this.attributesCache.clear()
     const pauser = this.options.pauser
+    let staged: string[]
     pauser?.pause()
     try {
-      await this.stageChanges(skipped)
+      staged = await this.stageChanges(skipped)
     } finally {
       pauser?.resume()
     }
@@ -203,19 +232,25 @@ export class CheckpointStore {
     if (tree === this.headTree) return null
 
     const seq = this.seq + 1
-    const files = await diffTrees(this.git, this.headTree, tree)
-    const cumulative =
-      this.headTree === this.baseTree ? files : await diffTrees(this.git, this.baseTree, tree)
-    const violations = this.options.validate
-      ? await this.options.validate({ seq, files, cumulative, tree })
-      : []
+    // The detailed diffs cost two git processes each; they are only computed for the policy hook.
+    let files: ChangedFile[] = []
+    let cumulative: ChangedFile[] = []
+    let violations: Violation[] = []
+    if (this.options.validate) {
+      ;[files, cumulative] = await Promise.all([
+        diffTrees(this.git, this.headTree, tree),
+        this.headTree === this.baseTree ? null : diffTrees(this.git, this.baseTree, tree),
+      ]).then(([incremental, total]) => [incremental, total ?? incremental])
+      violations = await this.options.validate({ seq, files, cumulative, tree })
+    }
+    const changedPaths = this.options.validate ? touchedPaths(files) : staged
     const parent = this.head ?? this.baseCommit
     const message = formatCheckpointMessage({
       session: this.session,
       seq,
       base: this.baseCommit,
       trigger,
-      filesChanged: files.length,
+      filesChanged: changedPaths.length,
       violations: violations.length,
       skipped,
       maxFileSize: this.options.maxFileSize,
@@ -243,7 +278,7 @@ export class CheckpointStore {
       sha,
       ref: this.ref,
       trigger,
-      files_changed: touchedPaths(files),
+      files_changed: changedPaths,
       violations: violations.length,
       skipped: skipped.map((s) => s.path),
       created_at: new Date().toISOString(),
@@ -253,24 +288,35 @@ export class CheckpointStore {
 
   /**
    * Bring the private index up to date with the worktree. One status walk finds what changed; only
-   * those paths are added (cheap), minus files over max_file_size, LFS-tracked files and .proctor/.
-   * If a path vanished between the walk and the add, fall back to a whole-tree `add -A`.
+   * those paths are hashed, with `update-index` (no second directory walk), minus files over
+   * max_file_size, LFS-tracked files and .proctor/. If that fails (a path vanished or changed type
+   * mid-way, a nested repository without commits), fall back to a whole-tree `add -A`, leaving out
+   * nested repositories git cannot record.
    */
-  private async stageChanges(skipped: SkippedFile[]): Promise<void> {
+  private async stageChanges(skipped: SkippedFile[]): Promise<string[]> {
     const changed = await this.changedPaths()
-    if (changed.length === 0) return
+    if (changed.length === 0) return []
     const exclude = await this.filesToSkip(changed, skipped)
     const excluded = new Set(exclude)
     const paths = changed.filter((p) => !excluded.has(p))
-    if (paths.length === 0) return
+    if (paths.length === 0) return []
     try {
-      await this.git.raw(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+      await this.git.raw(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
         indexFile: this.indexFile,
-        input: paths.map((p) => `:(top,literal)${p}`).join('\0') + '\0',
+        input: paths.join('\0') + '\0',
       })
     } catch {
-      await this.git.addAll(this.indexFile, { exclude: [PROCTOR_DIR, ...exclude] })
+      try {
+        await this.git.addAll(this.indexFile, { exclude: [PROCTOR_DIR, ...exclude] })
+      } catch (error) {
+        const dirs = paths.filter((p) => isDirectory(path.join(this.root, p)))
+        if (dirs.length === 0) throw error
+        for (const dir of dirs) skipped.push({ path: dir, reason: 'unrecordable' })
+        await this.git.addAll(this.indexFile, { exclude: [PROCTOR_DIR, ...exclude, ...dirs] })
+        return paths.filter((p) => !dirs.includes(p))
+      }
     }
+    return paths
   }
 
   /** Paths whose worktree state differs from the private index (modified, deleted, untracked). */
@@ -319,7 +365,7 @@ export class CheckpointStore {
       }
     }
     const candidates = present.filter((p) => !exclude.includes(p))
-    if (candidates.length > 0) {
+    if (candidates.length > 0 && this.attributesMayFilter(candidates)) {
       const filters = await this.git.checkAttr('filter', candidates, this.indexFile)
       for (const p of candidates) {
         if (filters.get(p) === 'lfs') {
@@ -329,6 +375,52 @@ export class CheckpointStore {
       }
     }
     return exclude
+  }
+
+  /**
+   * Whether any attributes file that applies to these paths mentions `filter` (LFS is `filter=lfs`).
+   * Reading a few small files is much cheaper than a `git check-attr` process per checkpoint.
+   */
+  private attributesMayFilter(paths: readonly string[]): boolean {
+    if (this.filterAttributeFiles) return true
+    const dirs = new Set<string>()
+    for (const p of paths) {
+      let dir = path.posix.dirname(p)
+      for (;;) {
+        dirs.add(dir)
+        if (dir === '.') break
+        dir = path.posix.dirname(dir)
+      }
+    }
+    for (const dir of dirs) {
+      let text = this.attributesCache.get(dir)
+      if (text === undefined) {
+        try {
+          text = fs.readFileSync(path.join(this.root, dir, '.gitattributes'), 'utf8')
+        } catch {
+          text = ''
+        }
+        this.attributesCache.set(dir, text)
+      }
+      if (/filter/.test(text)) return true
+    }
+    return false
+  }
+
+  /** info/attributes, core.attributesFile or the default global file mentions a filter. */
+  private async globalAttributeFiles(infoAttributes: string): Promise<boolean> {
+    const candidates = [infoAttributes]
+    const configured = await this.git.configGet('core.attributesFile')
+    if (configured) candidates.push(configured.replace(/^~(?=\/)/, os.homedir()))
+    const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config')
+    candidates.push(path.join(xdg, 'git', 'attributes'))
+    return candidates.some((file) => {
+      try {
+        return /filter/.test(fs.readFileSync(file, 'utf8'))
+      } catch {
+        return false
+      }
+    })
   }
 
   private async waitForSpacing(trigger: string): Promise<void> {
@@ -344,6 +436,14 @@ export class CheckpointStore {
 
   private async treeOf(commit: string): Promise<string> {
     return (await this.git.raw(['rev-parse', '--verify', `${commit}^{tree}`])).stdout.trim()
+  }
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isDirectory()
+  } catch {
+    return false
   }
 }
 

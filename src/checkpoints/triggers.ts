@@ -36,6 +36,8 @@ export class CheckpointTriggers {
   private watcher: FSWatcher | null = null
   private timer: NodeJS.Timeout | null = null
   private readonly changed = new Set<string>()
+  private readonly unchecked = new Set<string>()
+  private checking: Promise<void> | null = null
   private inFlight: Promise<unknown> | null = null
   private log: fs.WriteStream | null = null
   private ignoredDirs: string[] = []
@@ -48,6 +50,11 @@ export class CheckpointTriggers {
   /** Distinct paths changed since the last checkpoint started (as the watcher saw them). */
   get pendingChanges(): number {
     return this.changed.size
+  }
+
+  /** Resolves when the file events seen so far have been counted (ignore checks done). */
+  async counted(): Promise<void> {
+    while (this.checking) await this.checking
   }
 
   /** Start the interval timer and the watcher; resolves once the watcher is ready. */
@@ -87,6 +94,7 @@ export class CheckpointTriggers {
     this.timer = null
     await this.watcher?.close()
     this.watcher = null
+    await this.checking
     await this.inFlight?.catch(() => undefined)
     const log = this.log
     this.log = null
@@ -126,9 +134,26 @@ export class CheckpointTriggers {
   private onFileEvent(event: string, rel: string): void {
     const file = rel.split(path.sep).join('/')
     this.writeLog({ event, path: file })
-    if (event === 'addDir' || this.stopped) return
-    this.changed.add(file)
-    if (this.options.maxChanges > 0 && this.changed.size >= this.options.maxChanges) void this.fire('changes')
+    if (event === 'addDir' || event === 'unlinkDir' || this.stopped || this.options.maxChanges <= 0) return
+    this.unchecked.add(file)
+    this.checking ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.countUnchecked())
+  }
+
+  /** Count a batch of changed paths, minus those .gitignore covers (e.g. a build dir created later). */
+  private async countUnchecked(): Promise<void> {
+    const batch = [...this.unchecked]
+    this.unchecked.clear()
+    let ignored = new Set<string>()
+    try {
+      if (this.options.git) ignored = await this.options.git.checkIgnore(batch)
+    } catch {
+      // Counting is only a hint; git decides at checkpoint time.
+    }
+    this.checking = null
+    if (this.unchecked.size > 0) this.checking = this.countUnchecked()
+    if (this.stopped) return
+    for (const file of batch) if (!ignored.has(file)) this.changed.add(file)
+    if (this.changed.size >= this.options.maxChanges) void this.fire('changes')
   }
 
   private writeLog(entry: { event: string; path: string; message?: string }): void {
@@ -154,7 +179,6 @@ export class CheckpointTriggers {
         '--ignored',
         '--exclude-standard',
         '--directory',
-        '--no-empty-directory',
       ])
       return splitNul(result.stdout)
         .filter((p) => p.endsWith('/'))

@@ -8,7 +8,9 @@ import { registerHooksCommand } from './commands/hooks.js'
 import { registerInitCommand } from './commands/init.js'
 import { registerCheckpointsCommand } from './commands/checkpoints.js'
 import { registerReportCommand } from './commands/report.js'
+import { registerBatchCommand } from './commands/batch.js'
 import { PROCTOR_VERSION } from '../util/version.js'
+import { pushCheckpointsAlong } from '../session/push-on-pre-push.js'
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -19,8 +21,9 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
   registerRunCommand(program)
-  registerCheckCommand(program)
+  registerCheckCommand(program, { pushCheckpoints: pushCheckpointsAlong })
   registerCheckpointsCommand(program)
+  registerBatchCommand(program)
   registerHooksCommand(program)
   registerHookCommand(program)
   registerInitCommand(program)

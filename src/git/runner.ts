@@ -356,6 +356,18 @@ export class Git {
     return info
   }
 
+  /** Object ids for many revisions in one process (e.g. `HEAD^{tree}`); null for those that do not resolve. */
+  async resolveObjects(revs: readonly string[]): Promise<(string | null)[]> {
+    const result = await this.raw(['cat-file', '--batch-check=%(objectname)'], {
+      input: revs.join('\n') + '\n',
+    })
+    const lines = result.stdout.split('\n')
+    return revs.map((_, i) => {
+      const line = lines[i] ?? ''
+      return /^[0-9a-f]{40,64}$/.test(line) ? line : null
+    })
+  }
+
   async catFileSize(object: string): Promise<number | null> {
     return (await this.catFileInfo([object])).get(object)?.size ?? null
   }

@@ -26,6 +26,11 @@ export interface CheckRunsOptions {
   detailsUrl?: string | null
   /** Name prefix; check names are `<prefix> / <hook>` (default `proctor`). */
   prefix?: string
+  /**
+   * Stored as each check run's `external_id` (the session id), so a later step can tell this session's
+   * open checks from those of a matrix sibling on the same commit.
+   */
+  externalId?: string
   /** Writes a workflow-command line to the job log (default: process.stdout). */
   emit?: (line: string) => void
   onCall?: (operation: string) => void
@@ -48,7 +53,11 @@ const LEVEL_OF: Record<Severity, ApiAnnotationLevel> = {
   critical: 'failure',
 }
 
-const COMMAND_LEVEL_OF: Record<ApiAnnotationLevel, AnnotationLevel> = { notice: 'notice', warning: 'warning', failure: 'error' }
+const COMMAND_LEVEL_OF: Record<ApiAnnotationLevel, AnnotationLevel> = {
+  notice: 'notice',
+  warning: 'warning',
+  failure: 'error',
+}
 
 export function hookConclusion(result: StopHookResult): CheckConclusion {
   return result.timed_out ? 'timed_out' : CONCLUSION_OF[result.verdict]
@@ -84,7 +93,11 @@ export class CheckRuns {
   async hookStarted(hook: string): Promise<void> {
     if (this.fallbackReason) return
     await this.guard(async () => {
-      const id = await this.create({ name: this.name(hook), status: 'in_progress', started_at: new Date().toISOString() })
+      const id = await this.create({
+        name: this.name(hook),
+        status: 'in_progress',
+        started_at: new Date().toISOString(),
+      })
       this.open.set(hook, id)
     })
   }
@@ -97,11 +110,61 @@ export class CheckRuns {
     const ok = await this.guard(async () => {
       const id = this.open.get(result.name)
       this.open.delete(result.name)
-      const fields = { status: 'completed' as const, conclusion, completed_at: new Date().toISOString(), output }
+      const fields = {
+        status: 'completed' as const,
+        conclusion,
+        completed_at: new Date().toISOString(),
+        output,
+      }
       if (id === undefined) await this.create({ name: this.name(result.name), ...fields })
       else await this.update(id, fields)
     })
     if (!ok) this.annotateHook(result, conclusion)
+  }
+
+  /**
+   * Takes over this session's `<prefix> / *` check runs still in_progress on the head commit (the main
+   * step was killed before completing them), so cancelOpen/settleOpen can complete them. One API call.
+   * Returns the hooks adopted.
+   */
+  async adoptOpen(): Promise<string[]> {
+    if (this.fallbackReason) return []
+    const prefix = `${this.options.prefix ?? 'proctor'} / `
+    const adopted: string[] = []
+    await this.guard(async () => {
+      const { octokit, owner, repo, headSha, externalId } = this.options
+      this.options.onCall?.('checks.listForRef')
+      const { data } = await octokit.rest.checks.listForRef({
+        owner,
+        repo,
+        ref: headSha,
+        status: 'in_progress',
+        filter: 'latest',
+        per_page: 100,
+      })
+      for (const run of data.check_runs) {
+        if (!run.name.startsWith(prefix)) continue
+        if (externalId && run.external_id !== externalId) continue
+        const hook = run.name.slice(prefix.length)
+        if (this.open.has(hook)) continue
+        this.open.set(hook, run.id)
+        adopted.push(hook)
+      }
+    })
+    return adopted
+  }
+
+  /**
+   * Completes every still-open hook check: with the hook's result when the report has one (the main
+   * step ran the hook but died before writing its check), else as cancelled.
+   */
+  async settleOpen(results: StopHookResult[], reason: string): Promise<void> {
+    const finished = [...this.open.keys()].flatMap((hook) => {
+      const result = results.filter((r) => r.name === hook).at(-1)
+      return result ? [result] : []
+    })
+    for (const result of finished) await this.hookFinished(result)
+    await this.cancelOpen(reason)
   }
 
   /** Completes every still-open hook check as cancelled (the session was interrupted). */
@@ -109,7 +172,8 @@ export class CheckRuns {
     for (const [hook, id] of [...this.open]) {
       this.open.delete(hook)
       if (this.fallbackReason) continue
-      const title = this.options.sanitizer.redact(stripControl(reason)).slice(0, CHECK_LIMITS.title) || 'cancelled'
+      const title =
+        this.options.sanitizer.redact(stripControl(reason)).slice(0, CHECK_LIMITS.title) || 'cancelled'
       await this.guard(() =>
         this.update(id, {
           status: 'completed',
@@ -129,7 +193,10 @@ export class CheckRuns {
     const conclusion = policyConclusion(violations)
     const annotations = violations.map((v) => this.annotation(v))
     if (this.fallbackReason) return this.annotatePolicy(annotations)
-    const title = violations.length === 0 ? 'No policy violations' : `${violations.length} policy violation${violations.length === 1 ? '' : 's'}`
+    const title =
+      violations.length === 0
+        ? 'No policy violations'
+        : `${violations.length} policy violation${violations.length === 1 ? '' : 's'}`
     const output = { title, summary: cap(summary, CHECK_LIMITS.summary) }
     const per = CHECK_LIMITS.annotationsPerRequest
     let sent = 0
@@ -150,10 +217,23 @@ export class CheckRuns {
     if (!ok) this.annotatePolicy(annotations.slice(sent))
   }
 
-  private hookOutput(result: StopHookResult, conclusion: CheckConclusion): { title: string; summary: string; text?: string } {
+  private hookOutput(
+    result: StopHookResult,
+    conclusion: CheckConclusion,
+  ): { title: string; summary: string; text?: string } {
     const s = this.options.sanitizer
-    const word = { success: 'passed', failure: 'blocked', neutral: 'hook error', timed_out: 'timed out', cancelled: 'cancelled' }[conclusion]
-    const firstLine = result.reason ? stripControl(s.redact(result.reason)).split('\n').find((l) => l.trim()) : undefined
+    const word = {
+      success: 'passed',
+      failure: 'blocked',
+      neutral: 'hook error',
+      timed_out: 'timed out',
+      cancelled: 'cancelled',
+    }[conclusion]
+    const firstLine = result.reason
+      ? stripControl(s.redact(result.reason))
+          .split('\n')
+          .find((l) => l.trim())
+      : undefined
     const title = cap(firstLine ? `${word}: ${firstLine.trim()}` : word, CHECK_LIMITS.title)
     const facts = [
       `**${word}** after ${formatDuration(result.duration_ms)}`,
@@ -167,13 +247,18 @@ export class CheckRuns {
 
   private annotation(v: Violation) {
     const s = this.options.sanitizer
-    const message = stripControl(s.redact(`${v.message}${v.suggestion ? `\nSuggestion: ${v.suggestion}` : ''}`))
+    const message = stripControl(
+      s.redact(`${v.message}${v.suggestion ? `\nSuggestion: ${v.suggestion}` : ''}`),
+    )
     return {
       path: stripControl(v.file),
       start_line: 1,
       end_line: 1,
       annotation_level: LEVEL_OF[v.severity],
-      title: cap(`${v.constraint} (${v.severity})${v.checkpoint === null ? '' : ` · checkpoint ${v.checkpoint}`}`, 255),
+      title: cap(
+        `${v.constraint} (${v.severity})${v.checkpoint === null ? '' : ` · checkpoint ${v.checkpoint}`}`,
+        255,
+      ),
       message: cap(message || v.constraint, 64_000),
     }
   }
@@ -182,7 +267,11 @@ export class CheckRuns {
     if (conclusion === 'success') return
     const reason = result.reason ? this.options.sanitizer.forLog(result.reason) : 'no reason given'
     const level: AnnotationLevel = conclusion === 'failure' ? 'error' : 'warning'
-    this.emit(annotationCommand(level, `${conclusion === 'failure' ? 'blocked' : conclusion}: ${reason}`, { title: this.name(result.name) }))
+    this.emit(
+      annotationCommand(level, `${conclusion === 'failure' ? 'blocked' : conclusion}: ${reason}`, {
+        title: this.name(result.name),
+      }),
+    )
   }
 
   private annotatePolicy(annotations: ReturnType<CheckRuns['annotation']>[]): void {
@@ -232,6 +321,7 @@ export class CheckRuns {
       repo,
       head_sha: headSha,
       ...(detailsUrl ? { details_url: detailsUrl } : {}),
+      ...(this.options.externalId ? { external_id: this.options.externalId } : {}),
       ...(fields as { name: string }),
     })
     return data.id

@@ -33,7 +33,9 @@ export interface ClientOptions {
 
 export function createGitHubClient(options: ClientOptions): GitHubOctokit {
   if (!options.token) {
-    throw new Error('No GitHub token: pass the `github-token` input (default ${{ github.token }}) or set GITHUB_TOKEN')
+    throw new Error(
+      'No GitHub token: pass the `github-token` input (default ${{ github.token }}) or set GITHUB_TOKEN',
+    )
   }
   const log = options.log ?? (() => {})
   const maxRetries = options.throttle?.maxRetries ?? 2
@@ -41,7 +43,12 @@ export function createGitHubClient(options: ClientOptions): GitHubOctokit {
   const base = options.retryAfterBaseMs ?? 1000
   const decide =
     (kind: string) =>
-    (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number): boolean => {
+    (
+      retryAfter: number,
+      request: { method: string; url: string },
+      _octokit: unknown,
+      retryCount: number,
+    ): boolean => {
       const what = `${request.method} ${request.url}`
       if (retryCount >= maxRetries || retryAfter > maxWait) {
         log(`${kind} on ${what}: giving up (retry-after ${retryAfter}s, ${retryCount} retries so far)`)
@@ -55,11 +62,10 @@ export function createGitHubClient(options: ClientOptions): GitHubOctokit {
     {
       ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {}),
       ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-      request: {
-        retries: options.retries ?? 3,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-      },
-      retry: { retryAfterBaseValue: base },
+      // Only when injected: a `request` object replaces @actions/github's defaults (its proxy-aware fetch)
+      // wholesale. Retries belong in `retry`; `request.retries` would make every error retryable.
+      ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
+      retry: { retries: options.retries ?? 3, retryAfterBaseValue: base },
       throttle: {
         retryAfterBaseValue: base,
         onRateLimit: decide('rate limit'),

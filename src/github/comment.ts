@@ -67,14 +67,17 @@ export class StickyComment {
    * Creates or updates the comment now unless the mode is off. With `final: false` the edit is throttled:
    * inside the interval it is deferred (and replaced by any newer one). Resolves to what happened.
    */
-  publish(render: BodyRenderer, opts: { final: boolean }): Promise<'created' | 'updated' | 'deferred' | 'off'> {
+  publish(
+    render: BodyRenderer,
+    opts: { final: boolean },
+  ): Promise<'created' | 'updated' | 'deferred' | 'off'> {
     if (this.options.mode === 'off') return Promise.resolve('off')
     if (opts.final) {
       this.cancelPending()
       return this.serial(() => this.write(render))
     }
     const wait = this.lastWrite + this.interval() - Date.now()
-    if (this.id !== null && wait > 0) {
+    if (wait > 0) {
       this.pending = render
       this.timer ??= setTimeout(() => this.flushPending(), wait)
       this.timer.unref()
@@ -115,6 +118,8 @@ export class StickyComment {
   }
 
   private async write(render: BodyRenderer): Promise<'created' | 'updated'> {
+    // Counted from the attempt, not the success: when GitHub is down, progress must not hammer it.
+    this.lastWrite = Date.now()
     if (this.id === null && this.options.mode === 'sticky') {
       const existing = await this.find()
       if (existing) this.adopt(existing)
@@ -123,9 +128,7 @@ export class StickyComment {
     for (let attempt = 0; ; attempt++) {
       const body = render(maxChars)
       try {
-        const result = this.id === null ? await this.create(body) : await this.update(this.id, body)
-        this.lastWrite = Date.now()
-        return result
+        return this.id === null ? await this.create(body) : await this.update(this.id, body)
       } catch (error) {
         const { status, message } = describeError(error)
         // GitHub's limit is in characters but its counting can differ from ours: shrink and try again.

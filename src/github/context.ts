@@ -73,7 +73,9 @@ function readPayload(path: string | undefined): unknown {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new ContextError(`GITHUB_EVENT_PATH points to ${path}, which cannot be read: ${(error as Error).message}`)
+    throw new ContextError(
+      `GITHUB_EVENT_PATH points to ${path}, which cannot be read: ${(error as Error).message}`,
+    )
   }
   try {
     return JSON.parse(text) as unknown
@@ -149,7 +151,9 @@ export function linksFor(ctx: ActionsContext): ReportLinks {
   const path = (p: string) =>
     p
       .split('/')
-      .map((part) => encodeURIComponent(part).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+      .map((part) =>
+        encodeURIComponent(part).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+      )
       .join('/')
   return {
     commit: (sha) => `${repo}/commit/${hex(sha)}`,

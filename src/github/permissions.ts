@@ -5,7 +5,12 @@ import type { GitHubOctokit } from './client.js'
 export type PermissionLevel = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
 
 /** The actor's permission on the repository ('none' when GitHub knows no such collaborator). */
-export async function actorPermission(octokit: GitHubOctokit, owner: string, repo: string, username: string): Promise<PermissionLevel> {
+export async function actorPermission(
+  octokit: GitHubOctokit,
+  owner: string,
+  repo: string,
+  username: string,
+): Promise<PermissionLevel> {
   try {
     const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username })
     const level = data.role_name || data.permission

@@ -139,10 +139,14 @@ export class GitHubReporter {
   async finish(report: SessionReport): Promise<FinishResult> {
     this.last = report
     let summary: SummaryWriteResult | null = null
-    const summaryPath = this.options.summaryPath === undefined ? process.env.GITHUB_STEP_SUMMARY : this.options.summaryPath
+    const summaryPath =
+      this.options.summaryPath === undefined ? process.env.GITHUB_STEP_SUMMARY : this.options.summaryPath
     if (summaryPath) {
       try {
-        summary = appendJobSummary(renderJobSummary(report, { links: this.links, sanitizer: this.options.sanitizer }), summaryPath)
+        summary = appendJobSummary(
+          renderJobSummary(report, { links: this.links, sanitizer: this.options.sanitizer }),
+          summaryPath,
+        )
       } catch (error) {
         this.fail('summary', error)
       }
@@ -169,9 +173,12 @@ export class GitHubReporter {
     const { key, sanitizer } = this.options
     const progress = final ? false : { running_hooks: [...this.running] }
     try {
-      await this.comment.publish((maxChars) => renderSessionComment(report, { key, links: this.links, sanitizer, progress, maxChars }), {
-        final: final || first,
-      })
+      await this.comment.publish(
+        (maxChars) => renderSessionComment(report, { key, links: this.links, sanitizer, progress, maxChars }),
+        {
+          final: final || first,
+        },
+      )
     } catch (error) {
       this.fail('comment', error)
     }

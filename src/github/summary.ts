@@ -15,8 +15,16 @@ export interface SummaryWriteResult {
  * Appends markdown to the step summary. The runner rejects a step's whole summary above 1 MiB, so the
  * text is cut (with a note) to what still fits beside anything already in the file.
  */
-export function appendJobSummary(markdown: string, path = process.env.GITHUB_STEP_SUMMARY): SummaryWriteResult {
-  if (!path) return { written: false, bytes: 0, note: 'GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions)' }
+export function appendJobSummary(
+  markdown: string,
+  path = process.env.GITHUB_STEP_SUMMARY,
+): SummaryWriteResult {
+  if (!path)
+    return {
+      written: false,
+      bytes: 0,
+      note: 'GITHUB_STEP_SUMMARY is not set (not running in GitHub Actions)',
+    }
   const already = existsSync(path) ? statSync(path).size : 0
   const room = SUMMARY_MAX_BYTES - already - 1
   let text = markdown.endsWith('\n') ? markdown : `${markdown}\n`
@@ -26,7 +34,11 @@ export function appendJobSummary(markdown: string, path = process.env.GITHUB_STE
     const keep = Math.max(0, room - Buffer.byteLength(marker, 'utf8'))
     if (keep <= 0) return { written: false, bytes: 0, note: 'the step summary is already at its 1 MiB limit' }
     // Cut by bytes, then drop a trailing partial character.
-    text = Buffer.from(text, 'utf8').subarray(0, keep).toString('utf8').replace(/\uFFFD$/, '') + marker
+    text =
+      Buffer.from(text, 'utf8')
+        .subarray(0, keep)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '') + marker
     note = `summary cut to ${keep} bytes to stay under 1 MiB`
   }
   appendFileSync(path, text, 'utf8')
@@ -37,11 +49,15 @@ export function appendJobSummary(markdown: string, path = process.env.GITHUB_STE
  * Writes step outputs in the runner's multi-line format (`name<<delimiter`), the same as
  * @actions/core's setOutput, with a delimiter that cannot occur in the value.
  */
-export function writeOutputs(outputs: Record<string, string | number | boolean | null>, path = process.env.GITHUB_OUTPUT): boolean {
+export function writeOutputs(
+  outputs: Record<string, string | number | boolean | null>,
+  path = process.env.GITHUB_OUTPUT,
+): boolean {
   if (!path) return false
   let text = ''
   for (const [name, raw] of Object.entries(outputs)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new Error(`invalid output name "${name}": use letters, digits, "_" or "-"`)
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
+      throw new Error(`invalid output name "${name}": use letters, digits, "_" or "-"`)
     const value = raw === null ? '' : String(raw)
     let delimiter = `ghadelimiter_${randomUUID()}`
     while (value.includes(delimiter)) delimiter = `ghadelimiter_${randomUUID()}`

@@ -21,7 +21,11 @@ export function escapeProperty(value: string): string {
 }
 
 /** One annotation command line (without the trailing newline). */
-export function annotationCommand(level: AnnotationLevel, message: string, props: AnnotationProps = {}): string {
+export function annotationCommand(
+  level: AnnotationLevel,
+  message: string,
+  props: AnnotationProps = {},
+): string {
   const entries = Object.entries(props).filter(([, v]) => v !== undefined && v !== '')
   const params = entries.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',')
   return `::${level}${params ? ` ${params}` : ''}::${escapeData(message)}`

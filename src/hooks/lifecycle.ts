@@ -104,6 +104,8 @@ export class LifecycleHooks {
     this.shuttingDown = true
     await Promise.all([...this.running].map((hook) => hook.process?.stop('shutdown')))
     await Promise.all([...this.running].map((hook) => hook.done))
+    // Firings scheduled but not spawned yet see shuttingDown and end without starting anything.
+    await this.settled()
   }
 
   private start(event: LifecycleEvent, name: string, entry: HookEntry, payload: string): StartedHook {
@@ -146,6 +148,10 @@ export class LifecycleHooks {
     return result
   }
 
+  /**
+   * Reserves a pool slot now and spawns on the next turn of the event loop, so the caller (the session's
+   * event path) pays for a slot check, not for fork/exec. Saturation is decided here, synchronously.
+   */
   private schedule(event: LifecycleEvent, name: string, entry: HookEntry, payload: string): FireResult {
     const began = performance.now()
     if (this.activeAsync >= this.poolSize) {
@@ -154,26 +160,30 @@ export class LifecycleHooks {
       return skipped(event, name, true, message)
     }
     this.activeAsync += 1
-    const started = this.start(event, name, entry, payload)
-    const finished = started.done.then((run) => {
-      this.activeAsync -= 1
-      this.asyncDone.delete(finished)
-      const result = toResult(event, name, true, run)
-      if (result.status !== 'ok' && !(this.shuttingDown && result.status === 'stopped')) {
-        this.warn(`async ${event} hook ${name} failed: ${result.message}`, { event, hook: name })
-      }
-    })
+    const finished = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(async () => {
+        if (this.shuttingDown) return
+        const run = await this.start(event, name, entry, payload).done
+        const result = toResult(event, name, true, run)
+        if (result.status !== 'ok' && !(this.shuttingDown && result.status === 'stopped')) {
+          this.warn(`async ${event} hook ${name} failed: ${result.message}`, { event, hook: name })
+        }
+      })
+      .finally(() => {
+        this.activeAsync -= 1
+        this.asyncDone.delete(finished)
+      })
     this.asyncDone.add(finished)
     return {
       event,
       name,
       async: true,
-      status: started.process ? 'scheduled' : 'error',
+      status: 'scheduled',
       exit_code: null,
       duration_ms: performance.now() - began,
       stdout: '',
       stderr: '',
-      message: started.process ? null : 'could not start',
+      message: null,
     }
   }
 }

@@ -111,7 +111,9 @@ function table(headers: string[], rows: string[][], budget: number, more: (n: nu
 }
 
 function seeSummary(links: ReportLinks, what: string): string {
-  return links.jobSummary ? `_${what} — see the [job summary](${links.jobSummary})._` : `_${what} — see the job summary._`
+  return links.jobSummary
+    ? `_${what} — see the [job summary](${links.jobSummary})._`
+    : `_${what} — see the job summary._`
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -125,7 +127,11 @@ const STATUS_ICON: Record<SessionStatus, string> = {
   timeout: '⏱️',
 }
 const SEVERITY_ICON: Record<Severity, string> = { info: 'ℹ️', warning: '⚠️', error: '❌', critical: '🛑' }
-const HOOK_WORD: Record<StopHookResult['verdict'], string> = { allow: '✅ passed', block: '❌ blocked', error: '⚠️ error' }
+const HOOK_WORD: Record<StopHookResult['verdict'], string> = {
+  allow: '✅ passed',
+  block: '❌ blocked',
+  error: '⚠️ error',
+}
 
 function headlineIcon(status: SessionStatus, verdict: Verdict): string {
   if (status === 'completed' && verdict === 'block') return '❌'
@@ -193,7 +199,9 @@ function checklist(ctx: Ctx, runningHooks: string[]): string {
   const done = latestRound(report.stop_hooks)
   for (const result of done) {
     if (runningHooks.includes(result.name)) continue
-    lines.push(`- [${result.verdict === 'allow' ? 'x' : ' '}] Stop hook \`${safeName(result.name)}\`: ${hookWord(result)}`)
+    lines.push(
+      `- [${result.verdict === 'allow' ? 'x' : ' '}] Stop hook \`${safeName(result.name)}\`: ${hookWord(result)}`,
+    )
   }
   for (const name of runningHooks) lines.push(`- [ ] Stop hook \`${safeName(name)}\`: ⏳ running`)
   lines.push('- [ ] Finished')
@@ -220,8 +228,11 @@ function stopHooksSection(ctx: Ctx): Section {
         formatDuration(r.duration_ms),
         r.reason ? s.forMarkdown(r.reason, ctx.cell) : '',
       ])
-      const body = table(['hook', 'round', 'result', 'exit', 'duration', 'reason'], rows, budget - title.length, (n) =>
-        seeSummary(links, `${n} more stop-hook result${n === 1 ? '' : 's'}`),
+      const body = table(
+        ['hook', 'round', 'result', 'exit', 'duration', 'reason'],
+        rows,
+        budget - title.length,
+        (n) => seeSummary(links, `${n} more stop-hook result${n === 1 ? '' : 's'}`),
       )
       return body ? title + body : ''
     },
@@ -249,8 +260,11 @@ function violationsSection(ctx: Ctx): Section {
         s.forMarkdown(v.suggestion, ctx.cell),
         v.checkpoint === null ? '—' : String(v.checkpoint),
       ])
-      const body = table(['severity', 'file', 'constraint', 'message', 'suggestion', 'checkpoint'], rows, budget - title.length, (n) =>
-        seeSummary(links, `${n} more violation${n === 1 ? '' : 's'}`),
+      const body = table(
+        ['severity', 'file', 'constraint', 'message', 'suggestion', 'checkpoint'],
+        rows,
+        budget - title.length,
+        (n) => seeSummary(links, `${n} more violation${n === 1 ? '' : 's'}`),
       )
       return body ? title + body : ''
     },
@@ -267,7 +281,8 @@ function checkpointsSection(ctx: Ctx): Section {
       const lines: string[] = [`#### Checkpoints (${cps.length})`]
       const base = compareBase(report)
       const last = cps.at(-1)
-      if (last && base && base !== last.sha) lines.push('', `Compare: ${link(`${short(base)}…${short(last.sha)}`, links.compare(base, last.sha))}`)
+      if (last && base && base !== last.sha)
+        lines.push('', `Compare: ${link(`${short(base)}…${short(last.sha)}`, links.compare(base, last.sha))}`)
       if (report.pushed) lines.push('', pushLine(report, s))
       const head = lines.join('\n') + '\n\n'
       if (cps.length === 0) return head.trimEnd()
@@ -279,8 +294,11 @@ function checkpointsSection(ctx: Ctx): Section {
         c.violations ? `⚠️ ${c.violations}` : '0',
         c.skipped.length ? s.forMarkdown(c.skipped.join(', '), 200) : '',
       ])
-      const body = table(['#', 'commit', 'trigger', 'files', 'violations', 'skipped'], rows, budget - head.length, (n) =>
-        seeSummary(links, `${n} more checkpoint${n === 1 ? '' : 's'}`),
+      const body = table(
+        ['#', 'commit', 'trigger', 'files', 'violations', 'skipped'],
+        rows,
+        budget - head.length,
+        (n) => seeSummary(links, `${n} more checkpoint${n === 1 ? '' : 's'}`),
       )
       return head.length <= budget ? head + body : ''
     },
@@ -296,7 +314,8 @@ function compareBase(report: SessionReport): string | null {
 
 function pushLine(report: SessionReport, s: Sanitizer): string {
   const p = report.pushed!
-  if (p.ok) return `Pushed to \`${s.redact(p.branch ?? '?').replace(/`/g, "'")}\`${p.remote ? ` on \`${s.redact(p.remote).replace(/`/g, "'")}\`` : ''}.`
+  if (p.ok)
+    return `Pushed to \`${s.redact(p.branch ?? '?').replace(/`/g, "'")}\`${p.remote ? ` on \`${s.redact(p.remote).replace(/`/g, "'")}\`` : ''}.`
   return `⚠️ Checkpoints stayed local: ${s.forMarkdown(p.reason ?? 'unknown reason', 500)}${p.bundle ? ' (a git bundle was saved)' : ''}`
 }
 
@@ -331,7 +350,10 @@ function timelineSection(ctx: Ctx, maxEvents: number): Section {
   return {
     cap: 6_000,
     render(budget) {
-      const end = Math.max(1, report.duration_ms)
+      // Real timestamps: mermaid shows them in the viewer's time zone, so the axis reads as wall-clock time.
+      const t0 = Date.parse(report.started_at) || 0
+      const at = (ms: number) => t0 + Math.round(ms)
+      const end = at(Math.max(1, report.duration_ms))
       const lines = [
         '#### Timeline',
         '',
@@ -340,7 +362,7 @@ function timelineSection(ctx: Ctx, maxEvents: number): Section {
         '  dateFormat x',
         '  axisFormat %H:%M:%S',
         '  section Agent',
-        `  ${mermaidLabel(`${report.command[0] ?? 'agent'} ${report.status}`)} :${report.status === 'completed' ? 'done' : 'crit'}, agent, 0, ${end}`,
+        `  ${mermaidLabel(`${report.command[0] ?? 'agent'} ${report.status}`)} :${report.status === 'completed' ? 'done' : 'crit'}, agent, ${t0}, ${end}`,
       ]
       const stopRounds = report.events.filter((e) => e.kind === 'stop_hooks')
       if (stopRounds.length > 0) {
@@ -350,7 +372,7 @@ function timelineSection(ctx: Ctx, maxEvents: number): Section {
           const longest = Math.max(1, ...results.map((r) => r.duration_ms))
           const blocked = results.some((r) => r.verdict === 'block')
           lines.push(
-            `  ${mermaidLabel(`round ${i + 1} ${blocked ? 'blocked' : 'passed'}`)} :${blocked ? 'crit' : 'done'}, r${i + 1}, ${Math.round(event.at)}, ${Math.round(event.at + longest)}`,
+            `  ${mermaidLabel(`round ${i + 1} ${blocked ? 'blocked' : 'passed'}`)} :${blocked ? 'crit' : 'done'}, r${i + 1}, ${at(event.at)}, ${at(event.at + longest)}`,
           )
         })
       }
@@ -359,9 +381,10 @@ function timelineSection(ctx: Ctx, maxEvents: number): Section {
         lines.push('  section Events')
         for (const [i, e] of marks.slice(0, maxEvents).entries()) {
           const label = mermaidLabel(`${e.kind}${e.name ? ` ${e.name}` : ''}`)
-          lines.push(`  ${label} :milestone, e${i}, ${Math.round(e.at)}, ${Math.round(e.at)}`)
+          lines.push(`  ${label} :milestone, e${i}, ${at(e.at)}, ${at(e.at)}`)
         }
-        if (marks.length > maxEvents) lines.push(`  ${marks.length - maxEvents} more events :milestone, more, ${end}, ${end}`)
+        if (marks.length > maxEvents)
+          lines.push(`  ${marks.length - maxEvents} more events :milestone, more, ${end}, ${end}`)
       }
       lines.push('```')
       const text = lines.join('\n')
@@ -400,7 +423,11 @@ export function renderSessionComment(report: SessionReport, options: SessionComm
   const ctx: Ctx = { report, links: options.links, s: options.sanitizer, cell: 500 }
   const running = options.progress !== undefined && options.progress !== false
   const runningHooks = typeof options.progress === 'object' ? (options.progress.running_hooks ?? []) : []
-  const head = [commentMarker(options.key), heading(ctx, running), running ? checklist(ctx, runningHooks) : '']
+  const head = [
+    commentMarker(options.key),
+    heading(ctx, running),
+    running ? checklist(ctx, runningHooks) : '',
+  ]
     .filter(Boolean)
     .join('\n')
   const sections = [
@@ -418,7 +445,10 @@ export function renderJobSummary(report: SessionReport, options: SummaryOptions)
   return fitBytes(maxBytes, (limit) => {
     const ctx: Ctx = { report, links: options.links, s: options.sanitizer, cell: 4000 }
     // The summary is the complete record: tables get most of the room, the transcript what is left.
-    const share = (section: Section, fraction: number): Section => ({ ...section, cap: Math.round(limit * fraction) })
+    const share = (section: Section, fraction: number): Section => ({
+      ...section,
+      cap: Math.round(limit * fraction),
+    })
     const sections = [
       share(stopHooksSection(ctx), 0.2),
       share(violationsSection(ctx), 0.35),
@@ -454,7 +484,13 @@ function batchHeading(batch: BatchReport): string {
   return `### ${icon} proctor batch · ${batch.verdict} · ${batch.child_count} session${batch.child_count === 1 ? '' : 's'} · ${formatDuration(batch.total_duration_ms)}\n<sub>${counts.join(' · ')}</sub>`
 }
 
-function batchSections(batch: BatchReport, links: ReportLinks, s: Sanitizer, cell: number, limit: number): Section[] {
+function batchSections(
+  batch: BatchReport,
+  links: ReportLinks,
+  s: Sanitizer,
+  cell: number,
+  limit: number,
+): Section[] {
   return [
     {
       cap: Math.round(limit * 0.85),
@@ -471,8 +507,11 @@ function batchSections(batch: BatchReport, links: ReportLinks, s: Sanitizer, cel
           c.checkpoint_ref ? `\`${s.redact(c.checkpoint_ref).replace(/`/g, "'").slice(0, 200)}\`` : '—',
           s.forMarkdown(c.summary, cell),
         ])
-        const body = table(['#', 'task', 'role', 'status', 'duration', 'violations', 'checkpoints', 'summary'], rows, budget - title.length, (n) =>
-          seeSummary(links, `${n} more session${n === 1 ? '' : 's'}`),
+        const body = table(
+          ['#', 'task', 'role', 'status', 'duration', 'violations', 'checkpoints', 'summary'],
+          rows,
+          budget - title.length,
+          (n) => seeSummary(links, `${n} more session${n === 1 ? '' : 's'}`),
         )
         return body ? title + body : ''
       },
@@ -483,7 +522,9 @@ function batchSections(batch: BatchReport, links: ReportLinks, s: Sanitizer, cel
         if (batch.problems.length === 0) return ''
         const title = `#### Problems (${batch.problems.length})\n\n`
         const rows = batch.problems.map((p) => [s.forMarkdown(p.source, 300), s.forMarkdown(p.message, cell)])
-        const body = table(['source', 'problem'], rows, budget - title.length, (n) => seeSummary(links, `${n} more problems`))
+        const body = table(['source', 'problem'], rows, budget - title.length, (n) =>
+          seeSummary(links, `${n} more problems`),
+        )
         return body ? title + body : ''
       },
     },
@@ -493,11 +534,21 @@ function batchSections(batch: BatchReport, links: ReportLinks, s: Sanitizer, cel
 export function renderBatchComment(batch: BatchReport, options: BatchCommentOptions): string {
   const limit = Math.min(options.maxChars ?? COMMENT_MAX_CHARS, COMMENT_MAX_CHARS)
   const head = `${commentMarker(options.key)}\n${batchHeading(batch)}`
-  return assemble(head, batchSections(batch, options.links, options.sanitizer, 300, limit), footer(options.links, false), limit)
+  return assemble(
+    head,
+    batchSections(batch, options.links, options.sanitizer, 300, limit),
+    footer(options.links, false),
+    limit,
+  )
 }
 
 export function renderBatchSummary(batch: BatchReport, options: SummaryOptions): string {
   return fitBytes(options.maxBytes ?? SUMMARY_MAX_BYTES, (limit) =>
-    assemble(batchHeading(batch), batchSections(batch, options.links, options.sanitizer, 4000, limit), footer(options.links, true), limit),
+    assemble(
+      batchHeading(batch),
+      batchSections(batch, options.links, options.sanitizer, 4000, limit),
+      footer(options.links, true),
+      limit,
+    ),
   )
 }

@@ -9,7 +9,8 @@ import { Git } from '../git/runner.js'
 import { CheckpointStore, type PauseHooks, type ValidateContext } from '../checkpoints/store.js'
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import { PushQueue } from '../checkpoints/push.js'
-import { dedupeViolations, evaluatePolicy, notifiesAgent } from '../policy/index.js'
+import { dedupeViolations, evaluatePolicy, filesToRevert, notifiesAgent } from '../policy/index.js'
+import { revertPaths } from '../checkpoints/restore.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
 import { findRepoRoot } from '../config/load.js'
 
@@ -29,6 +30,7 @@ export class SessionCheckpoints {
   private triggers: CheckpointTriggers | null = null
   private push: PushQueue | null = null
   private root: string | null = null
+  private git: Git | null = null
   private running = false
   private readonly seen = new Set<string>()
   private readonly records: CheckpointRecord[] = []
@@ -44,6 +46,7 @@ export class SessionCheckpoints {
       return
     }
     const git = new Git({ cwd: this.root })
+    this.git = git
     this.store = new CheckpointStore({
       git,
       session: this.o.sessionId,
@@ -137,9 +140,33 @@ export class SessionCheckpoints {
     for (const violation of result.violations) {
       void this.o.lifecycle.fire('violation', { ...violation }).catch(() => undefined)
     }
+    await this.revert(result.violations, result.parent)
     this.push?.schedule()
     this.o.onChange()
     return record
+  }
+
+  /**
+   * revert_on_violation: the files behind critical violations go back to their state before this
+   * checkpoint (the previous checkpoint, or the base). The checkpoint keeps what the agent did — the audit
+   * trail — and the next checkpoint records the revert.
+   */
+  private async revert(violations: Violation[], parent: string | null): Promise<void> {
+    const paths = filesToRevert(violations, this.o.config.policy)
+    if (paths.length === 0 || !this.git) return
+    if (!parent) {
+      this.o.report.event('warning', `cannot revert ${paths.join(', ')}: the repository has no commit to revert to`)
+      return
+    }
+    try {
+      const done = await revertPaths(this.git, parent, paths)
+      for (const v of violations) if (paths.includes(v.file)) v.reverted = true
+      this.o.report.event('revert', `reverted ${paths.length} file(s) with critical violations: ${paths.join(', ')}`, {
+        data: { ...done, to: parent },
+      })
+    } catch (error) {
+      this.o.report.event('error', `revert of ${paths.join(', ')} failed: ${(error as Error).message}`)
+    }
   }
 
   /** Policy on this checkpoint's diff and on the cumulative diff; each (file, constraint) is reported once. */

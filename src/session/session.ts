@@ -22,6 +22,7 @@ import { makeSessionId, sanitizeRefPart } from './session-id.js'
 import { SessionCheckpoints } from './checkpointing.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
+import { prepareNativeHooks } from './native-hooks.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -32,6 +33,8 @@ export interface SessionListener {
 
 export interface SessionOptions {
   config: Config
+  /** The proctor.yml that was read (native agent hooks load it again), or null for defaults. */
+  configFile?: string | null
   command: CommandSpec
   cwd: string
   sessionId?: string
@@ -134,13 +137,17 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let reason: string | null = null
   let outputTail = ''
   let transcript = { bytes: 0, capped: false }
+  let restoreNative = async () => undefined as void
 
   try {
     await fire(lifecycle, 'session_start', { command: commandArgv(opts.command), cwd: opts.cwd, mode })
     await checkpoints.start()
     opts.listener?.started?.(report.snapshot())
 
-    let command = opts.command
+    const native = await prepareNativeHooks(config, opts.command, opts.cwd, opts.configFile ?? null, env)
+    restoreNative = native.restore
+    if (native.active) report.event('session_start', `wired proctor into ${config.agent.adapter}'s own Stop hook`)
+    let command = native.command
     let round = 1
     for (;;) {
       report.round(round)
@@ -245,7 +252,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         mode,
         running: false,
         continueCommand: config.agent.continue,
-        nativeHooks: false,
+        nativeHooks: native.active,
         reasons: decision.reasons,
         round: round + 1,
       })
@@ -253,7 +260,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         status = 'completed'
         verdict = 'block'
         exitCode = 1
-        reason = `stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`
+        reason =
+          plan.kind === 'native'
+            ? `stop hooks still block after the agent's own Stop hook let it finish`
+            : `stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`
         break
       }
       round++
@@ -276,6 +286,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   }
 
   // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
+  await restoreNative().catch((error: unknown) =>
+    report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
+  )
   try {
     await checkpoints.finish()
   } catch (error) {

@@ -21,6 +21,12 @@ export function transcriptCapNote(maxBytes: number, dropped: number): string {
 
 /** Above this many bytes queued for the disk, write() returns false until 'drain' (backpressure). */
 const TRANSCRIPT_HIGH_WATER = 1024 * 1024
+/**
+ * A PTY delivers a few KB per read; one disk write per read costs more CPU than everything else
+ * proctor does with the bytes. Small chunks are collected for up to COALESCE_MS (or COALESCE_BYTES).
+ */
+const COALESCE_BYTES = 64 * 1024
+const COALESCE_MS = 20
 
 /**
  * The full raw byte stream, in order, to one file. Writes go through a write stream so they never block
@@ -35,6 +41,9 @@ export class Transcript extends EventEmitter<{ drain: []; capped: [maxBytes: num
   private droppedBytes = 0
   private error: string | null = null
   private closing: Promise<TranscriptSummary> | null = null
+  private pending: Buffer[] = []
+  private pendingSize = 0
+  private pendingTimer: NodeJS.Timeout | null = null
 
   constructor(filePath: string, maxBytes: number) {
     super()
@@ -62,9 +71,14 @@ export class Transcript extends EventEmitter<{ drain: []; capped: [maxBytes: num
     return this.droppedBytes > 0
   }
 
-  /** Bytes handed to the stream but not yet on disk. */
+  /** True while the disk is behind; 'drain' follows. */
+  get backlogged(): boolean {
+    return this.stream.writableNeedDrain
+  }
+
+  /** Bytes accepted but not yet on disk. */
   get pendingBytes(): number {
-    return this.stream.writableLength
+    return this.pendingSize + this.stream.writableLength
   }
 
   /** Appends a chunk (up to the cap). Returns false while the disk is behind; 'drain' follows. */
@@ -80,7 +94,27 @@ export class Transcript extends EventEmitter<{ drain: []; capped: [maxBytes: num
     }
     this.written += chunk.length
     if (this.error || chunk.length === 0) return true
-    return this.stream.write(chunk)
+    this.pending.push(chunk)
+    this.pendingSize += chunk.length
+    if (this.pendingSize >= COALESCE_BYTES) this.writePending()
+    else if (!this.pendingTimer) {
+      this.pendingTimer = setTimeout(() => this.writePending(), COALESCE_MS)
+      this.pendingTimer.unref()
+    }
+    return !this.stream.writableNeedDrain
+  }
+
+  /** Hands the collected chunks to the stream as one write. */
+  private writePending(): void {
+    if (this.pendingTimer) {
+      clearTimeout(this.pendingTimer)
+      this.pendingTimer = null
+    }
+    if (this.pending.length === 0) return
+    const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingSize)
+    this.pending = []
+    this.pendingSize = 0
+    if (!this.error && !this.stream.destroyed) this.stream.write(data)
   }
 
   private fail(err: Error): void {
@@ -90,6 +124,7 @@ export class Transcript extends EventEmitter<{ drain: []; capped: [maxBytes: num
   /** Appends the cap note when capped, flushes and closes the file. Idempotent. */
   close(): Promise<TranscriptSummary> {
     this.closing ??= new Promise<TranscriptSummary>((resolve) => {
+      this.writePending()
       if (this.capped && !this.error) this.stream.write(transcriptCapNote(this.maxBytes, this.droppedBytes))
       const done = () =>
         resolve({

@@ -65,22 +65,24 @@ export function decodeKeys(text: string): string {
   })
 }
 
-/** The one response a rule asks for. Several actions in one rule are ambiguous, so they are refused. */
+/**
+ * The one response a rule asks for. `notify` may accompany another action (every event is recorded
+ * anyway); two actions (send and stop, say) are ambiguous, so they are refused.
+ */
 export function ruleResponse(rule: DetectRule): DetectionResponse {
   const r = rule.respond ?? {}
-  const chosen: ResponseType[] = []
-  if (r.send !== undefined) chosen.push('send')
-  if (r.deny || r.deny_text !== undefined) chosen.push('deny')
-  if (r.stop) chosen.push('stop')
-  if (r.notify) chosen.push('notify')
-  if (chosen.length > 1) {
+  const actions: ResponseType[] = []
+  if (r.send !== undefined) actions.push('send')
+  if (r.deny || r.deny_text !== undefined) actions.push('deny')
+  if (r.stop) actions.push('stop')
+  if (actions.length > 1) {
     throw new DetectRuleError(
-      `detect rule "${rule.name}": respond has ${chosen.join(' and ')}; a rule answers one way — ` +
-        `keep one of send, deny, stop or notify (write a second rule for a second action)`,
+      `detect rule "${rule.name}": respond has ${actions.join(' and ')}; a rule answers one way — ` +
+        `keep one of send, deny or stop (write a second rule for a second action)`,
       rule.name,
     )
   }
-  const type = chosen[0] ?? 'notify'
+  const type = actions[0] ?? 'notify'
   if (type === 'send') return { type, text: decodeKeys(r.send ?? '') }
   if (type === 'deny') return { type, text: decodeKeys(r.deny_text ?? DEFAULT_DENY_TEXT) }
   return { type }
@@ -164,8 +166,9 @@ export interface DetectorStats {
 /**
  * Fires a rule once per appearance of its match. On a rendered screen an appearance is the rule, the
  * matched text and the line it sits on (followed through scrolling, so a matched line that scrolls up
- * does not fire again); it is forgotten as soon as a scan no longer sees it on the screen, so a prompt redrawn in place fires once and a prompt that goes and comes back fires
- * again. On lines, each line fires a rule at most once, including the unfinished last line.
+ * does not fire again); it is forgotten as soon as a scan no longer sees it on the screen. So a prompt
+ * redrawn in place fires once, and a prompt that goes and comes back fires again. On lines, each line
+ * fires a rule at most once, including the unfinished last line.
  * Presets never compete with the user's rules: a line that a user rule matches is not offered to the
  * presets, and at most one preset answers a line.
  */

@@ -58,6 +58,8 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   private lastOutput: number | null = null
   private totalBytes = 0
   private closing: Promise<TranscriptSummary> | null = null
+  private batch: Buffer[] = []
+  private batchScheduled = false
 
   /** Throws DetectRuleError when a rule is unusable (bad regex, conflicting responses). */
   constructor(opts: OutputPipelineOptions) {
@@ -68,6 +70,10 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.maxDelayMs = Math.max(this.settleMs, opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS)
     this.detector = new Detector(compileRules(opts.rules ?? [], opts.presets ?? []), this.clock)
     this.buffer = new RingBuffer(opts.bufferBytes)
+    // The transcript may throw (its directory cannot be created): before anything needs disposing.
+    this.transcript = new Transcript(opts.transcriptPath, opts.transcriptMax)
+    this.transcript.on('capped', (max) => this.emit('capped', max))
+    this.transcript.on('drain', () => this.emit('drain'))
     this.view =
       opts.mode === 'pty'
         ? new RenderedScreen({
@@ -77,9 +83,6 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
             onParsed: () => this.markDirty(),
           })
         : new LineView({ trackPending: !this.detector.isEmpty })
-    this.transcript = new Transcript(opts.transcriptPath, opts.transcriptMax)
-    this.transcript.on('capped', (max) => this.emit('capped', max))
-    this.transcript.on('drain', () => this.emit('drain'))
   }
 
   /** When the agent last produced output (clock ms), for idle timeouts; null before the first byte. */
@@ -102,16 +105,41 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.totalBytes += chunk.length
     this.lastOutput = this.clock()
     this.buffer.append(chunk)
-    const ok = this.transcript.write(chunk)
-    this.view.write(chunk)
-    if (this.view.kind === 'lines') this.markDirty()
-    return ok
+    this.batch.push(chunk)
+    if (!this.batchScheduled) {
+      this.batchScheduled = true
+      setImmediate(() => this.drainBatch())
+    }
+    return !this.transcript.backlogged
   }
 
   /** Resolves once everything written so far is rendered and has been through the detectors. */
   async flush(): Promise<void> {
+    this.drainBatch()
     await this.view.flush()
     this.scan()
+  }
+
+  /**
+   * A PTY delivers output in small reads (a few KB); the chunks that arrived in one turn of the event
+   * loop go to disk and to the renderer as one write, which costs far less than one write each.
+   */
+  private drainBatch(): void {
+    this.batchScheduled = false
+    if (this.batch.length === 0) return
+    const data = this.batch.length === 1 ? this.batch[0]! : Buffer.concat(this.batch)
+    this.batch = []
+    this.transcript.write(data)
+    this.view.write(data)
+    if (this.view.kind === 'lines') this.markDirty()
+  }
+
+  /** Call when the PTY is resized: the rendered screen must match the agent's terminal. */
+  resize(cols: number, rows: number): void {
+    if (this.view instanceof RenderedScreen) {
+      this.drainBatch()
+      this.view.resize(cols, rows)
+    }
   }
 
   /** The last rendered lines of output (for reports and the stop hooks' final_text). Not sanitized. */
@@ -122,6 +150,7 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   /** Flushes, runs the detectors one last time, closes the transcript. Idempotent. */
   close(): Promise<TranscriptSummary> {
     this.closing ??= (async () => {
+      this.drainBatch()
       await this.view.flush()
       this.scan()
       const summary = await this.transcript.close()

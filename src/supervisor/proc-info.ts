@@ -19,6 +19,7 @@ function linuxBootId(): string {
 
 interface LinuxStat {
   state: string
+  ppid: number
   pgrp: number
   startTicks: string
 }
@@ -34,10 +35,11 @@ function readLinuxStat(pid: number): LinuxStat | null {
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ')
   // rest[0] is field 3 (state); field N is rest[N - 3].
   const state = rest[0]
+  const ppid = Number(rest[1])
   const pgrp = Number(rest[2])
   const startTicks = rest[19]
   if (state === undefined || startTicks === undefined) return null
-  return { state, pgrp, startTicks }
+  return { state, ppid, pgrp, startTicks }
 }
 
 /**
@@ -72,6 +74,13 @@ export function isRunning(pid: number): boolean {
   if (process.platform !== 'linux') return true
   const stat = readLinuxStat(pid)
   return stat !== null && stat.state !== 'Z' && stat.state !== 'X'
+}
+
+/** Whether `pid` is a live child of this process (where we can't tell: whether it exists). */
+export function isOwnLiveChild(pid: number): boolean {
+  if (process.platform !== 'linux') return pidExists(pid)
+  const stat = readLinuxStat(pid)
+  return stat !== null && stat.ppid === process.pid && stat.state !== 'Z' && stat.state !== 'X'
 }
 
 /** Whether any process (zombies included) is still in process group `pgid`. */

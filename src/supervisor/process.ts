@@ -2,8 +2,8 @@
 // the child leads its own process group (PTY: session leader; pipes: detached), and the group is
 // what we stop, pause and reap — so a grandchild can't outlive its agent.
 import type { ChildAdapter, LeaderExit } from './adapter.js'
-import { terminateGroup } from './group.js'
-import { groupHasLiveMembers, signalGroup } from './proc-info.js'
+import { signalTarget, terminateGroup, type GroupTarget } from './group.js'
+import { groupHasLiveMembers, isOwnLiveChild } from './proc-info.js'
 import { spawnPipe } from './pipe.js'
 import { spawnPty } from './pty.js'
 import { ensureRunsDir, recordExit, recordSpawn, type RunRecord } from './registry.js'
@@ -104,6 +104,7 @@ class GroupLeader implements ManagedProcess {
   private termination: Promise<boolean> | undefined
   private stoppedBy: StopCause | null = null
   private leaderGone = false
+  private readonly group: GroupTarget
 
   constructor(
     private readonly adapter: ChildAdapter,
@@ -113,6 +114,9 @@ class GroupLeader implements ManagedProcess {
   ) {
     this.pid = adapter.pid
     this.pgid = adapter.pid
+    // Until the leader is reaped its pid can't be reused; the parent check guards the short time
+    // between the reaping and our exit callback.
+    this.group = { pgid: this.pgid, leaderAlive: () => !this.leaderGone && isOwnLiveChild(this.pid) }
     this.exited = this.finish().then(
       (info) => {
         onExit(info)
@@ -133,7 +137,7 @@ class GroupLeader implements ManagedProcess {
     } else if (groupHasLiveMembers(this.pgid)) {
       // The leader exited on its own but left members behind (a background job, a daemon that
       // stayed in the group). They belong to this run; stop them without holding up the result.
-      void terminateGroup(this.pgid, this.graceMs)
+      void terminateGroup({ pgid: this.pgid }, this.graceMs)
     }
     await this.outputEndOrDrainDeadline()
     return { exitCode: leader.exitCode, signal: leader.signal, stoppedBy: this.stoppedBy, killed }
@@ -162,18 +166,18 @@ class GroupLeader implements ManagedProcess {
       return this.stopPromise
     }
     this.stoppedBy = cause
-    this.termination = terminateGroup(this.pgid, this.graceMs)
+    this.termination = terminateGroup(this.group, this.graceMs)
     this.stopPromise = this.exited
     return this.stopPromise
   }
 
   pause(): void {
     // Once stopping, the group must stay able to act on SIGTERM.
-    if (!this.leaderGone && !this.termination) signalGroup(this.pgid, 'SIGSTOP')
+    if (!this.leaderGone && !this.termination) signalTarget(this.group, 'SIGSTOP')
   }
 
   resume(): void {
-    if (!this.leaderGone) signalGroup(this.pgid, 'SIGCONT')
+    if (!this.leaderGone) signalTarget(this.group, 'SIGCONT')
   }
 
   resize(cols: number, rows: number): void {

@@ -175,7 +175,7 @@ export async function reconcileOrphans(
     } else if (record.start === null || current !== record.start) {
       action = 'pid_reused'
     } else {
-      killed = await terminateGroup(record.pgid, graceMs)
+      killed = await terminateGroup({ pgid: record.pgid }, graceMs)
       action = 'reaped'
     }
     const note = {

@@ -45,6 +45,40 @@ export interface ScreenOptions {
  */
 const MAX_UNPARSED_BYTES = 16 * 1024 * 1024
 
+/**
+ * Rendering costs more CPU per byte than reading the PTY. In a flood (more than FEED_BUDGET bytes
+ * within FEED_WINDOW_MS) only the last FLOOD_TAIL bytes of the rest of the window are rendered: everything
+ * before it would have scrolled off the screen before the next detection scan anyway, and the
+ * transcript keeps every byte. Interactive output never comes close to this rate.
+ */
+const FEED_WINDOW_MS = 50
+const FEED_BUDGET = 64 * 1024
+/** What is rendered of a thinned flood at the end of a window: far more than a screenful. */
+const FLOOD_TAIL = 32 * 1024
+
+/** Switches between the normal and the alternate screen; the last one in skipped bytes is replayed. */
+const SCREEN_SWITCHES = ['\x1b[?1049h', '\x1b[?1049l', '\x1b[?1047h', '\x1b[?1047l', '\x1b[?47h', '\x1b[?47l']
+
+function lastScreenSwitch(bytes: Buffer): string | null {
+  let best: string | null = null
+  let bestAt = -1
+  for (const seq of SCREEN_SWITCHES) {
+    const at = bytes.lastIndexOf(seq, undefined, 'latin1')
+    if (at > bestAt) {
+      bestAt = at
+      best = seq
+    }
+  }
+  return best
+}
+
+/** Where to start rendering a thinned flood: after a line break, so no character or sequence is cut. */
+function tailStart(bytes: Buffer, keep: number): number {
+  const from = bytes.length - keep
+  const nl = bytes.indexOf(0x0a, from)
+  return nl === -1 || nl === bytes.length - 1 ? from : nl + 1
+}
+
 /** The private corner of xterm that tells when scrollback lines are trimmed (see followTrims). */
 interface XtermInternals {
   _core?: {
@@ -57,8 +91,8 @@ interface XtermInternals {
 /** A headless xterm fed with the raw PTY output. */
 export class RenderedScreen implements OutputView {
   readonly kind = 'screen' as const
-  readonly cols: number
-  readonly rows: number
+  cols: number
+  rows: number
   private readonly term: xterm.Terminal
   private readonly onParsed: (() => void) | undefined
   private unparsedBytes = 0
@@ -66,6 +100,12 @@ export class RenderedScreen implements OutputView {
   private waiters: (() => void)[] = []
   private skipped = 0
   private disposed = false
+  private windowStart = -Infinity
+  private fedInWindow = 0
+  private held: Uint8Array[] = []
+  private heldBytes = 0
+  private heldSwitch: string | null = null
+  private heldTimer: NodeJS.Timeout | null = null
   private trimmed = 0
   private trimSource: object | null = null
   private trimSubscription: { dispose(): void } | null = null
@@ -82,9 +122,17 @@ export class RenderedScreen implements OutputView {
     })
   }
 
-  /** Bytes left out of the rendering because xterm was too far behind. */
+  /** Bytes left out of the rendering (flood thinning, or xterm too far behind). */
   get skippedBytes(): number {
     return this.skipped
+  }
+
+  /** Follows a PTY resize so the rendering wraps where the agent's terminal does. */
+  resize(cols: number, rows: number): void {
+    if (this.disposed || (cols === this.cols && rows === this.rows)) return
+    this.cols = cols
+    this.rows = rows
+    this.term.resize(cols, rows)
   }
 
   /** Which buffer is showing: full-screen TUIs switch to the alternate one (no scrollback). */
@@ -94,6 +142,17 @@ export class RenderedScreen implements OutputView {
 
   write(chunk: Uint8Array): void {
     if (this.disposed || chunk.length === 0) return
+    const now = performance.now()
+    if (now - this.windowStart >= FEED_WINDOW_MS && this.held.length === 0) {
+      this.windowStart = now
+      this.fedInWindow = 0
+    }
+    if (this.held.length === 0 && this.fedInWindow + chunk.length <= FEED_BUDGET) this.feed(chunk)
+    else this.hold(chunk)
+  }
+
+  private feed(chunk: Uint8Array): void {
+    this.fedInWindow += chunk.length
     if (this.unparsedBytes + chunk.length > MAX_UNPARSED_BYTES) {
       this.skipped += chunk.length
       return
@@ -110,8 +169,50 @@ export class RenderedScreen implements OutputView {
   }
 
   flush(): Promise<void> {
+    this.releaseHeld()
     if (this.pendingWrites === 0 || this.disposed) return Promise.resolve()
     return new Promise((resolve) => this.waiters.push(resolve))
+  }
+
+  /** Over budget in this window: keep the chunk for the window's end, bounded to about one budget. */
+  private hold(chunk: Uint8Array): void {
+    this.held.push(chunk)
+    this.heldBytes += chunk.length
+    while (this.held.length > 1 && this.heldBytes - this.held[0]!.length >= FLOOD_TAIL) {
+      const dropped = this.held.shift()!
+      this.heldBytes -= dropped.length
+      this.skipped += dropped.length
+      this.heldSwitch =
+        lastScreenSwitch(Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)) ?? this.heldSwitch
+    }
+    if (!this.heldTimer) {
+      const wait = Math.max(1, FEED_WINDOW_MS - (performance.now() - this.windowStart))
+      this.heldTimer = setTimeout(() => this.releaseHeld(), wait)
+      this.heldTimer.unref()
+    }
+  }
+
+  /** Renders the tail of what was held (from a line start), after the last screen switch it skipped. */
+  private releaseHeld(): void {
+    if (this.heldTimer) {
+      clearTimeout(this.heldTimer)
+      this.heldTimer = null
+    }
+    if (this.held.length === 0 || this.disposed) return
+    const data = Buffer.concat(this.held)
+    this.held = []
+    this.heldBytes = 0
+    const start = data.length > FLOOD_TAIL ? tailStart(data, FLOOD_TAIL) : 0
+    if (start > 0) {
+      this.skipped += start
+      this.heldSwitch = lastScreenSwitch(data.subarray(0, start)) ?? this.heldSwitch
+    }
+    const prefix = this.heldSwitch
+    this.heldSwitch = null
+    this.windowStart = performance.now()
+    this.fedInWindow = 0
+    if (prefix) this.feed(Buffer.from(prefix, 'latin1'))
+    this.feed(data.subarray(start))
   }
 
   /** The logical lines on the visible screen, for matching. */
@@ -172,6 +273,8 @@ export class RenderedScreen implements OutputView {
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
+    if (this.heldTimer) clearTimeout(this.heldTimer)
+    this.held = []
     this.trimSubscription?.dispose()
     this.term.dispose()
     this.releaseWaiters()

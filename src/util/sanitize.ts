@@ -58,9 +58,8 @@ const TOKEN_PATTERNS: RegExp[] = [
 ]
 
 // CSI/OSC/other escape sequences, then the remaining C0/C1 controls except \t and \n.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]/g
-// eslint-disable-next-line no-control-regex
+const ANSI =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]/g
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
 /** Removes escape sequences and control characters; `\r\n` and lone `\r` become `\n`. */
@@ -70,7 +69,9 @@ export function stripControl(text: string): string {
 
 export function createSanitizer(options: SanitizerOptions): Sanitizer {
   // Longest first so a secret that contains another is replaced whole.
-  const secrets = [...new Set(options.secrets.filter((s) => s.trim().length >= 4))].sort((a, b) => b.length - a.length)
+  const secrets = [...new Set(options.secrets.filter((s) => s.trim().length >= 4))].sort(
+    (a, b) => b.length - a.length,
+  )
   const known = new Set(secrets)
   const found = new Set<string>()
 
@@ -147,7 +148,11 @@ function codeBlock(text: string, maxChars: number, opts: CodeBlockOptions): stri
   let body = text
     .replace(/<!--/g, '<!-\u200b-')
     .split('\n')
-    .map((line) => (line.length > maxLine ? `${line.slice(0, maxLine)} … [line cut: ${line.length - maxLine} more characters]` : line))
+    .map((line) =>
+      line.length > maxLine
+        ? `${line.slice(0, maxLine)} … [line cut: ${line.length - maxLine} more characters]`
+        : line,
+    )
     .join('\n')
     .replace(/\n+$/, '')
   const fence = fenceFor(body)

@@ -138,7 +138,10 @@ export function cloneRepo(url: string, extraArgs: string[] = []): TempRepo {
  * Everything of the user's repository that proctor promises not to touch: the index file's bytes and
  * mtime, HEAD, every ref outside refs/proctor/, the stash, and every worktree file (path, mode, content).
  */
-export function userState(repo: { dir: string; git: TempRepo['git'] }): string {
+export function userState(
+  repo: { dir: string; git: TempRepo['git'] },
+  options: { exceptFiles?: (file: string) => boolean } = {},
+): string {
   const gitDir = path.resolve(repo.dir, repo.git(['rev-parse', '--git-dir']).trim())
   const indexPath = path.join(gitDir, 'index')
   const index = fs.existsSync(indexPath)
@@ -156,7 +159,7 @@ export function userState(repo: { dir: string; git: TempRepo['git'] }): string {
   const walk = (rel: string): void => {
     for (const entry of fs.readdirSync(path.join(repo.dir, rel), { withFileTypes: true })) {
       const relPath = rel ? `${rel}/${entry.name}` : entry.name
-      if (relPath === '.git' || relPath === '.proctor') continue
+      if (relPath === '.git' || relPath === '.proctor' || options.exceptFiles?.(relPath)) continue
       const full = path.join(repo.dir, relPath)
       const stat = fs.lstatSync(full)
       if (entry.isDirectory()) walk(relPath)

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -5,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { PushQueue, type PushQueueOptions } from '../../src/checkpoints/push.js'
 import { CheckpointStore } from '../../src/checkpoints/store.js'
 import { Git } from '../../src/git/runner.js'
-import { cloneRepo, makeBareRemote, makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
+import { cloneRepo, makeBareRemote, makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
+import { startGitHttpServer, type GitHttpServerOptions } from '../servers/git-http.js'
 
 const cleanups: (() => void)[] = []
 afterEach(() => {
@@ -13,7 +15,10 @@ afterEach(() => {
 })
 
 /** A bare "origin" with one commit on main, and a working clone of it (optionally shallow). */
-function originAndClone(cloneArgs: string[] = []): { origin: ReturnType<typeof makeBareRemote>; work: TempRepo } {
+function originAndClone(cloneArgs: string[] = []): {
+  origin: ReturnType<typeof makeBareRemote>
+  work: TempRepo
+} {
   const origin = makeBareRemote()
   cleanups.push(origin.cleanup)
   const seed = makeTempRepo({ files: { 'README.md': 'hello\n', 'src/a.ts': 'a\n' } })
@@ -101,7 +106,9 @@ describe('PushQueue', () => {
     }
     const record = await queue.flush()
     expect(record.ok).toBe(true)
-    expect(origin.refSha('refs/heads/proctor/run-1')).toBe(work.git(['rev-parse', 'refs/proctor/run-1']).trim())
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBe(
+      work.git(['rev-parse', 'refs/proctor/run-1']).trim(),
+    )
     expect(work.git(['rev-parse', '--is-shallow-repository']).trim()).toBe('true')
     expect(work.git(['rev-list', '--count', 'HEAD']).trim()).toBe('1')
   })
@@ -151,7 +158,82 @@ describe('PushQueue', () => {
   it('rejects a branch template that gives an invalid branch name', () => {
     const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
     cleanups.push(repo.cleanup)
-    expect(() => session(repo, { branchTemplate: 'bad..{session}' })).toThrow(/invalid branch name "bad..run-1"/)
-    expect(() => session(repo, { branchTemplate: 'x/{session}/' })).toThrow(/use something like "proctor\/\{session\}"/)
+    expect(() => session(repo, { branchTemplate: 'bad..{session}' })).toThrow(
+      /invalid branch name "bad..run-1"/,
+    )
+    expect(() => session(repo, { branchTemplate: 'x/{session}/' })).toThrow(
+      /use something like "proctor\/\{session\}"/,
+    )
+  })
+})
+
+describe('PushQueue over smart HTTP (git http-backend on loopback)', () => {
+  /** A served bare repo seeded with one commit, and a clone whose origin is the HTTP URL. */
+  async function served(options: Omit<GitHttpServerOptions, 'projectRoot'> = {}) {
+    const projectRoot = tempDir('proctor-http-')
+    cleanups.push(() => fs.rmSync(projectRoot, { recursive: true, force: true }))
+    const server = await startGitHttpServer({ projectRoot, ...options })
+    cleanups.push(() => void server.close())
+    const bare = server.createRepo('origin.git')
+    const seed = makeTempRepo({ files: { 'README.md': 'hello\n' } })
+    cleanups.push(seed.cleanup)
+    seed.git(['push', '-q', bare, 'main'])
+    // Sync git only for local work: the server lives in this process, so network calls must be async.
+    const work = cloneRepo(`file://${bare}`)
+    cleanups.push(work.cleanup)
+    work.git(['remote', 'set-url', 'origin', server.repoUrl('origin.git')])
+    const branchSha = (): string | null => {
+      try {
+        return execFileSync('git', ['rev-parse', '--verify', '-q', 'refs/heads/proctor/run-1'], {
+          cwd: bare,
+          encoding: 'utf8',
+        }).trim()
+      } catch {
+        return null
+      }
+    }
+    return { work, branchSha, server }
+  }
+
+  it('pushes through the server', async () => {
+    const { work, branchSha } = await served()
+    const { store, queue } = session(work)
+    work.write('README.md', 'changed\n')
+    const record0 = await store.create('interval')
+    const record = await queue.flush()
+    expect(record.ok).toBe(true)
+    expect(branchSha()).toBe(record0!.sha)
+  })
+
+  it('keeps checkpoints local with a bundle when the server answers 403', async () => {
+    const { work, branchSha } = await served({
+      refuse: 'push',
+      refuseMessage: 'Permission to o/r.git denied to bot.',
+    })
+    const { store, queue } = session(work)
+    work.write('README.md', 'changed\n')
+    await store.create('interval')
+    const record = await queue.flush()
+    expect(record.ok).toBe(false)
+    expect(record.reason).toMatch(/no permission to push/)
+    expect(fs.existsSync(record.bundle!)).toBe(true)
+    expect(branchSha()).toBeNull()
+  })
+
+  it('reports a ruleset rejection without retrying', async () => {
+    const { work, branchSha, server } = await served({
+      declineRefs: { glob: 'refs/heads/proctor/*', message: 'GH013: Repository rule violations found' },
+    })
+    const { store, queue } = session(work)
+    work.write('README.md', 'changed\n')
+    await store.create('interval')
+    const record = await queue.flush()
+    expect(record.ok).toBe(false)
+    expect(record.reason).toMatch(/ruleset/)
+    expect(branchSha()).toBeNull()
+    const packUploads = server.requests.filter(
+      (r) => r.method === 'POST' && r.url.endsWith('git-receive-pack'),
+    )
+    expect(packUploads).toHaveLength(1)
   })
 })

@@ -8,7 +8,11 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..'
 export const fixture = (name: string): string => join(repoRoot, 'test', 'fixtures', 'agents', name)
 
 /** Polls `check` until it returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | null | false,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = check()
@@ -46,7 +50,10 @@ export class OutputLog {
     if (match) return Promise.resolve(match)
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms; got: ${this.text.slice(-500)}`)),
+        () =>
+          reject(
+            new Error(`no output matching ${pattern} within ${timeoutMs} ms; got: ${this.text.slice(-500)}`),
+          ),
         timeoutMs,
       )
       this.waiters.push({

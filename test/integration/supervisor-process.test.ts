@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { execFileSync } from 'node:child_process'
 import { spawnManaged } from '../../src/supervisor/process.js'
 import { groupHasLiveMembers, isRunning } from '../../src/supervisor/proc-info.js'
-import { SpawnError, type ManagedProcess, type SpawnMode, type SpawnOptions } from '../../src/supervisor/types.js'
+import {
+  SpawnError,
+  type ManagedProcess,
+  type SpawnMode,
+  type SpawnOptions,
+} from '../../src/supervisor/types.js'
 import { OutputLog, fixture, processEnv, repoRoot, waitFor, waitGone } from './supervisor-helpers.js'
 
 const started: ManagedProcess[] = []
@@ -61,10 +66,14 @@ describe.each(['pty', 'pipe'] as const)('spawnManaged in %s mode', (mode) => {
   })
 
   it('passes exactly the given environment and cwd', async () => {
-    const { child, log } = start(mode, { shell: 'echo "v=$PROCTOR_TEST_VAR h=${HOME:-unset}"; pwd' }, {
-      env: { PATH: process.env.PATH, PROCTOR_TEST_VAR: 'yes', HOME: undefined },
-      cwd: '/tmp',
-    })
+    const { child, log } = start(
+      mode,
+      { shell: 'echo "v=$PROCTOR_TEST_VAR h=${HOME:-unset}"; pwd' },
+      {
+        env: { PATH: process.env.PATH, PROCTOR_TEST_VAR: 'yes', HOME: undefined },
+        cwd: '/tmp',
+      },
+    )
     await child.exited
     expect(log.text).toContain('v=yes h=unset')
     expect(log.text).toMatch(/^\/tmp\r?$/m)
@@ -88,14 +97,18 @@ describe.each(['pty', 'pipe'] as const)('spawnManaged in %s mode', (mode) => {
   })
 
   it('SIGKILLs a grandchild that ignores SIGTERM after the grace period', async () => {
-    const { child, log } = start(mode, { file: fixture('stubborn-grandchild.sh'), args: [] }, { graceMs: 500 })
+    const { child, log } = start(
+      mode,
+      { file: fixture('stubborn-grandchild.sh'), args: [] },
+      { graceMs: 500 },
+    )
     const grandchild = Number((await log.next(/grandchild (\d+)/))[1])
     expect(isRunning(grandchild)).toBe(true)
     const exit = await child.stop('requested')
     expect(exit.stoppedBy).toBe('requested')
     expect(exit.killed).toBe(true)
     await waitGone(grandchild, 'the SIGTERM-ignoring grandchild')
-    expect(groupHasLiveMembers(child.pgid)).toBe(false)
+    await waitFor(() => !groupHasLiveMembers(child.pgid), 'the whole group to be gone')
   })
 
   it('reaps a background process left in the group when the leader exits on its own', async () => {
@@ -104,6 +117,15 @@ describe.each(['pty', 'pipe'] as const)('spawnManaged in %s mode', (mode) => {
     expect(exit.exitCode).toBe(0)
     const daemon = Number((await log.next(/daemon (\d+)/))[1])
     await waitGone(daemon, 'the leftover background process')
+  })
+
+  it('stops a process stopped right after spawn (before it has set up its group)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { child } = start(mode, { file: fixture('silent.sh'), args: [] })
+      const exit = await child.stop('requested')
+      expect(exit.stoppedBy).toBe('requested')
+      expect(exit.exitCode === 0 ? 'exited' : exit.signal).toMatch(/SIGTERM|SIGKILL|exited/)
+    }
   })
 
   it('does nothing when stopped after it exited', async () => {
@@ -118,7 +140,9 @@ describe.each(['pty', 'pipe'] as const)('spawnManaged in %s mode', (mode) => {
     const { child, log } = start(mode, { file: fixture('ticker.sh'), args: [] })
     await log.next(/tick 3\b/)
     child.pause()
-    await waitFor(() => processState(child.pid) === 'T', 'the leader to be stopped')
+    // A member stopped in the middle of a fork leaves the leader waiting in the kernel (state D), so
+    // look for any stopped member rather than at the leader alone.
+    await waitFor(() => groupStates(child.pgid).includes('T'), 'the group to be stopped')
     // Output already in flight may still arrive: let it settle, then nothing new may come.
     const settled = await quietFor(log, 300)
     await new Promise((resolve) => setTimeout(resolve, 500))
@@ -168,7 +192,11 @@ describe('spawnManaged specifics', () => {
   })
 
   it('ends a group whose leader ignores SIGTERM with SIGKILL', async () => {
-    const { child, log } = start('pipe', { shell: 'trap "" TERM; echo armed; while :; do sleep 1; done' }, { graceMs: 300 })
+    const { child, log } = start(
+      'pipe',
+      { shell: 'trap "" TERM; echo armed; while :; do sleep 1; done' },
+      { graceMs: 300 },
+    )
     await log.next(/armed/)
     const exit = await child.stop('shutdown')
     expect(exit).toMatchObject({ signal: 'SIGKILL', stoppedBy: 'shutdown', killed: true })
@@ -214,7 +242,9 @@ describe('command resolution before spawn', () => {
   })
 
   it('reports a missing relative path against the working directory', () => {
-    expect(() => start('pipe', { file: './nope/agent', args: [] })).toThrow(`command not found: ${repoRoot}/nope/agent`)
+    expect(() => start('pipe', { file: './nope/agent', args: [] })).toThrow(
+      `command not found: ${repoRoot}/nope/agent`,
+    )
   })
 
   it('reports an empty shell string and a missing working directory', () => {
@@ -229,23 +259,38 @@ describe('no tail loss on fast exit', () => {
   // node-pty on Node 20/22 can end the stream before the kernel's last bytes were read; check the
   // fix on the machine's own Node (the CLI floor) and on the pinned Node 24 that runs the tests.
   const nodes = [...new Set([process.execPath, process.env.PROCTOR_SYSTEM_NODE].filter(Boolean))] as string[]
-  it.each(nodes)('delivers every byte of `seq 1 50000` in 50/50 PTY runs under %s', (node) => {
-    const out = execFileSync(node, ['--import', 'tsx', fixture('tail-check.mts'), '50', '50000'], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 120_000,
-    })
-    const result = JSON.parse(out.trim().split('\n').at(-1)!) as { complete: number; runs: number; shortfalls: number[] }
-    expect(result.shortfalls).toEqual([])
-    expect(result.complete).toBe(50)
-  }, 150_000)
+  it.each(nodes)(
+    'delivers every byte of `seq 1 50000` in 50/50 PTY runs under %s',
+    (node) => {
+      const out = execFileSync(node, ['--import', 'tsx', fixture('tail-check.mts'), '50', '50000'], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 120_000,
+      })
+      const result = JSON.parse(out.trim().split('\n').at(-1)!) as {
+        complete: number
+        runs: number
+        shortfalls: number[]
+      }
+      expect(result.shortfalls).toEqual([])
+      expect(result.complete).toBe(50)
+    },
+    150_000,
+  )
 })
 
-function processState(pid: number): string | undefined {
+/** First letters of the states of the group's members (ps -g selects by session on Linux: pgid === sid here). */
+function groupStates(pgid: number): string[] {
   try {
-    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim()[0]
+    const out = execFileSync('ps', ['-o', 'pgid=,stat=', '-g', String(pgid)], { encoding: 'utf8' })
+    return out
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([group]) => Number(group) === pgid)
+      .map(([, stat]) => stat![0]!)
   } catch {
-    return undefined
+    return []
   }
 }
 

@@ -43,6 +43,7 @@ export interface StoredCheckRun {
   started_at: string | null
   completed_at: string | null
   details_url: string | null
+  external_id: string
   output: { title: string | null; summary: string | null; text: string | null }
   annotations: JsonObject[]
   /** Every PATCH body received, in order. */
@@ -94,8 +95,18 @@ export interface GitHubApiServer {
   close(): Promise<void>
 }
 
-const GITHUB_ACTIONS_BOT: Identity = { login: 'github-actions[bot]', id: 41898282, type: 'Bot', write: { checks: true, issues: true } }
-const OCTOCAT: Identity = { login: 'octocat', id: 583231, type: 'User', write: { checks: false, issues: true } }
+const GITHUB_ACTIONS_BOT: Identity = {
+  login: 'github-actions[bot]',
+  id: 41898282,
+  type: 'Bot',
+  write: { checks: true, issues: true },
+}
+const OCTOCAT: Identity = {
+  login: 'octocat',
+  id: 583231,
+  type: 'User',
+  write: { checks: false, issues: true },
+}
 
 export async function startGitHubApiServer(options: GitHubApiServerOptions = {}): Promise<GitHubApiServer> {
   const owner = options.owner ?? 'acme'
@@ -103,7 +114,10 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
   const spec = loadTrimmedSpec()
   const validator = new OpenApiValidator(spec)
   const schemas = (spec.components as JsonObject).schemas as JsonObject
-  const faults: Array<Fault & { left: number }> = (options.faults ?? []).map((f) => ({ ...f, left: f.times ?? 1 }))
+  const faults: Array<Fault & { left: number }> = (options.faults ?? []).map((f) => ({
+    ...f,
+    left: f.times ?? 1,
+  }))
   const calls: RecordedCall[] = []
   const validationFailures: ValidationFailure[] = []
   let nextId = 1000
@@ -139,7 +153,8 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       state.comments.set(comment.id, comment)
       return comment
     },
-    commentsOn: (n) => [...state.comments.values()].filter((c) => c.issue_number === n).sort((a, b) => a.id - b.id),
+    commentsOn: (n) =>
+      [...state.comments.values()].filter((c) => c.issue_number === n).sort((a, b) => a.id - b.id),
     checkRunsNamed: (name) => [...state.checkRuns.values()].filter((r) => r.name === name),
   }
 
@@ -182,7 +197,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       conclusion: r.conclusion,
       started_at: r.started_at,
       completed_at: r.completed_at,
-      external_id: '',
+      external_id: r.external_id,
       output: {
         title: r.output.title,
         summary: r.output.summary,
@@ -232,7 +247,10 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         body: synthesize(schemas['repository-collaborator-permission'], schemas, {
           permission: legacy,
           role_name: permission,
-          user: synthesize(schemas['nullable-collaborator'], schemas, { ...user({ ...OCTOCAT, login: name }), role_name: permission }),
+          user: synthesize(schemas['nullable-collaborator'], schemas, {
+            ...user({ ...OCTOCAT, login: name }),
+            role_name: permission,
+          }),
         }),
       }
     },
@@ -267,12 +285,17 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         updated_at: now,
       }
       state.comments.set(comment.id, comment)
-      return { status: 201, body: commentJson(comment), headers: { location: `${repoUrl()}/issues/comments/${comment.id}` } }
+      return {
+        status: 201,
+        body: commentJson(comment),
+        headers: { location: `${repoUrl()}/issues/comments/${comment.id}` },
+      }
     },
     'issues/update-comment': (op, body, who) => {
       const comment = state.comments.get(Number(op.pathParams.comment_id))
       if (!comment) return error(404, 'Not Found')
-      if (!who.write.issues || comment.user.login !== who.login) return error(403, 'Resource not accessible by integration')
+      if (!who.write.issues || comment.user.login !== who.login)
+        return error(403, 'Resource not accessible by integration')
       const text = String(body.body)
       if (text.length > 65_536) return bodyTooLong()
       comment.body = text
@@ -290,8 +313,10 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         status: conclusion ? 'completed' : String(body.status ?? 'queued'),
         conclusion,
         started_at: (body.started_at as string | undefined) ?? new Date().toISOString(),
-        completed_at: (body.completed_at as string | undefined) ?? (conclusion ? new Date().toISOString() : null),
+        completed_at:
+          (body.completed_at as string | undefined) ?? (conclusion ? new Date().toISOString() : null),
         details_url: (body.details_url as string | undefined) ?? null,
+        external_id: (body.external_id as string | undefined) ?? '',
         output: {
           title: (output.title as string | undefined) ?? null,
           summary: (output.summary as string | undefined) ?? null,
@@ -300,7 +325,8 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         annotations: [...((output.annotations as JsonObject[] | undefined) ?? [])],
         updates: [],
       }
-      if (run.status === 'completed' && !run.conclusion) return error(422, 'Conclusion is required when status is completed')
+      if (run.status === 'completed' && !run.conclusion)
+        return error(422, 'Conclusion is required when status is completed')
       state.checkRuns.set(run.id, run)
       return { status: 201, body: checkRunJson(run) }
     },
@@ -324,6 +350,23 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         run.annotations.push(...((output.annotations as JsonObject[] | undefined) ?? []))
       }
       return { status: 200, body: checkRunJson(run) }
+    },
+    'checks/list-for-ref': (op) => {
+      const ref = String(op.pathParams.ref)
+      const name = op.query.check_name as string | undefined
+      const status = op.query.status as string | undefined
+      const runs = [...state.checkRuns.values()]
+        .filter((r) => r.head_sha === ref && (!name || r.name === name) && (!status || r.status === status))
+        .sort((a, b) => b.id - a.id)
+      const perPage = Number(op.query.per_page ?? 30)
+      const page = Number(op.query.page ?? 1)
+      return {
+        status: 200,
+        body: {
+          total_count: runs.length,
+          check_runs: runs.slice((page - 1) * perPage, page * perPage).map(checkRunJson),
+        },
+      }
     },
     'checks/get': (op) => {
       const run = state.checkRuns.get(Number(op.pathParams.check_run_id))
@@ -359,7 +402,14 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       status: 422,
       body: {
         message: 'Validation Failed',
-        errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'Body is too long (maximum is 65536 characters)' }],
+        errors: [
+          {
+            resource: 'IssueComment',
+            code: 'custom',
+            field: 'body',
+            message: 'Body is too long (maximum is 65536 characters)',
+          },
+        ],
         documentation_url: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
         status: '422',
       },
@@ -417,11 +467,19 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       req.socket.destroy()
       return
     }
-    if (fault?.kind === 'status') return send(error(fault.status, fault.status === 502 ? 'Bad Gateway' : 'Server Error'), op.operationId, body)
+    if (fault?.kind === 'status')
+      return send(
+        error(fault.status, fault.status === 502 ? 'Bad Gateway' : 'Server Error'),
+        op.operationId,
+        body,
+      )
     if (fault?.kind === 'secondary-rate-limit') {
       return send(
         {
-          ...error(403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'),
+          ...error(
+            403,
+            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+          ),
           headers: { 'retry-after': String(fault.retryAfter) },
         },
         op.operationId,
@@ -432,13 +490,18 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
 
     const result = handlers[op.operationId]!(op, (body ?? {}) as JsonObject, who, url)
     const problems = validator.checkResponse(op.operationId, result.status, result.body)
-    for (const message of problems) validationFailures.push({ method, path: url.pathname, message: `server response: ${message}` })
+    for (const message of problems)
+      validationFailures.push({ method, path: url.pathname, message: `server response: ${message}` })
     send(result, op.operationId, body)
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      validationFailures.push({ method: req.method ?? '?', path: req.url ?? '?', message: `server error: ${String(err)}` })
+      validationFailures.push({
+        method: req.method ?? '?',
+        path: req.url ?? '?',
+        message: `server error: ${String(err)}`,
+      })
       if (!res.headersSent) res.writeHead(500).end()
     })
   })
@@ -451,7 +514,8 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     calls,
     validationFailures,
     inject: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
-    count: (operationId) => calls.filter((c) => c.status !== 0 && (!operationId || c.operationId === operationId)).length,
+    count: (operationId) =>
+      calls.filter((c) => c.status !== 0 && (!operationId || c.operationId === operationId)).length,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()
@@ -477,7 +541,10 @@ export function synthesize(schema: Json | undefined, schemas: JsonObject, real: 
   const s = resolve(schema, schemas)
   if (!s) return real
   if (Array.isArray(s.allOf)) {
-    return s.allOf.reduce<Json>((acc, part) => merge(acc, synthesize(part, schemas)), real === null ? {} : real)
+    return s.allOf.reduce<Json>(
+      (acc, part) => merge(acc, synthesize(part, schemas)),
+      real === null ? {} : real,
+    )
   }
   if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) {
     const first = ((s.oneOf ?? s.anyOf) as Json[])[0]
@@ -489,11 +556,14 @@ export function synthesize(schema: Json | undefined, schemas: JsonObject, real: 
     for (const name of (s.required as string[] | undefined) ?? []) {
       const prop = resolve(props[name], schemas)
       const given = real && typeof real === 'object' && !Array.isArray(real) ? real[name] : undefined
-      out[name] = given !== undefined ? synthesize(prop ?? undefined, schemas, given) : placeholder(prop, schemas)
+      out[name] =
+        given !== undefined ? synthesize(prop ?? undefined, schemas, given) : placeholder(prop, schemas)
     }
     if (real && typeof real === 'object' && !Array.isArray(real)) {
       for (const [name, value] of Object.entries(real)) {
-        if (!(name in out)) out[name] = value === null ? null : synthesize(resolve(props[name], schemas) ?? undefined, schemas, value)
+        if (!(name in out))
+          out[name] =
+            value === null ? null : synthesize(resolve(props[name], schemas) ?? undefined, schemas, value)
       }
     }
     return out
@@ -505,7 +575,12 @@ function placeholder(schema: JsonObject | null, schemas: JsonObject): Json {
   if (!schema) return null
   if (schema.nullable) return null
   if (Array.isArray(schema.enum)) return schema.enum[0]!
-  if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf) || Array.isArray(schema.allOf) || schema.type === 'object') {
+  if (
+    Array.isArray(schema.oneOf) ||
+    Array.isArray(schema.anyOf) ||
+    Array.isArray(schema.allOf) ||
+    schema.type === 'object'
+  ) {
     return synthesize(schema, schemas)
   }
   switch (schema.type) {

@@ -129,6 +129,29 @@ describe('CheckpointStore.create', () => {
     expect(entry.startsWith('160000 commit')).toBe(true)
   })
 
+  it('skips a nested repository without commits instead of failing every checkpoint', async () => {
+    const repo = setup()
+    repo.git(['init', '-q', path.join(repo.dir, 'empty-nested')])
+    fs.writeFileSync(path.join(repo.dir, 'empty-nested/f.txt'), 'x\n')
+    repo.write('ok.txt', 'ok\n')
+    const record = await open(repo).create('interval')
+    expect(filesAt(repo, record!.sha)).toContain('ok.txt')
+    expect(record!.skipped).toEqual(['empty-nested'])
+  })
+
+  it('records a file that became a directory and back', async () => {
+    const repo = setup({ thing: 'a file\n' })
+    const store = open(repo)
+    repo.remove('thing')
+    repo.write('thing/inside.txt', 'now a dir\n')
+    const first = await store.create('interval')
+    expect(filesAt(repo, first!.sha)).toEqual(['thing/inside.txt'])
+    repo.remove('thing')
+    repo.write('thing', 'a file again\n')
+    const second = await store.create('interval')
+    expect(filesAt(repo, second!.sha)).toEqual(['thing'])
+  })
+
   it('catches a same-size edit made right after seeding (racy-git)', async () => {
     const repo = setup({ 'a.txt': 'aaaa\n' })
     const store = open(repo)
@@ -251,14 +274,18 @@ describe("the user's repository is never touched", () => {
     repo.write('untracked.txt', 'untracked\n')
     repo.write('ignored/secret.txt', 'secret\n')
     const store = open(repo)
-    const before = userState(repo)
+    // The agent only writes under agent/; everything else must stay byte-identical.
+    const state = () => userState(repo, { exceptFiles: (file) => file.startsWith('agent/') })
+    const before = state()
     for (let i = 0; i < 8; i++) {
-      const record = await store.create(`interval`)
-      if (i === 0) expect(record).not.toBeNull()
-      expect(userState(repo)).toBe(before)
+      repo.write(`agent/file-${i}.txt`, `work ${i}\n`)
+      if (i > 0) repo.write(`agent/file-${i - 1}.txt`, `rework ${i}\n`)
+      const record = await store.create('interval')
+      expect(record!.seq).toBe(i + 1)
+      expect(state()).toBe(before)
     }
     await store.close()
-    expect(userState(repo)).toBe(before)
+    expect(state()).toBe(before)
     expect(repo.git(['stash', 'list'])).toContain('user stash')
   })
 

@@ -40,8 +40,10 @@ describe('compiling rules', () => {
   it('refuses a rule with two responses, naming both', () => {
     const [rule] = rules({ name: 'both', match: 'x', respond: { send: 'y', stop: true } })
     expect(() => compileRule(rule!)).toThrow(
-      /"both": respond has send and stop; .*keep one of send, deny, stop or notify/,
+      /"both": respond has send and stop; .*keep one of send, deny or stop/,
     )
+    const [withNotify] = rules({ name: 'n', match: 'x', respond: { send: 'y', notify: true } })
+    expect(ruleResponse(withNotify!)).toEqual({ type: 'send', text: 'y' })
   })
 
   it('refuses a pattern that matches empty text', () => {

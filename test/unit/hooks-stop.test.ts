@@ -145,13 +145,13 @@ describe('runStopHooks', () => {
       {
         name: 'slow',
         command: `trap '' TERM; sleep 60 & echo $! > slow.pid; echo $$ > slow-sh.pid; wait`,
-        timeout: '500ms',
+        timeout: '2s',
       },
       { name: 'quick', command: 'exit 0' },
     ])
     const slow = outcome.results[0]!
     expect(slow).toMatchObject({ name: 'slow', verdict: 'error', timed_out: true })
-    expect(slow.reason).toContain('timed out after 500ms')
+    expect(slow.reason).toContain('timed out after 2000ms')
     expect(outcome.results[1]!.verdict).toBe('allow')
     expect(outcome.verdict).toBe('allow')
     for (const file of ['slow.pid', 'slow-sh.pid']) {

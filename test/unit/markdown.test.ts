@@ -33,7 +33,9 @@ function hostileReport() {
   return sessionReport({
     output_tail: hostile.repeat(5),
     reason: `agent said </details> ${TOKEN}`,
-    violations: Array.from({ length: 2000 }, (_, i) => violation(i, { message: `bad ${'</td>|'.repeat(50)} @admin`, file: `src/${i}|x.ts` })),
+    violations: Array.from({ length: 2000 }, (_, i) =>
+      violation(i, { message: `bad ${'</td>|'.repeat(50)} @admin`, file: `src/${i}|x.ts` }),
+    ),
     stop_hooks: Array.from({ length: 300 }, (_, i) => ({
       name: `hook-${i}`,
       verdict: 'block' as const,
@@ -63,7 +65,9 @@ describe('renderSessionComment', () => {
   })
 
   it('shows a progress checklist with running and finished stop hooks while the session runs', () => {
-    const report = sessionReport({ stop_hooks: [{ name: 'lint', verdict: 'block', reason: 'no', exit_code: 2, duration_ms: 5, round: 1 }] })
+    const report = sessionReport({
+      stop_hooks: [{ name: 'lint', verdict: 'block', reason: 'no', exit_code: 2, duration_ms: 5, round: 1 }],
+    })
     const md = renderSessionComment(report, { ...opts, progress: { running_hooks: ['tests'] } })
     expect(md).toMatch(/^### 🔄 proctor · running/m)
     expect(md).toContain('- [x] Started')
@@ -77,7 +81,10 @@ describe('renderSessionComment', () => {
 
   it('renders a mermaid gantt timeline whose task lines follow the grammar', () => {
     const report = sessionReport({
-      events: [...sessionReport().events, { at: 100, kind: 'approval_request', name: 'x: y; #z %% -->', message: '' }],
+      events: [
+        ...sessionReport().events,
+        { at: 100, kind: 'approval_request', name: 'x: y; #z %% -->', message: '' },
+      ],
     })
     const md = renderSessionComment(report, opts)
     const diagram = /```mermaid\n([\s\S]*?)\n```/.exec(md)?.[1]
@@ -85,20 +92,26 @@ describe('renderSessionComment', () => {
     const lines = diagram!.split('\n')
     expect(lines.slice(0, 3)).toEqual(['gantt', '  dateFormat x', '  axisFormat %H:%M:%S'])
     for (const line of lines.slice(3)) {
-      expect(line).toMatch(/^ {2}(section [A-Za-z ]+|[A-Za-z0-9 ._/+()-]+ :(done|crit|milestone), [a-z0-9]+, \d+, \d+)$/)
+      expect(line).toMatch(
+        /^ {2}(section [A-Za-z ]+|[A-Za-z0-9 ._/+()-]+ :(done|crit|milestone), [a-z0-9]+, \d+, \d+)$/,
+      )
     }
     expect(md).toContain('approval_request x y z')
   })
 
   it('collapses the transcript tail in <details>', () => {
     const md = renderSessionComment(sessionReport(), opts)
-    expect(md).toMatch(/<details>\n<summary>Transcript tail \(2\.0 KiB\)<\/summary>\n\n```text\nAll tests passed\n```\n\n<\/details>/)
+    expect(md).toMatch(
+      /<details>\n<summary>Transcript tail \(2\.0 KiB\)<\/summary>\n\n```text\nAll tests passed\n```\n\n<\/details>/,
+    )
   })
 
   it('stays under 65,536 characters for a huge hostile report, cuts sections with notes, and keeps its structure', () => {
     const md = renderSessionComment(hostileReport(), opts)
     expect(md.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
-    expect(md).toMatch(/more violations — see the \[job summary\]\(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/42\)/)
+    expect(md).toMatch(
+      /more violations — see the \[job summary\]\(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/42\)/,
+    )
     expect(md).toMatch(/more stop-hook results — see the \[job summary\]/)
     // Structure: exactly one marker, one <details> pair, no secrets, no live mentions outside code.
     expect(md.match(/<!-- proctor:/g)).toHaveLength(1)
@@ -133,7 +146,17 @@ describe('renderSessionComment', () => {
         status: 'timeout',
         verdict: 'block',
         reason: 'total timeout 30m reached',
-        stop_hooks: [{ name: 'tests', verdict: 'error', reason: null, exit_code: null, duration_ms: 600_000, round: 1, timed_out: true }],
+        stop_hooks: [
+          {
+            name: 'tests',
+            verdict: 'error',
+            reason: null,
+            exit_code: null,
+            duration_ms: 600_000,
+            round: 1,
+            timed_out: true,
+          },
+        ],
       }),
       opts,
     )
@@ -157,7 +180,10 @@ describe('renderJobSummary', () => {
   })
 
   it('keeps multi-byte text within the byte budget', () => {
-    const md = renderJobSummary(sessionReport({ output_tail: '日本語の出力\n'.repeat(200_000) }), { links, sanitizer })
+    const md = renderJobSummary(sessionReport({ output_tail: '日本語の出力\n'.repeat(200_000) }), {
+      links,
+      sanitizer,
+    })
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
     expect(md).toContain('characters omitted to fit')
   })

@@ -66,6 +66,20 @@ describe('Transcript', () => {
     expect(fs.statSync(file).size).toBe(16 * chunk.length)
   })
 
+  it('small writes reach the disk without waiting for close', async () => {
+    const file = path.join(dir, 'transcript.log')
+    const t = new Transcript(file, 1000)
+    t.write(Buffer.from('prompt> '))
+    // No event marks a write landing on disk: poll with a generous deadline.
+    const deadline = Date.now() + 20_000
+    const read = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')
+    while (read() !== 'prompt> ') {
+      if (Date.now() > deadline) throw new Error('transcript never reached the disk')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(await t.close()).toMatchObject({ bytes: 8, capped: false })
+  })
+
   it('close() is idempotent and later writes are ignored', async () => {
     const file = path.join(dir, 'transcript.log')
     const t = new Transcript(file, 1000)

@@ -28,7 +28,8 @@ describe('redact', () => {
   })
 
   it('redacts private key blocks, bearer tokens and URL credentials but keeps the surrounding words', () => {
-    const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nAAAA\n-----END OPENSSH PRIVATE KEY-----'
+    const key =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nAAAA\n-----END OPENSSH PRIVATE KEY-----'
     const out = s().redact(
       `before\n${key}\nafter Authorization: Bearer abc.def-ghi_jkl123 git push https://x-access-token:s3cr3tvalue@github.com/o/r`,
     )
@@ -47,7 +48,10 @@ describe('redact', () => {
 
 describe('forMarkdown', () => {
   it('cannot ping people, cross-reference issues, inject HTML or fake a marker', () => {
-    const out = s().forMarkdown('@octocat fixed #123 </details><!-- proctor:x --><img src=x onerror=alert(1)>', 1000)
+    const out = s().forMarkdown(
+      '@octocat fixed #123 </details><!-- proctor:x --><img src=x onerror=alert(1)>',
+      1000,
+    )
     expect(out).not.toMatch(/@octocat/)
     expect(out).toContain('@&#8203;octocat')
     expect(out).not.toMatch(/#123/)
@@ -92,7 +96,10 @@ describe('forCodeBlock', () => {
   })
 
   it('cuts huge lines and keeps the tail within the budget', () => {
-    const text = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(i === 5 ? 50_000 : 10)}`).join('\n')
+    const text = Array.from(
+      { length: 2000 },
+      (_, i) => `line ${i} ${'x'.repeat(i === 5 ? 50_000 : 10)}`,
+    ).join('\n')
     const block = s().forCodeBlock(text, 5000)
     expect(block.length).toBeLessThanOrEqual(5000)
     expect(block).toContain('line 1999')

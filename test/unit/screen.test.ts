@@ -62,6 +62,53 @@ describe('RenderedScreen (real @xterm/headless)', () => {
     screen.dispose()
   })
 
+  it('a flood renders only its tail, and the screen after it is exact', async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    const lines: string[] = []
+    for (let i = 0; i < 300_000; i++) lines.push(`line ${i}`)
+    const flood = Buffer.from(lines.join('\r\n') + '\r\n')
+    for (let i = 0; i < flood.length; i += 4096) screen.write(flood.subarray(i, i + 4096))
+    await screen.flush()
+    expect(screen.skippedBytes).toBeGreaterThan(flood.length / 2)
+    expect(screen.visibleLines()).toEqual(['line 299996', 'line 299997', 'line 299998', 'line 299999', ''])
+    screen.dispose()
+  })
+
+  it('a switch to the alternate screen inside a skipped flood still takes effect', async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    const filler = Buffer.from('x'.repeat(39) + '\r\n')
+    for (let i = 0; i < 5000; i++) screen.write(filler)
+    screen.write(Buffer.from('\x1b[?1049h'))
+    for (let i = 0; i < 5000; i++) screen.write(filler)
+    screen.write(Buffer.from('\x1b[H\x1b[2KDo you want to proceed?'))
+    await screen.flush()
+    expect(screen.skippedBytes).toBeGreaterThan(0)
+    expect(screen.bufferType).toBe('alternate')
+    expect(screen.visibleLines()[0]).toBe('Do you want to proceed?')
+    screen.dispose()
+  })
+
+  it('interactive output is rendered in full', async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    for (let i = 0; i < 200; i++) {
+      screen.write(Buffer.from(`\x1b[H\x1b[2Jframe ${i}`))
+      await screen.flush()
+      expect(screen.visibleLines()[0]).toBe(`frame ${i}`)
+    }
+    expect(screen.skippedBytes).toBe(0)
+    screen.dispose()
+  })
+
+  it('follows a resize of the PTY', async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    screen.resize(10, 5)
+    screen.write(b('abcdefghijKLMNO'))
+    await screen.flush()
+    expect(screen.visibleLines().slice(0, 2)).toEqual(['abcdefghij', 'KLMNO'])
+    expect(screen.screenLines()[0]!.text).toBe('abcdefghijKLMNO')
+    screen.dispose()
+  })
+
   it('reports the alternate screen that full-screen TUIs switch to', async () => {
     const screen = new RenderedScreen({ cols: 20, rows: 4 })
     expect(screen.bufferType).toBe('normal')

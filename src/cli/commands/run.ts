@@ -43,6 +43,7 @@ export function registerRunCommand(program: Command): void {
       const command = chooseCommand(argv, flags.shell, config)
       const outcome = await runSession({
         config,
+        configFile: loaded.file,
         command,
         cwd: process.cwd(),
         sessionId: flags.session,

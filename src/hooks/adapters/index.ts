@@ -60,6 +60,7 @@ export async function installNativeHooks(setup: NativeHookSetup, cwd: string): P
       } catch (error) {
         throw new Error(
           `${file.path} is not valid JSON (${(error as Error).message}); fix it so proctor can add its Stop hook`,
+          { cause: error },
         )
       }
     }

@@ -8,6 +8,7 @@ export const OPERATIONS = [
   'checks/update',
   'checks/get',
   'checks/list-annotations',
+  'checks/list-for-ref',
   'repos/get',
   'repos/get-collaborator-permission-level',
   'users/get-authenticated',

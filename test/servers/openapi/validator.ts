@@ -18,7 +18,8 @@ export interface Operation {
   query: Record<string, string | number>
 }
 
-export type RequestCheck = { ok: true; operation: Operation } | { ok: false; status: 400 | 404 | 405 | 422; message: string }
+export type RequestCheck =
+  { ok: true; operation: Operation } | { ok: false; status: 400 | 404 | 405 | 422; message: string }
 
 interface Route {
   method: string
@@ -31,7 +32,9 @@ interface Route {
 }
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv
 
 export function loadTrimmedSpec(): JsonObject {
   const here = dirname(fileURLToPath(import.meta.url))
@@ -55,10 +58,12 @@ export class OpenApiValidator {
       for (const [method, op] of Object.entries(item as JsonObject)) {
         if (method === 'parameters') continue
         const names: string[] = []
-        const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
-          names.push(name)
-          return '([^/]+)'
-        })
+        const source = template
+          .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+          .replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
+            names.push(name)
+            return '([^/]+)'
+          })
         const opParams = ((op as JsonObject).parameters as JsonObject[] | undefined) ?? []
         this.routes.push({
           method: method.toUpperCase(),
@@ -78,11 +83,16 @@ export class OpenApiValidator {
   checkRequest(method: string, url: URL, body: unknown): RequestCheck {
     const pathname = url.pathname
     const candidates = this.routes.filter((r) => r.regex.test(pathname))
-    if (candidates.length === 0) return { ok: false, status: 404, message: `no such path in the GitHub REST API: ${pathname}` }
+    if (candidates.length === 0)
+      return { ok: false, status: 404, message: `no such path in the GitHub REST API: ${pathname}` }
     const route = candidates.find((r) => r.method === method)
     if (!route) {
       const allowed = candidates.map((r) => r.method).join(', ')
-      return { ok: false, status: 405, message: `${method} not allowed on ${candidates[0]!.template} (allowed: ${allowed})` }
+      return {
+        ok: false,
+        status: 405,
+        message: `${method} not allowed on ${candidates[0]!.template} (allowed: ${allowed})`,
+      }
     }
     const id = route.op.operationId as string
     const match = route.regex.exec(pathname)!
@@ -103,11 +113,13 @@ export class OpenApiValidator {
       query[name] = this.coerce(id, `query/${name}`, spec, raw, problems)
     }
     for (const p of route.params) {
-      if (p.required && p.in === 'query' && !url.searchParams.has(p.name as string)) problems.push(`missing query parameter "${p.name}"`)
+      if (p.required && p.in === 'query' && !url.searchParams.has(p.name as string))
+        problems.push(`missing query parameter "${p.name}"`)
     }
     const requestBody = route.op.requestBody as JsonObject | undefined
     if (requestBody) {
-      const schema = ((requestBody.content as JsonObject)?.['application/json'] as JsonObject | undefined)?.schema
+      const schema = ((requestBody.content as JsonObject)?.['application/json'] as JsonObject | undefined)
+        ?.schema
       if (body === undefined) {
         if (requestBody.required) problems.push(`${id} requires a JSON body`)
       } else if (schema) {
@@ -128,15 +140,24 @@ export class OpenApiValidator {
     const responses = route.op.responses as JsonObject
     let response = this.deref(responses[String(status)] ?? null) as JsonObject | null
     // Any operation can answer 401/403/5xx without documenting it; those bodies are GitHub's basic error.
-    if (!response && status >= 400) response = { content: { 'application/json': { schema: { $ref: '#/components/schemas/basic-error' } } } }
+    if (!response && status >= 400)
+      response = { content: { 'application/json': { schema: { $ref: '#/components/schemas/basic-error' } } } }
     if (!response) return [`${operationId} documents no ${status} response`]
-    const schema = ((response.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)?.schema
+    const schema = (
+      (response.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined
+    )?.schema
     if (!schema) return body === undefined || body === '' ? [] : [`${operationId} ${status} has no JSON body`]
     const validate = this.compile(`${operationId}#${status}`, rewriteRefs(schema))
     return validate(body) ? [] : this.errors(validate, `response ${status}`)
   }
 
-  private coerce(id: string, where: string, param: JsonObject, raw: string, problems: string[]): string | number {
+  private coerce(
+    id: string,
+    where: string,
+    param: JsonObject,
+    raw: string,
+    problems: string[],
+  ): string | number {
     const schema = (param.schema as JsonObject | undefined) ?? {}
     const value: string | number = schema.type === 'integer' || schema.type === 'number' ? Number(raw) : raw
     const validate = this.compile(`${id}#${where}`, rewriteRefs(schema))
@@ -172,10 +193,14 @@ function rewriteRefs(value: Json): Json {
   const out: JsonObject = {}
   for (const [key, child] of Object.entries(value)) {
     if (key === 'discriminator') continue // ajv cannot use GitHub's `mapping`; oneOf alone decides
-    out[key] = key === '$ref' && typeof child === 'string' && child.startsWith('#/') ? `gh${child}` : rewriteRefs(child)
+    out[key] =
+      key === '$ref' && typeof child === 'string' && child.startsWith('#/')
+        ? `gh${child}`
+        : rewriteRefs(child)
   }
   // OpenAPI 3.0 `nullable` + `enum`: GitHub's enums omit null, and ajv (rightly) wants it listed.
-  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null]
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null))
+    out.enum = [...out.enum, null]
   return out
 }
 
@@ -188,8 +213,12 @@ function strictObjects(value: Json): Json {
   if (value === null || typeof value !== 'object') return value
   const out: JsonObject = {}
   for (const [key, child] of Object.entries(value)) {
-    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(child as JsonObject).map(([k, v]) => [k, strictObjects(v)])) : strictObjects(child)
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(child as JsonObject).map(([k, v]) => [k, strictObjects(v)]))
+        : strictObjects(child)
   }
-  if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false
+  if (out.type === 'object' && out.properties && out.additionalProperties === undefined)
+    out.additionalProperties = false
   return out
 }

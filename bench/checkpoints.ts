@@ -1,0 +1,254 @@
+// Checkpoint benchmarks (design.md §10, issue 3): on generated repositories of 1k and 10k files (30k with
+// PROCTOR_BENCH_30K=1) with realistic sizes, the time of one checkpoint after changing 10 files against
+// (a) raw git plumbing on a warm private index in the same run (target <= 1.2x), (b) a fresh private index
+// (target >= 4x faster), the first checkpoint of a session against seeded raw plumbing, and the cost of a
+// checkpoint when nothing changed. Medians of several rounds. Run alone: node --import tsx bench/checkpoints.ts
+import { execFile, execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+import { CheckpointStore } from '../src/checkpoints/store.js'
+import { Git } from '../src/git/runner.js'
+
+const CHANGED_PER_ROUND = 10
+const ROUNDS = 7
+
+interface SizeResult {
+  files: number
+  proctor_ms: number
+  raw_warm_ms: number
+  ratio_vs_raw_warm: number
+  with_policy_diffs_ms: number
+  fresh_index_ms: number
+  speedup_vs_fresh: number
+  first_checkpoint_ms: number
+  seeded_raw_first_ms: number
+  first_ratio_vs_seeded: number
+  no_change_ms: number
+  raw_no_change_ms: number
+}
+
+export async function runCheckpointBench(): Promise<Record<string, unknown>> {
+  const sizes = [1000, 10_000]
+  if (process.env.PROCTOR_BENCH_30K === '1') sizes.push(30_000)
+  const results: SizeResult[] = []
+  for (const files of sizes) results.push(await benchSize(files))
+  const at10k = results.find((r) => r.files === 10_000)!
+  return {
+    rounds: ROUNDS,
+    changed_per_round: CHANGED_PER_ROUND,
+    sizes: results,
+    targets: {
+      ratio_vs_raw_warm: {
+        target: '<= 1.2',
+        value: at10k.ratio_vs_raw_warm,
+        ok: at10k.ratio_vs_raw_warm <= 1.2,
+      },
+      speedup_vs_fresh: { target: '>= 4', value: at10k.speedup_vs_fresh, ok: at10k.speedup_vs_fresh >= 4 },
+    },
+    note: process.env.PROCTOR_BENCH_30K === '1' ? undefined : '30k files: set PROCTOR_BENCH_30K=1',
+  }
+}
+
+async function benchSize(count: number): Promise<SizeResult> {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `proctor-bench-ckpt-${count}-`)))
+  const env = benchEnv()
+  try {
+    generateRepo(dir, count, env)
+    const files = listFiles(dir)
+    let tick = 0
+    const touch = (): void => {
+      for (let i = 0; i < CHANGED_PER_ROUND; i++) {
+        const file = files[(tick * 7919 + i * 104729) % files.length]!
+        fs.appendFileSync(path.join(dir, file), `// edit ${tick}.${i}\n`)
+      }
+      tick++
+    }
+    const raw = rawGit(dir, env)
+    const gitDir = path.join(dir, '.git')
+
+    // First checkpoint of a session (open + seed + create) vs the same steps as raw plumbing.
+    touch()
+    const rawFirstIndex = path.join(gitDir, 'bench-raw-first-index')
+    const seededRawFirst = await timed(async () => {
+      const stat = fs.statSync(path.join(gitDir, 'index'))
+      fs.copyFileSync(path.join(gitDir, 'index'), rawFirstIndex)
+      fs.utimesSync(rawFirstIndex, stat.atime, stat.mtime)
+      await raw(['read-tree', '--reset', 'HEAD'], rawFirstIndex)
+      await raw(['add', '-A'], rawFirstIndex)
+      const tree = (await raw(['write-tree'], rawFirstIndex)).trim()
+      const commit = (await raw(['commit-tree', tree, '-p', 'HEAD', '-m', 'raw'])).trim()
+      await raw(['update-ref', 'refs/bench/raw-first', commit])
+    })
+    const store = new CheckpointStore({
+      git: new Git({ cwd: dir, env }),
+      session: 'bench',
+      maxFileSize: 5 << 20,
+    })
+    const first = await timed(() => store.create('bench'))
+    // What a session pays: the same checkpoint plus the per-checkpoint and cumulative diffs for policy.
+    const withPolicy = new CheckpointStore({
+      git: new Git({ cwd: dir, env }),
+      session: 'bench-policy',
+      maxFileSize: 5 << 20,
+      validate: () => [],
+    })
+    await withPolicy.create('bench')
+
+    // Warm raw plumbing index, kept in step with proctor's.
+    const warmIndex = rawFirstIndex
+    let rawParent = (await raw(['rev-parse', 'refs/bench/raw-first'])).trim()
+    const rawCheckpoint = async (): Promise<void> => {
+      await raw(['add', '-A'], warmIndex)
+      const tree = (await raw(['write-tree'], warmIndex)).trim()
+      const commit = (await raw(['commit-tree', tree, '-p', rawParent, '-m', 'raw'])).trim()
+      await raw(['update-ref', 'refs/bench/raw', commit])
+      rawParent = commit
+    }
+
+    const proctorTimes: number[] = []
+    const policyTimes: number[] = []
+    const rawTimes: number[] = []
+    const freshTimes: number[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      touch()
+      // Rotate who goes first so page-cache warmth does not favour one side.
+      const steps = [
+        async () => proctorTimes.push(await timed(() => store.create('bench'))),
+        async () => rawTimes.push(await timed(rawCheckpoint)),
+        async () => policyTimes.push(await timed(() => withPolicy.create('bench'))),
+      ]
+      for (let i = 0; i < steps.length; i++) await steps[(round + i) % steps.length]!()
+      if (round < 3) {
+        const freshIndex = path.join(gitDir, `bench-fresh-${round}`)
+        freshTimes.push(
+          await timed(async () => {
+            await raw(['read-tree', 'HEAD'], freshIndex)
+            await raw(['add', '-A'], freshIndex)
+            const tree = (await raw(['write-tree'], freshIndex)).trim()
+            const commit = (await raw(['commit-tree', tree, '-p', 'HEAD', '-m', 'fresh'])).trim()
+            await raw(['update-ref', 'refs/bench/fresh', commit])
+          }),
+        )
+        fs.rmSync(freshIndex, { force: true })
+      }
+    }
+
+    const noChange: number[] = []
+    const rawNoChange: number[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      noChange.push(await timed(() => store.create('bench')))
+      rawNoChange.push(
+        await timed(async () => {
+          await raw(['add', '-A'], warmIndex)
+          await raw(['write-tree'], warmIndex)
+        }),
+      )
+    }
+    await store.close()
+    await withPolicy.close()
+
+    const proctorMs = median(proctorTimes)
+    const rawMs = median(rawTimes)
+    const freshMs = median(freshTimes)
+    return {
+      files: count,
+      proctor_ms: round1(proctorMs),
+      raw_warm_ms: round1(rawMs),
+      ratio_vs_raw_warm: round2(proctorMs / rawMs),
+      with_policy_diffs_ms: round1(median(policyTimes)),
+      fresh_index_ms: round1(freshMs),
+      speedup_vs_fresh: round2(freshMs / proctorMs),
+      first_checkpoint_ms: round1(first),
+      seeded_raw_first_ms: round1(seededRawFirst),
+      first_ratio_vs_seeded: round2(first / seededRawFirst),
+      no_change_ms: round1(median(noChange)),
+      raw_no_change_ms: round1(median(rawNoChange)),
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Source-like files: 100 per directory, sizes from 200 B to ~16 KiB (median ~2 KiB), deterministic. */
+function generateRepo(dir: string, count: number, env: NodeJS.ProcessEnv): void {
+  let seed = 42
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff
+    return seed / 0x7fffffff
+  }
+  const line = 'export const value = compute(alpha, beta, gamma) // generated line of code\n'
+  for (let i = 0; i < count; i++) {
+    const sub = path.join(dir, 'src', `pkg${Math.floor(i / 1000)}`, `mod${Math.floor(i / 100) % 10}`)
+    if (i % 100 === 0) fs.mkdirSync(sub, { recursive: true })
+    const size = Math.floor(200 * Math.exp(random() * 4.4))
+    fs.writeFileSync(
+      path.join(sub, `file${i}.ts`),
+      `// file ${i}\n${line.repeat(Math.ceil(size / line.length))}`,
+    )
+  }
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n')
+  const git = (args: string[]): void => void execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' })
+  git(['init', '-q', '-b', 'main'])
+  git(['add', '-A'])
+  git(['commit', '-q', '-m', 'generated'])
+}
+
+function listFiles(dir: string): string[] {
+  return execFileSync('git', ['ls-files', '-z'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 })
+    .split('\0')
+    .filter((f) => f.endsWith('.ts'))
+}
+
+function benchEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env }
+  for (const key of Object.keys(env)) if (key.startsWith('GIT_')) delete env[key]
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'bench',
+    GIT_AUTHOR_EMAIL: 'bench@example.com',
+    GIT_COMMITTER_NAME: 'bench',
+    GIT_COMMITTER_EMAIL: 'bench@example.com',
+  }
+}
+
+/** Plain execFile git: the "raw plumbing" baseline. */
+function rawGit(cwd: string, env: NodeJS.ProcessEnv) {
+  return (args: string[], indexFile?: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      execFile(
+        'git',
+        args,
+        { cwd, env: indexFile ? { ...env, GIT_INDEX_FILE: indexFile } : env, maxBuffer: 1 << 28 },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      )
+    })
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  await fn()
+  return performance.now() - start
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN
+}
+
+const round1 = (n: number): number => Math.round(n * 10) / 10
+const round2 = (n: number): number => Math.round(n * 100) / 100
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runCheckpointBench().then(
+    (result) => console.log(JSON.stringify(result, null, 2)),
+    (error: unknown) => {
+      console.error(error)
+      process.exitCode = 1
+    },
+  )
+}

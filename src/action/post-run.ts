@@ -1,0 +1,128 @@
+// The action's post step (`post-if: always()`). When the main step was killed before it finished
+// (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
+// were not pushed yet, and finishes the comment and check runs as cancelled. Otherwise it does nothing.
+import * as core from '@actions/core'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensureStateDir } from '../session/state-dir.js'
+import { reconcileOrphans } from '../supervisor/registry.js'
+import { loadConfig } from '../config/load.js'
+import { configSchema, type Config } from '../config/schema.js'
+import { checkpointRef } from '../checkpoints/refs.js'
+import { Git } from '../git/runner.js'
+import { PushQueue } from '../checkpoints/push.js'
+import { listCheckpoints } from '../checkpoints/history.js'
+import { parseSessionReport } from '../report/aggregate.js'
+import { REPORT_SCHEMA_VERSION, type PushRecord, type SessionReport } from '../report/model.js'
+import { createGitHubClient } from '../github/client.js'
+import { readActionsContext, linksFor } from '../github/context.js'
+import { GitHubReporter } from '../github/reporter.js'
+import { createSanitizer } from '../util/sanitize.js'
+import { readInputs, applyInputs } from './inputs.js'
+import { STATE } from './state.js'
+
+export async function post(env: Record<string, string | undefined> = process.env): Promise<number> {
+  if (core.getState(STATE.finished) === 'true') return 0
+  const sessionId = core.getState(STATE.sessionId)
+  const cwd = core.getState(STATE.cwd)
+  if (!sessionId || !cwd || !existsSync(cwd)) return 0
+  process.chdir(cwd)
+  core.info(`proctor: the main step did not finish session ${sessionId}; cleaning up`)
+
+  const dirs = ensureStateDir(cwd)
+  for (const orphan of await reconcileOrphans(dirs.state, { graceMs: 1_000 })) {
+    core.info(`proctor: stopped ${orphan.label} (pid ${orphan.pid}) left by the main step: ${orphan.action}`)
+  }
+
+  const inputs = readInputs(env)
+  // A config that broke since main read it must not stop the cleanup: fall back to the defaults.
+  const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(() => null)
+  const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs)
+  const sessionDir = join(dirs.sessions, sessionId)
+  const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config)
+  const report = await reportOf(cwd, sessionId, sessionDir, pushed)
+
+  try {
+    const ctx = readActionsContext(env)
+    const token = inputs.githubToken
+    if (token) core.setSecret(token)
+    const reporter = new GitHubReporter({
+      octokit: createGitHubClient({ token: token || 'none', baseUrl: ctx.apiUrl }),
+      token,
+      context: ctx,
+      key: core.getState(STATE.key) || sessionId,
+      comment: config.github.comment,
+      checks: config.github.checks,
+      sanitizer: createSanitizer({ secrets: [token].filter(Boolean) }),
+      links: linksFor(ctx),
+      onError: (error) => core.warning(`proctor: GitHub ${error.operation} failed: ${error.message}`),
+    })
+    await reporter.adoptOpenChecks()
+    await reporter.finish(report)
+  } catch (error) {
+    core.warning(`proctor: could not finish the GitHub report: ${(error as Error).message}`)
+  }
+  return 0
+}
+
+async function pushLeftovers(cwd: string, sessionId: string, sessionDir: string, config: Config): Promise<PushRecord | null> {
+  const git = new Git({ cwd })
+  const checkpoints = await listCheckpoints(git, sessionId).catch(() => [])
+  if (checkpoints.length === 0) return null
+  const queue = new PushQueue({
+    git,
+    session: sessionId,
+    remote: config.checkpoints.remote,
+    branchTemplate: config.checkpoints.branch,
+    mode: config.checkpoints.push,
+    sessionDir,
+    base: checkpoints[0]?.base ?? null,
+  })
+  queue.schedule()
+  const record = await queue.flush()
+  core.info(record.ok ? `proctor: pushed checkpoints to ${record.branch}` : `proctor: checkpoints not pushed: ${record.reason}`)
+  return record
+}
+
+/** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
+async function reportOf(cwd: string, sessionId: string, sessionDir: string, pushed: PushRecord | null): Promise<SessionReport> {
+  const path = join(sessionDir, 'report.json')
+  if (existsSync(path)) {
+    const parsed = parseSessionReport(readFileSync(path, 'utf8'))
+    if (typeof parsed !== 'string') return { ...parsed, pushed: pushed ?? parsed.pushed }
+  }
+  const checkpoints = await listCheckpoints(new Git({ cwd }), sessionId).catch(() => [])
+  const now = new Date().toISOString()
+  return {
+    schema: REPORT_SCHEMA_VERSION,
+    session_id: sessionId,
+    status: 'interrupted',
+    verdict: 'block',
+    exit_code: 143,
+    signal: 'SIGKILL',
+    reason: 'the main step was cancelled or killed before it could report; the post step finished the report',
+    started_at: checkpoints[0]?.createdAt ?? now,
+    ended_at: now,
+    duration_ms: 0,
+    command: [],
+    cwd,
+    mode: 'pty',
+    events: [],
+    checkpoints: checkpoints.map((c) => ({
+      seq: c.seq,
+      sha: c.sha,
+      ref: checkpointRef(sessionId),
+      trigger: c.trigger,
+      files_changed: [],
+      violations: c.violations,
+      skipped: c.skipped,
+      created_at: c.createdAt,
+    })),
+    violations: [],
+    stop_hooks: [],
+    rounds: 0,
+    pushed,
+    transcript: { path: join(sessionDir, 'transcript.log'), bytes: 0, capped: false },
+    output_tail: '',
+  }
+}

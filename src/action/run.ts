@@ -1,0 +1,186 @@
+// The GitHub Action's main step: inputs → a supervised session (or, with `mode: aggregate`, a batch
+// report from saved session reports) → GitHub sinks (sticky comment, check runs, job summary, outputs).
+// GitHub is a sink: if it is down or the token is read-only, the verdict and exit code stay the same.
+import * as core from '@actions/core'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { loadConfig } from '../config/load.js'
+import { ConfigError } from '../config/errors.js'
+import type { Config } from '../config/schema.js'
+import { runSession } from '../session/session.js'
+import { makeSessionId } from '../session/session-id.js'
+import { createGitHubClient } from '../github/client.js'
+import { readActionsContext, canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
+import { GitHubReporter } from '../github/reporter.js'
+import { actorPermission, canTrigger } from '../github/permissions.js'
+import { appendJobSummary, writeOutputs } from '../github/summary.js'
+import { createSanitizer } from '../util/sanitize.js'
+import { failsPolicyCheck } from '../policy/index.js'
+import type { SessionReport } from '../report/model.js'
+import { agentCommand, applyInputs, InputError, readInputs, type ActionInputs } from './inputs.js'
+import { runAggregate } from './aggregate.js'
+import { uploadSessionArtifact } from './artifact.js'
+import { STATE } from './state.js'
+
+/** After a cancellation the runner sends SIGKILL 10 s after SIGINT; reporting must fit before that. */
+const FINISH_BUDGET_AFTER_SIGNAL_MS = 3_000
+
+export async function main(env: Record<string, string | undefined> = process.env): Promise<number> {
+  let inputs: ActionInputs
+  try {
+    inputs = readInputs(env)
+    if (inputs.githubToken) core.setSecret(inputs.githubToken)
+    if (inputs.workingDirectory) process.chdir(resolve(inputs.workingDirectory))
+  } catch (error) {
+    core.error(`proctor: ${(error as Error).message}`)
+    return 2
+  }
+  if (inputs.mode === 'aggregate') return runAggregate(inputs, env)
+  if (inputs.mode !== 'run') {
+    core.error(`proctor: input mode: expected run or aggregate, got "${inputs.mode}"`)
+    return 2
+  }
+
+  let config: Config
+  let ctx: ActionsContext
+  try {
+    const file = inputs.configGiven || existsSync(resolve(inputs.config)) ? inputs.config : undefined
+    const loaded = await loadConfig({ file, cwd: process.cwd() })
+    for (const warning of loaded.warnings) core.warning(`proctor.yml: ${warning}`)
+    config = applyInputs(loaded.config, inputs)
+    ctx = readActionsContext(env)
+  } catch (error) {
+    const message = error instanceof ConfigError || error instanceof InputError ? error.message : String(error)
+    core.error(`proctor: ${message}`)
+    appendJobSummary(`### proctor: configuration error\n\n\`\`\`\n${message}\n\`\`\`\n`)
+    return 2
+  }
+  const command = safe(() => agentCommand(inputs, config))
+  if (!command || command instanceof Error) {
+    const message =
+      command instanceof Error
+        ? command.message
+        : 'no agent command: set the command (or shell) input, or agent.command in proctor.yml'
+    core.error(`proctor: ${message}`)
+    return 2
+  }
+
+  const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
+  const readOnly = !canWrite(ctx)
+  const octokit = createGitHubClient({ token: inputs.githubToken || 'none', baseUrl: ctx.apiUrl, log: (m) => core.info(m) })
+
+  // A comment can start an agent: only people who may write to the repository get to do that.
+  if (ctx.commentAuthor) {
+    const allowed = await actorPermission(octokit, ctx.owner, ctx.repo, ctx.commentAuthor)
+      .then(canTrigger)
+      .catch((error: unknown) => {
+        core.warning(`proctor: could not check ${ctx.commentAuthor}'s permission: ${(error as Error).message}`)
+        return false
+      })
+    if (!allowed) {
+      const message = `proctor: ${ctx.commentAuthor} does not have write access to ${ctx.owner}/${ctx.repo}; the agent was not started`
+      core.error(message)
+      appendJobSummary(`### proctor\n\n${sanitizer.forMarkdown(message, 1000)}\n`)
+      return 1
+    }
+  }
+  if (readOnly) core.notice('proctor: pull request from a fork (read-only token): reporting to the job summary and an artifact only')
+
+  const reporter = new GitHubReporter({
+    octokit,
+    token: inputs.githubToken,
+    context: ctx,
+    key: expandKey(config.github.key, ctx),
+    comment: config.github.comment,
+    checks: config.github.checks,
+    sanitizer,
+    links: linksFor(ctx),
+    readOnly,
+    emit: (line) => process.stdout.write(line.endsWith('\n') ? line : line + '\n'),
+    onError: (error) => core.warning(`proctor: GitHub ${error.operation} failed (${error.status ?? 'network'}): ${error.message}`),
+  })
+
+  const sessionId = makeSessionId(env)
+  core.saveState(STATE.sessionId, sessionId)
+  core.saveState(STATE.cwd, process.cwd())
+  core.saveState(STATE.key, expandKey(config.github.key, ctx))
+
+  let interrupted = false
+  const onSignal = () => (interrupted = true)
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+
+  const outcome = await runSession({
+    config,
+    command,
+    cwd: process.cwd(),
+    sessionId,
+    output: process.stdout,
+    input: null,
+    installSignalHandlers: true,
+    env,
+    ci: {
+      repository: `${ctx.owner}/${ctx.repo}`,
+      run_id: ctx.runId,
+      run_attempt: ctx.runAttempt,
+      job: ctx.job,
+      workflow: ctx.workflow,
+      sha: ctx.sha,
+      pr: ctx.pr?.number ?? null,
+    },
+    listener: {
+      started: (report) => void reporter.start(report),
+      progress: (report) => void reporter.progress(report),
+      hookStarted: (name) => void reporter.hookStarted(name),
+      hookFinished: (result) => void reporter.hookFinished(result),
+    },
+  })
+  const report = outcome.report
+  core.saveState(STATE.reportPath, outcome.reportPath)
+
+  const finish = reporter.finish(report)
+  const finished = interrupted ? await withDeadline(finish, FINISH_BUDGET_AFTER_SIGNAL_MS) : await finish
+  if (readOnly) await uploadSessionArtifact(report, outcome.reportPath)
+
+  const last = report.checkpoints[report.checkpoints.length - 1]
+  writeOutputs({
+    verdict: report.verdict,
+    status: report.status,
+    'session-id': report.session_id,
+    'checkpoint-ref': last?.ref ?? '',
+    'checkpoint-sha': last?.sha ?? '',
+    'checkpoint-count': report.checkpoints.length,
+    violations: report.violations.length,
+    'report-path': outcome.reportPath,
+    'comment-url': finished?.commentUrl ?? '',
+  })
+  // The post step has nothing left to do once main reported (unless reporting was cut short).
+  if (finished) core.saveState(STATE.finished, 'true')
+  return exitCodeFor(report, outcome.exitCode, config.github.fail_on)
+}
+
+/** fail-on: `block` follows the session's exit code; `violation-error` also fails on error/critical violations. */
+export function exitCodeFor(report: SessionReport, sessionExit: number, failOn: Config['github']['fail_on']): number {
+  if (report.status === 'interrupted') return sessionExit
+  if (failOn === 'never') return 0
+  if (failOn === 'violation-error' && sessionExit === 0 && failsPolicyCheck(report.violations)) return 1
+  return sessionExit
+}
+
+function safe<T>(fn: () => T): T | Error {
+  try {
+    return fn()
+  } catch (error) {
+    return error as Error
+  }
+}
+
+async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<null>((resolveDeadline) => (timer = setTimeout(() => resolveDeadline(null), ms)))
+  try {
+    return await Promise.race([promise, deadline])
+  } finally {
+    clearTimeout(timer)
+  }
+}

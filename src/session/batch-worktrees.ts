@@ -1,0 +1,127 @@
+// The batch's git worktrees: one detached worktree per task at the batch's base commit, under
+// `.proctor/worktrees/<batch>/` (ignored by the `.proctor/.gitignore`, so the user's `git status` never
+// shows them). Each worktree has its own `.proctor/`; a child's session state is moved back to the
+// repository's `.proctor/sessions/` before its worktree goes, so reports outlive the worktrees.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Git } from '../git/runner.js'
+import { findRepoRoot } from '../config/load.js'
+import type { SessionReport } from '../report/model.js'
+import { BatchError } from './batch-tasks.js'
+import { STATE_DIR_NAME } from './state-dir.js'
+
+export interface BatchRepo {
+  root: string
+  git: Git
+  base: string
+  /** Paths with uncommitted changes in the main worktree; they are not part of the batch. */
+  dirty: number
+  /**
+   * Worktree administration, one at a time: concurrent `git worktree add`s read each other's
+   * half-written `.git/worktrees/<name>/` and fail ("failed to read .../commondir").
+   */
+  serial: <T>(work: () => Promise<T>) => Promise<T>
+}
+
+/** The repository a batch runs in, or a BatchError saying how to get one. */
+export async function openBatchRepo(cwd: string, env: NodeJS.ProcessEnv): Promise<BatchRepo> {
+  const root = findRepoRoot(cwd)
+  if (!root) {
+    throw new BatchError(
+      `proctor batch: ${cwd} is not inside a git repository. Each task runs in its own git worktree, ` +
+        'so run the batch inside a repository (git init && git commit), or run one session with proctor run',
+    )
+  }
+  const git = new Git({ cwd: root, env })
+  const base = await git.headCommit()
+  if (!base) {
+    throw new BatchError(
+      `proctor batch: the repository at ${root} has no commits yet. Each task's worktree starts at HEAD, ` +
+        'so commit first (git commit --allow-empty -m init)',
+    )
+  }
+  const dirty = (await git.statusZ({ untracked: 'normal' })).length
+  return { root, git, base, dirty, serial: serializer() }
+}
+
+function serializer(): BatchRepo['serial'] {
+  let tail: Promise<unknown> = Promise.resolve()
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const result = tail.then(work, work)
+    tail = result.catch(() => undefined)
+    return result
+  }
+}
+
+export function worktreesDir(root: string, batchId: string): string {
+  return join(root, STATE_DIR_NAME, 'worktrees', batchId)
+}
+
+export async function addWorktree(repo: BatchRepo, dir: string): Promise<void> {
+  mkdirSync(join(dir, '..'), { recursive: true })
+  await repo.serial(() => repo.git.worktreeAdd(dir, repo.base, { detach: true }))
+}
+
+/** Removes a task's worktree (its checkpoints live on in refs). Falls back to deleting and pruning. */
+export async function removeWorktree(repo: BatchRepo, dir: string): Promise<string | null> {
+  return repo.serial(async () => {
+    try {
+      await repo.git.worktreeRemove(dir, { force: true })
+      return null
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true })
+      try {
+        await repo.git.raw(['worktree', 'prune'])
+      } catch {
+        // prune only tidies .git/worktrees/; a leftover entry is harmless and pruned by git itself later.
+      }
+      return (error as Error).message
+    }
+  })
+}
+
+/** Drops `.proctor/worktrees/<batch>/` once every worktree in it is gone. */
+export function removeEmptyWorktreesDir(dir: string): void {
+  try {
+    if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true })
+  } catch {
+    // Left behind only if something else wrote there; nothing depends on it.
+  }
+}
+
+/**
+ * Moves (or, for a kept worktree, copies) a child's session directory from its worktree's `.proctor/`
+ * to the repository's, and points the report's own file paths at the new place. Returns the new
+ * report path and the report as written there.
+ */
+export function collectChildSession(opts: {
+  root: string
+  worktree: string
+  sessionId: string
+  report: SessionReport
+  keep: boolean
+}): { reportPath: string; report: SessionReport } {
+  const from = join(opts.worktree, STATE_DIR_NAME, 'sessions', opts.sessionId)
+  const to = join(opts.root, STATE_DIR_NAME, 'sessions', opts.sessionId)
+  mkdirSync(join(to, '..'), { recursive: true })
+  rmSync(to, { recursive: true, force: true })
+  if (opts.keep) cpSync(from, to, { recursive: true })
+  else {
+    try {
+      renameSync(from, to)
+    } catch {
+      cpSync(from, to, { recursive: true })
+    }
+  }
+  const reportPath = join(to, 'report.json')
+  const report = relocate(JSON.parse(readFileSync(reportPath, 'utf8')) as SessionReport, from, to)
+  writeFileSync(reportPath, JSON.stringify(report, null, 2) + '\n')
+  return { reportPath, report }
+}
+
+function relocate(report: SessionReport, from: string, to: string): SessionReport {
+  const move = (path: string) => (path.startsWith(from) ? to + path.slice(from.length) : path)
+  const next = { ...report, transcript: { ...report.transcript, path: move(report.transcript.path) } }
+  if (report.pushed?.bundle) next.pushed = { ...report.pushed, bundle: move(report.pushed.bundle) }
+  return next
+}

@@ -1,0 +1,325 @@
+// A batch: several full supervised sessions (subagents), each in its own git worktree at the same base,
+// at most `concurrency` at a time, then one BatchReport. Every task ends up as exactly one child with one
+// of the five statuses — a crash, a worktree that could not be created, or a task never started because
+// the batch was interrupted included — so completed + failed + errored + interrupted + timeout ==
+// child_count, and `subagent_batch_complete` fires exactly once, whatever happened.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Config } from '../config/schema.js'
+import type { BatchChild, BatchReport } from '../report/model.js'
+import { aggregateReports, type ChildInput } from '../report/aggregate.js'
+import { LifecycleHooks } from '../hooks/lifecycle.js'
+import { exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
+import { formatDuration } from '../util/units.js'
+import { runSession } from './session.js'
+import { ensureStateDir } from './state-dir.js'
+import { sanitizeRefPart } from './session-id.js'
+import { runPool } from './batch-pool.js'
+import {
+  BatchError,
+  childConfig,
+  childSessionId,
+  makeBatchId,
+  tasksFromConfig,
+  type BatchTask,
+} from './batch-tasks.js'
+import {
+  addWorktree,
+  collectChildSession,
+  openBatchRepo,
+  removeEmptyWorktreesDir,
+  removeWorktree,
+  worktreesDir,
+  type BatchRepo,
+} from './batch-worktrees.js'
+
+export { BatchError, parseTaskFlag, type BatchTask } from './batch-tasks.js'
+
+export interface BatchOptions {
+  config: Config
+  cwd: string
+  /** Default: config.batch.tasks. */
+  tasks?: BatchTask[]
+  /** Default: config.batch.concurrency. */
+  concurrency?: number
+  /** Default: config.batch.keep_worktrees. */
+  keepWorktrees?: boolean
+  /** Default: PROCTOR_BATCH_ID, else generated (run id, attempt and job in CI). */
+  batchId?: string
+  /** Aborting interrupts running children (reason 'SIGTERM' → SIGTERM, else SIGINT); queued ones never start. */
+  signal?: AbortSignal
+  /** Progress lines (child started / ended); the agents' own output is in each child's transcript. */
+  output?: NodeJS.WritableStream | null
+  onChildStart?: (task: BatchTask, index: number) => void
+  onChildEnd?: (child: BatchChild) => void
+  /** Base environment for agents, hooks and git (default process.env). */
+  env?: Record<string, string | undefined>
+  ci?: Record<string, string | number | null>
+}
+
+export interface BatchOutcome {
+  batch: BatchReport
+  reportPath: string
+  /** 0 all completed and allowed · 1 otherwise · 130/143 interrupted by SIGINT/SIGTERM. */
+  exitCode: number
+  interruptedBy: ShutdownSignal | null
+  /** Worktrees left in place (keep_worktrees), by task index. */
+  worktrees: Record<number, string>
+}
+
+const NOT_STARTED = 'not started: the batch was interrupted'
+
+export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
+  const env = { ...(opts.env ?? process.env) }
+  const tasks = opts.tasks ?? tasksFromConfig(opts.config)
+  if (tasks.length === 0) {
+    throw new BatchError(
+      'proctor batch: no tasks. Add batch.tasks to proctor.yml (name plus command or shell for each) ' +
+        "or give them on the command line: --task tests='npm test'",
+    )
+  }
+  const concurrency = opts.concurrency ?? opts.config.batch.concurrency
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new BatchError(`proctor batch: concurrency must be a whole number of at least 1 (got ${concurrency})`)
+  }
+  const keep = opts.keepWorktrees ?? opts.config.batch.keep_worktrees
+  const repo = await openBatchRepo(opts.cwd, env)
+  const batchId = opts.batchId ?? makeBatchId(env)
+  const state = ensureStateDir(repo.root)
+  const batchDir = join(state.state, 'batches', batchId)
+  mkdirSync(batchDir, { recursive: true })
+  const say = (line: string) => opts.output?.write(`proctor batch: ${line}\n`)
+
+  say(
+    `${batchId}: ${tasks.length} task(s), ${Math.min(concurrency, tasks.length)} at a time, ` +
+      `each in a worktree at ${repo.base.slice(0, 12)}`,
+  )
+  if (repo.dirty > 0) {
+    say(`note: ${repo.dirty} uncommitted change(s) in ${repo.root} are not part of the batch (tasks start at HEAD)`)
+  }
+
+  const lifecycle = new LifecycleHooks({
+    hooks: opts.config.hooks,
+    poolSize: opts.config.hooks_async_pool_size,
+    shutdownGraceMs: opts.config.hooks_async_shutdown_grace,
+    sessionId: batchId,
+    cwd: repo.root,
+    env,
+    onWarning: (message) => say(`warning: ${message}`),
+  })
+
+  // One controller for every child: the caller's abort (or signal) reaches them all with its reason.
+  const abort = new AbortController()
+  let interruptedBy: ShutdownSignal | null = null
+  const onAbort = () => {
+    interruptedBy = opts.signal?.reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'
+    say(`received ${interruptedBy}: interrupting running tasks; queued tasks will not start`)
+    abort.abort(interruptedBy)
+  }
+  if (opts.signal?.aborted) onAbort()
+  else opts.signal?.addEventListener('abort', onAbort, { once: true })
+
+  const started = new Date()
+  const inputs: ChildInput[] = new Array<ChildInput>(tasks.length)
+  const worktrees: Record<number, string> = {}
+  const wtRoot = worktreesDir(repo.root, batchId)
+
+  const child = new ChildRunner({ opts, env, repo, batchId, wtRoot, keep, signal: abort.signal, lifecycle, say })
+  await runPool({
+    count: tasks.length,
+    concurrency,
+    signal: abort.signal,
+    run: async (index) => {
+      const task = tasks[index]!
+      opts.onChildStart?.(task, index)
+      const result = await child.run(task, index, tasks.length)
+      inputs[index] = result.input
+      if (result.keptWorktree) worktrees[index] = result.keptWorktree
+    },
+    skip: (index) => {
+      const task = tasks[index]!
+      inputs[index] = { source: task.name, name: task.name, role: task.role, status: 'interrupted' }
+    },
+  })
+  opts.signal?.removeEventListener('abort', onAbort)
+  if (!keep) removeEmptyWorktreesDir(wtRoot)
+
+  const batch = aggregateReports(batchId, inputs, {
+    started_at: started.toISOString(),
+    ended_at: new Date().toISOString(),
+  })
+  // Cancelled tasks have no report but are not problems with one: say why they have none.
+  for (const entry of batch.children) {
+    const input = inputs[entry.task_index]!
+    if (!input.report && !input.problem && input.status === 'interrupted') entry.summary = NOT_STARTED
+  }
+  const reportPath = join(batchDir, 'batch.json')
+  try {
+    writeFileSync(reportPath, JSON.stringify(batch, null, 2) + '\n')
+  } finally {
+    await fireSafely(lifecycle, 'subagent_batch_complete', batchCompletePayload(batch))
+    await finishHooks(lifecycle, opts.config, interruptedBy !== null)
+  }
+  say(
+    `${batchId} done in ${formatDuration(batch.total_duration_ms)}: ${batch.completed_count} completed, ` +
+      `${batch.failed_count} failed, ${batch.errored_count} errored, ${batch.interrupted_count} interrupted, ` +
+      `${batch.timeout_count} timeout`,
+  )
+  const exitCode = interruptedBy ? exitCodeForSignal(interruptedBy) : batch.verdict === 'allow' ? 0 : 1
+  return { batch, reportPath, exitCode, interruptedBy, worktrees }
+}
+
+/** The `subagent_batch_complete` hook payload's `extra` (the seed's contract, plus batch id and verdict). */
+export function batchCompletePayload(batch: BatchReport): Record<string, unknown> {
+  return {
+    batch_id: batch.batch_id,
+    child_count: batch.child_count,
+    completed_count: batch.completed_count,
+    failed_count: batch.failed_count,
+    errored_count: batch.errored_count,
+    interrupted_count: batch.interrupted_count,
+    timeout_count: batch.timeout_count,
+    total_duration_ms: batch.total_duration_ms,
+    verdict: batch.verdict,
+    children: batch.children.map(childPayload),
+  }
+}
+
+function childPayload(c: BatchChild): Record<string, unknown> {
+  return {
+    task_index: c.task_index,
+    name: c.name,
+    role: c.role,
+    status: c.status,
+    duration_ms: c.duration_ms,
+    summary: c.summary,
+    checkpoint_ref: c.checkpoint_ref,
+    violation_count: c.violation_count,
+    report_path: c.report_path,
+  }
+}
+
+interface ChildRunnerContext {
+  opts: BatchOptions
+  env: Record<string, string | undefined>
+  repo: BatchRepo
+  batchId: string
+  wtRoot: string
+  keep: boolean
+  signal: AbortSignal
+  lifecycle: LifecycleHooks
+  say: (line: string) => void
+}
+
+interface ChildResult {
+  input: ChildInput
+  keptWorktree: string | null
+}
+
+/** Runs one task from worktree to subagent_stop. Never throws: every failure becomes an errored child. */
+class ChildRunner {
+  constructor(private readonly c: ChildRunnerContext) {}
+
+  async run(task: BatchTask, index: number, total: number): Promise<ChildResult> {
+    const { c } = this
+    const sessionId = childSessionId(c.batchId, index, task.name)
+    const worktree = join(c.wtRoot, `${index}-${sanitizeRefPart(task.name)}`)
+    const label = `[${index + 1}/${total}] ${task.name}`
+    const began = Date.now()
+    let input: ChildInput
+    let created = false
+    try {
+      await addWorktree(c.repo, worktree)
+      created = true
+      if (c.signal.aborted) {
+        input = { source: task.name, name: task.name, role: task.role, status: 'interrupted' }
+      } else {
+        c.say(`${label}: started (session ${sessionId})`)
+        input = await this.session(task, index, sessionId, worktree)
+      }
+    } catch (error) {
+      const what = created ? 'crashed' : 'could not get a worktree'
+      input = {
+        source: task.name,
+        name: task.name,
+        role: task.role,
+        status: 'errored',
+        problem: `task ${task.name} ${what}: ${(error as Error).message}`,
+        duration_ms: Date.now() - began,
+      }
+    }
+    let keptWorktree: string | null = null
+    if (created && c.keep) keptWorktree = worktree
+    else if (created) {
+      const problem = await removeWorktree(c.repo, worktree)
+      if (problem) c.say(`warning: ${label}: worktree ${worktree} was deleted by hand: ${problem}`)
+    }
+
+    const entry = aggregateReports(c.batchId, [input]).children[0]!
+    entry.task_index = index
+    if (input.status === 'interrupted' && !input.report && !input.problem) entry.summary = NOT_STARTED
+    c.say(`${label}: ${entry.status} in ${formatDuration(entry.duration_ms)} — ${entry.summary}`)
+    await fireSafely(c.lifecycle, 'subagent_stop', { batch_id: c.batchId, ...childPayload(entry) })
+    c.opts.onChildEnd?.(entry)
+    return { input, keptWorktree }
+  }
+
+  private async session(task: BatchTask, index: number, sessionId: string, worktree: string): Promise<ChildInput> {
+    const { c } = this
+    const outcome = await runSession({
+      config: childConfig(c.opts.config, task),
+      command: task.command,
+      cwd: worktree,
+      sessionId,
+      output: null,
+      input: null,
+      installSignalHandlers: false,
+      signal: c.signal,
+      env: { ...c.env, PROCTOR_BATCH_ID: c.batchId, PROCTOR_TASK_NAME: task.name, PROCTOR_TASK_INDEX: String(index) },
+      ...(task.role ? { role: task.role } : {}),
+      ...(c.opts.ci ? { ci: c.opts.ci } : {}),
+    })
+    try {
+      const collected = collectChildSession({
+        root: c.repo.root,
+        worktree,
+        sessionId,
+        report: outcome.report,
+        keep: c.keep,
+      })
+      return { source: collected.reportPath, name: task.name, role: task.role, report: collected.report }
+    } catch (error) {
+      // The session ended normally; only moving its files failed, so keep its outcome and say where it is.
+      c.say(`warning: ${task.name}: could not move its report out of the worktree: ${(error as Error).message}`)
+      return { source: outcome.reportPath, name: task.name, role: task.role, report: outcome.report }
+    }
+  }
+}
+
+async function fireSafely(
+  lifecycle: LifecycleHooks,
+  event: 'subagent_stop' | 'subagent_batch_complete',
+  extra: Record<string, unknown>,
+): Promise<void> {
+  try {
+    await lifecycle.fire(event, extra)
+  } catch {
+    // Lifecycle hooks report their own failures as warnings; they never change a batch's outcome.
+  }
+}
+
+/**
+ * Async hooks (a webhook post of the batch summary) get up to the shutdown grace to finish on a normal
+ * end; after an interruption the runner's cancel window is short, so they are stopped right away.
+ */
+async function finishHooks(lifecycle: LifecycleHooks, config: Config, interrupted: boolean): Promise<void> {
+  if (!interrupted) {
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([
+      lifecycle.settled(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, config.hooks_async_shutdown_grace))),
+    ])
+    clearTimeout(timer)
+  }
+  await lifecycle.shutdown()
+}

@@ -1,0 +1,446 @@
+// The GitHub sinks against the local GitHub API server (real HTTP, every request validated against
+// GitHub's OpenAPI description). Octokit's write queue spaces mutations 1 s apart, as it does in
+// production, so these tests take a few seconds each.
+import { describe, it, expect, afterEach } from 'vitest'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  startGitHubApiServer,
+  type GitHubApiServer,
+  type GitHubApiServerOptions,
+} from '../servers/github-api.js'
+import { createGitHubClient } from '../../src/github/client.js'
+import { GitHubReporter, type GitHubReporterOptions, type ReporterError } from '../../src/github/reporter.js'
+import { actorPermission, canTrigger } from '../../src/github/permissions.js'
+import type { ActionsContext } from '../../src/github/context.js'
+import { StickyComment } from '../../src/github/comment.js'
+import { createSanitizer } from '../../src/util/sanitize.js'
+import { sessionReport, violation } from '../unit/github-fixtures.js'
+
+const TOKEN = 'ghs_' + 'R3p0rt3r'.repeat(5)
+const HEAD = 'cafebabecafebabecafebabecafebabecafebabe'
+const PR = 17
+
+let server: GitHubApiServer | null = null
+const dirs: string[] = []
+
+afterEach(async () => {
+  await server?.close()
+  server = null
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+function context(over: Partial<ActionsContext> = {}): ActionsContext {
+  return {
+    owner: 'acme',
+    repo: 'widgets',
+    serverUrl: 'https://github.com',
+    apiUrl: server!.url,
+    eventName: 'pull_request',
+    sha: 'merge000merge000merge000merge000merge000',
+    runId: '42',
+    runAttempt: 1,
+    job: 'build',
+    workflow: 'ci',
+    actor: 'alice',
+    pr: { number: PR, headSha: HEAD, baseSha: null, headRef: 'feature', fork: false },
+    commentAuthor: null,
+    ...over,
+  }
+}
+
+async function setup(
+  opts: GitHubApiServerOptions = {},
+  over: { token?: string; editIntervalMs?: number; retries?: number } = {},
+) {
+  server = await startGitHubApiServer(opts)
+  const logs: string[] = []
+  const lines: string[] = []
+  const errors: ReporterError[] = []
+  const dir = mkdtempSync(join(tmpdir(), 'proctor-gh-'))
+  dirs.push(dir)
+  const token = over.token ?? TOKEN
+  const octokit = createGitHubClient({
+    token,
+    baseUrl: server.url,
+    retryAfterBaseMs: 5,
+    retries: over.retries ?? 3,
+    log: (m) => logs.push(m),
+  })
+  const make = (key = 'ci/build') =>
+    new GitHubReporter({
+      octokit,
+      token,
+      context: context(),
+      key,
+      comment: 'sticky',
+      checks: true,
+      sanitizer: createSanitizer({ secrets: [token] }),
+      editIntervalMs: over.editIntervalMs ?? 60_000,
+      summaryPath: join(dir, 'summary.md'),
+      emit: (line) => lines.push(line),
+      onError: (e) => errors.push(e),
+    })
+  return { server, octokit, logs, lines, errors, make, summaryPath: join(dir, 'summary.md') }
+}
+
+async function until(what: string, condition: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+describe('sticky comment', () => {
+  it('is created once at start, edited in place, and ends with the final summary', async () => {
+    const t = await setup()
+    const reporter = t.make()
+    await reporter.start(sessionReport({ checkpoints: [], violations: [] }))
+    const [comment] = t.server.state.commentsOn(PR)
+    expect(comment!.body).toMatch(/^<!-- proctor:ci\/build -->\n### 🔄 proctor · running/)
+    expect(comment!.body).toContain('- [ ] No checkpoint yet')
+    await reporter.progress(sessionReport()) // inside the interval: deferred
+    const result = await reporter.finish(sessionReport())
+    const comments = t.server.state.commentsOn(PR)
+    expect(comments).toHaveLength(1)
+    expect(comments[0]!.body).toMatch(/^<!-- proctor:ci\/build -->\n### ✅ proctor · allow · completed/)
+    expect(comments[0]!.body).not.toContain('**Progress**')
+    expect(result.commentUrl).toBe(
+      `https://github.com/acme/widgets/pull/${PR}#issuecomment-${comments[0]!.id}`,
+    )
+    expect(t.server.count('issues/create-comment')).toBe(1)
+    expect(t.server.count('issues/update-comment')).toBe(1)
+    expect(t.server.validationFailures).toEqual([])
+    expect(t.errors).toEqual([])
+  })
+
+  it('a re-run finds the same comment (not a user quoting the marker) and never posts a second one', async () => {
+    const t = await setup()
+    t.server.state.addComment(PR, '<!-- proctor:ci/build -->\nfake from a user', { login: 'mallory' })
+    await t.make().finish(sessionReport({ status: 'failed', verdict: 'block' }))
+    const ours = t.server.state.commentsOn(PR).filter((c) => c.user.login === 'github-actions[bot]')
+    expect(ours).toHaveLength(1)
+    // Re-run of the job: a fresh reporter with the same key.
+    await t.make().finish(sessionReport())
+    const after = t.server.state.commentsOn(PR)
+    expect(after).toHaveLength(2)
+    expect(after[0]!.body).toBe('<!-- proctor:ci/build -->\nfake from a user')
+    expect(after[1]!.body).toContain('proctor · allow · completed')
+    expect(t.server.count('issues/create-comment')).toBe(1)
+    // A different key is a different comment.
+    await t.make('ci/other').finish(sessionReport())
+    expect(t.server.state.commentsOn(PR)).toHaveLength(3)
+    expect(t.server.validationFailures).toEqual([])
+  })
+
+  it('with a user token, matches comments by the login from GET /user', async () => {
+    const t = await setup({}, { token: 'ghp_' + 'u'.repeat(36) })
+    t.server.state.addComment(PR, '<!-- proctor:ci/build -->\nold run', { login: 'octocat' })
+    t.server.state.addComment(PR, '<!-- proctor:ci/build -->\nsome bot', { login: 'other[bot]', type: 'Bot' })
+    await t.make().finish(sessionReport({ checkpoints: [], violations: [] }))
+    const comments = t.server.state.commentsOn(PR)
+    expect(comments).toHaveLength(2)
+    expect(comments[0]!.body).toContain('proctor · allow')
+    expect(comments[1]!.body).toBe('<!-- proctor:ci/build -->\nsome bot')
+    expect(t.server.count('users/get-authenticated')).toBe(1)
+  })
+
+  it('finds its comment on a later page of a long conversation', async () => {
+    const t = await setup()
+    for (let i = 0; i < 150; i++) t.server.state.addComment(PR, `chatter ${i}`, { login: 'someone' })
+    t.server.state.addComment(PR, '<!-- proctor:ci/build -->\nprevious run', {
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    })
+    await t.make().finish(sessionReport())
+    expect(t.server.state.commentsOn(PR)).toHaveLength(151)
+    expect(t.server.count('issues/list-comments')).toBe(2)
+    expect(t.server.count('issues/create-comment')).toBe(0)
+  })
+
+  it('throttles progress edits: many updates inside the interval become one deferred edit with the latest body', async () => {
+    const t = await setup({}, { editIntervalMs: 1500 })
+    const reporter = t.make()
+    await reporter.start(sessionReport({ checkpoints: [] }))
+    for (let i = 1; i <= 20; i++) {
+      await reporter.progress(sessionReport({ events: [], duration_ms: i * 1000 }))
+    }
+    expect(t.server.count('issues/update-comment')).toBe(0)
+    await until('the deferred edit', () => t.server!.count('issues/update-comment') === 1)
+    expect(t.server.state.commentsOn(PR)[0]!.body).toContain('proctor · running · 20s')
+    await reporter.finish(sessionReport())
+    expect(t.server.count('issues/update-comment')).toBe(2)
+    expect(t.server.count('issues/create-comment')).toBe(1)
+  })
+
+  it('retries with a shorter body when GitHub answers 422 "Body is too long"', async () => {
+    const t = await setup({ faults: [{ kind: 'body-too-long', operationId: 'issues/create-comment' }] })
+    await t.make().finish(sessionReport({ output_tail: 'log line\n'.repeat(20_000) }))
+    const calls = t.server.calls.filter((c) => c.operationId === 'issues/create-comment')
+    expect(calls.map((c) => c.status)).toEqual([422, 201])
+    const [first, second] = calls.map((c) => (c.body as { body: string }).body.length)
+    expect(second!).toBeLessThan(first! / 1.5)
+    expect(t.server.state.commentsOn(PR)).toHaveLength(1)
+    expect(t.errors).toEqual([])
+  })
+
+  it('posts a fresh comment when its old one was deleted between runs', async () => {
+    const t = await setup()
+    const sticky = new StickyComment({
+      octokit: t.octokit,
+      owner: 'acme',
+      repo: 'widgets',
+      issueNumber: PR,
+      key: 'k',
+      mode: 'sticky',
+      token: TOKEN,
+    })
+    await sticky.publish(() => '<!-- proctor:k -->\none', { final: true })
+    t.server.state.comments.clear()
+    await sticky.publish(() => '<!-- proctor:k -->\ntwo', { final: true })
+    expect(t.server.state.commentsOn(PR).map((c) => c.body)).toEqual(['<!-- proctor:k -->\ntwo'])
+  })
+})
+
+describe('check runs', () => {
+  it('creates proctor / <hook> in progress, completes it with the verdict, and annotates 120 violations in 3 requests', async () => {
+    const t = await setup()
+    const reporter = t.make()
+    await reporter.start(sessionReport())
+    await reporter.hookStarted('tests')
+    const [run] = t.server.state.checkRunsNamed('proctor / tests')
+    expect(run).toMatchObject({ status: 'in_progress', head_sha: HEAD, conclusion: null })
+    await reporter.hookFinished({
+      name: 'tests',
+      verdict: 'block',
+      reason: `2 tests failed\n@octocat ${TOKEN}`,
+      exit_code: 2,
+      duration_ms: 5000,
+      round: 1,
+    })
+    expect(run).toMatchObject({ status: 'completed', conclusion: 'failure' })
+    expect(run!.output.title).toBe('blocked: 2 tests failed')
+    expect(run!.output.text).toContain('2 tests failed')
+    expect(run!.output.text).not.toContain(TOKEN)
+
+    const violations = Array.from({ length: 120 }, (_, i) =>
+      violation(i, { severity: (['info', 'warning', 'error', 'critical'] as const)[i % 4] }),
+    )
+    await reporter.finish(sessionReport({ violations }))
+    const [policy] = t.server.state.checkRunsNamed('proctor / policy')
+    expect(policy).toMatchObject({ status: 'completed', conclusion: 'failure' })
+    expect(policy!.annotations).toHaveLength(120)
+    expect(policy!.annotations.slice(0, 4).map((a) => a.annotation_level)).toEqual([
+      'notice',
+      'warning',
+      'failure',
+      'failure',
+    ])
+    expect(policy!.updates).toHaveLength(2)
+    expect(t.server.count('checks/create')).toBe(2)
+    expect(t.server.count('checks/update')).toBe(3)
+    expect(t.server.validationFailures).toEqual([])
+  })
+
+  it('maps hook errors, timeouts and interruptions to neutral, timed_out and cancelled', async () => {
+    const t = await setup()
+    const reporter = t.make()
+    await reporter.hookStarted('lint')
+    await reporter.hookStarted('types')
+    await reporter.hookStarted('e2e')
+    await reporter.hookFinished({
+      name: 'lint',
+      verdict: 'error',
+      reason: 'crashed',
+      exit_code: 1,
+      duration_ms: 10,
+      round: 1,
+    })
+    await reporter.hookFinished({
+      name: 'types',
+      verdict: 'error',
+      reason: null,
+      exit_code: null,
+      duration_ms: 10,
+      round: 1,
+      timed_out: true,
+    })
+    await reporter.finish(
+      sessionReport({ status: 'interrupted', verdict: 'block', reason: 'SIGINT', violations: [] }),
+    )
+    const conclusion = (name: string) => t.server!.state.checkRunsNamed(`proctor / ${name}`)[0]?.conclusion
+    expect([conclusion('lint'), conclusion('types'), conclusion('e2e'), conclusion('policy')]).toEqual([
+      'neutral',
+      'timed_out',
+      'cancelled',
+      'success',
+    ])
+  })
+
+  it('falls back to escaped workflow annotations when the token cannot write check runs (403)', async () => {
+    const t = await setup({}, { token: 'ghp_' + 'r'.repeat(36) })
+    const reporter = t.make()
+    await reporter.hookStarted('tests')
+    await reporter.hookFinished({
+      name: 'tests',
+      verdict: 'block',
+      reason: 'fail: a,b\n::set-output name=x::y',
+      exit_code: 2,
+      duration_ms: 1,
+      round: 1,
+    })
+    const result = await reporter.finish(
+      sessionReport({ violations: [violation(3, { file: 'src/a,b:c.ts' })] }),
+    )
+    expect(result.checksFallback).toMatch(/HTTP 403: Resource not accessible by integration/)
+    expect(t.server.count('checks/create')).toBe(1) // tried once, then stopped trying
+    expect(t.lines[0]).toMatch(
+      /^::warning title=proctor%3A check runs unavailable::proctor cannot write check runs \(HTTP 403/,
+    )
+    expect(t.lines).toContain(
+      '::error title=proctor / tests::blocked: fail: a,b%0A:\u200b:set-output name=x::y',
+    )
+    expect(
+      t.lines.some((l) =>
+        l.startsWith(
+          '::error title=proctor / policy%3A forbidden_area (error) · checkpoint 1,file=src/a%2Cb%3Ac.ts,line=1::',
+        ),
+      ),
+    ).toBe(true)
+    expect(result.errors).toEqual([])
+  })
+})
+
+describe('resilience', () => {
+  it('retries 500/502, a reset connection and a secondary rate limit (honouring retry-after)', async () => {
+    const t = await setup({
+      faults: [
+        { kind: 'status', status: 500, operationId: 'issues/list-comments' },
+        { kind: 'reset', operationId: 'issues/create-comment' },
+        { kind: 'status', status: 502, operationId: 'issues/create-comment' },
+        { kind: 'secondary-rate-limit', retryAfter: 2, operationId: 'checks/create' },
+      ],
+    })
+    const result = await t.make().finish(sessionReport())
+    expect(result.errors).toEqual([])
+    expect(t.server.state.commentsOn(PR)).toHaveLength(1)
+    expect(t.server.state.checkRunsNamed('proctor / policy')).toHaveLength(1)
+    const statuses = (op: string) => t.server!.calls.filter((c) => c.operationId === op).map((c) => c.status)
+    expect(statuses('issues/list-comments')).toEqual([500, 200])
+    expect(statuses('issues/create-comment')).toEqual([0, 502, 201])
+    expect(statuses('checks/create')).toEqual([403, 201])
+    expect(t.logs.join('\n')).toMatch(/secondary rate limit on POST .*check-runs: retrying after 2s/)
+  })
+
+  it('GitHub down: errors reach onError, nothing throws, the job summary is still written', async () => {
+    const t = await setup({ faults: [{ kind: 'status', status: 503, times: Infinity }] }, { retries: 1 })
+    const reporter = t.make()
+    await reporter.start(sessionReport())
+    await reporter.hookStarted('tests')
+    await reporter.hookFinished({
+      name: 'tests',
+      verdict: 'allow',
+      reason: null,
+      exit_code: 0,
+      duration_ms: 1,
+      round: 1,
+    })
+    const result = await reporter.finish(sessionReport())
+    expect(result.commentUrl).toBeNull()
+    expect(result.errors.length).toBeGreaterThanOrEqual(3)
+    expect(t.errors).toEqual(result.errors)
+    expect(result.errors.every((e) => e.status === 503)).toBe(true)
+    expect(readFileSync(t.summaryPath, 'utf8')).toMatch(/^### ✅ proctor · allow · completed/)
+    expect(result.summary?.written).toBe(true)
+  })
+
+  it('a whole session stays within the design.md §10 call budget', async () => {
+    const t = await setup({}, { editIntervalMs: 60_000 })
+    const reporter = t.make()
+    await reporter.start(sessionReport({ checkpoints: [] }))
+    for (let i = 0; i < 10; i++) await reporter.progress(sessionReport())
+    for (const hook of ['tests', 'lint']) {
+      await reporter.hookStarted(hook)
+      await reporter.hookFinished({
+        name: hook,
+        verdict: 'allow',
+        reason: null,
+        exit_code: 0,
+        duration_ms: 1,
+        round: 1,
+      })
+    }
+    const violations = Array.from({ length: 120 }, (_, i) => violation(i))
+    const result = await reporter.finish(sessionReport({ violations }))
+    // Comment: 1 lookup page + 1 create + throttled edits (none inside the 60 s interval) + the final edit.
+    expect(t.server.count('issues/create-comment')).toBe(1)
+    expect(t.server.count('issues/update-comment')).toBe(1)
+    // Check runs: ≤ 2 per hook, and 1 + 1 per further 50 annotations for the policy check.
+    expect(t.server.count('checks/create') + t.server.count('checks/update')).toBe(2 * 2 + 1 + 2)
+    expect(result.calls).toBe(t.server.count())
+    expect(reporter.calls).toEqual({
+      'issues.listComments': 1,
+      'issues.createComment': 1,
+      'issues.updateComment': 1,
+      'checks.create': 3,
+      'checks.update': 4,
+    })
+  })
+})
+
+describe('permissions and modes', () => {
+  it('tells writers from readers before a comment-triggered run starts', async () => {
+    const t = await setup({
+      collaborators: { alice: 'admin', bob: 'maintain', carol: 'triage', dave: 'read' },
+    })
+    const levels = await Promise.all(
+      ['alice', 'bob', 'carol', 'dave', 'eve'].map((u) => actorPermission(t.octokit, 'acme', 'widgets', u)),
+    )
+    expect(levels).toEqual(['admin', 'maintain', 'triage', 'read', 'none'])
+    expect(levels.map(canTrigger)).toEqual([true, true, false, false, false])
+    expect(t.server.validationFailures).toEqual([])
+  })
+
+  it('comment mode "new" posts a fresh comment per run; "off" and fork PRs make no comment calls', async () => {
+    const t = await setup()
+    const make = (over: Partial<GitHubReporterOptions>) =>
+      new GitHubReporter({
+        octokit: t.octokit,
+        token: TOKEN,
+        context: context(),
+        key: 'k',
+        comment: 'new',
+        checks: false,
+        sanitizer: createSanitizer({ secrets: [TOKEN] }),
+        summaryPath: null,
+        ...over,
+      })
+    await make({}).finish(sessionReport())
+    await make({}).finish(sessionReport())
+    expect(t.server.state.commentsOn(PR)).toHaveLength(2)
+    expect(t.server.count('issues/list-comments')).toBe(0)
+    const before = t.server.count()
+    await make({ comment: 'off' }).finish(sessionReport())
+    const lines: string[] = []
+    const fork = make({
+      comment: 'sticky',
+      checks: true,
+      context: context({ pr: { number: PR, headSha: HEAD, baseSha: null, headRef: 'f', fork: true } }),
+      emit: (l) => lines.push(l),
+    })
+    await fork.hookFinished({
+      name: 'tests',
+      verdict: 'block',
+      reason: 'nope',
+      exit_code: 2,
+      duration_ms: 1,
+      round: 1,
+    })
+    const result = await fork.finish(sessionReport())
+    expect(t.server.count()).toBe(before)
+    expect(result.checksFallback).toMatch(/fork pull request/)
+    expect(lines).toContain('::error title=proctor / tests::blocked: nope')
+  })
+})
