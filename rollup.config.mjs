@@ -10,8 +10,8 @@ const external = [/^@lydell\/node-pty/]
 
 export default {
   input: {
-    // index: 'src/action/main.ts',
-    // post: 'src/action/post.ts',
+    index: 'src/action/main.ts',
+    post: 'src/action/post.ts',
     cli: 'src/cli/main.ts',
   },
   external,

@@ -15,13 +15,19 @@ const TASKS = 20
 const CONCURRENCY = 4
 const TASK_SECONDS = 0.2
 const TARGET_OVERHEAD_MS = 100
+const FILES = Number(process.env.BENCH_BATCH_FILES ?? 200)
 
 export async function runBatchBench(): Promise<Record<string, unknown>> {
   const repo = makeRepo()
   try {
     const taskMs = await bareTaskMs()
     const plain = await measure(repo, 'plain', { checkpoints: { enabled: false } }, taskMs)
-    const withCheckpoints = await measure(repo, 'checkpoints', { checkpoints: { enabled: true, push: 'never' } }, taskMs)
+    const withCheckpoints = await measure(
+      repo,
+      'checkpoints',
+      { checkpoints: { enabled: true, push: 'never' } },
+      taskMs,
+    )
     return {
       tasks: TASKS,
       concurrency: CONCURRENCY,
@@ -48,7 +54,13 @@ async function measure(repo: string, id: string, extra: Record<string, unknown>,
     role: null,
   }))
   const began = performance.now()
-  const outcome = await runBatch({ config, cwd: repo, tasks, concurrency: CONCURRENCY, batchId: `bench-${id}` })
+  const outcome = await runBatch({
+    config,
+    cwd: repo,
+    tasks,
+    concurrency: CONCURRENCY,
+    batchId: `bench-${id}`,
+  })
   const wallMs = performance.now() - began
   const waves = Math.ceil(TASKS / CONCURRENCY)
   const sessionMs = outcome.batch.children.map((c) => c.duration_ms)
@@ -68,7 +80,9 @@ async function bareTaskMs(): Promise<number> {
   for (let i = 0; i < 5; i++) {
     const began = performance.now()
     await new Promise<void>((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', `sleep ${TASK_SECONDS}; echo task > /dev/null`], { stdio: 'pipe' })
+      const child = spawn('/bin/sh', ['-c', `sleep ${TASK_SECONDS}; echo task > /dev/null`], {
+        stdio: 'pipe',
+      })
       child.on('error', reject)
       child.on('close', () => resolve())
     })
@@ -81,7 +95,7 @@ function makeRepo(): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'proctor-bench-batch-')))
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' })
   git('init', '-q', '-b', 'main')
-  for (let i = 0; i < 200; i++) writeFileSync(join(dir, `file-${i}.txt`), `content ${i}\n`)
+  for (let i = 0; i < FILES; i++) writeFileSync(join(dir, `file-${i}.txt`), `content ${i}\n`)
   git('add', '-A')
   git('-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'bench')
   return dir

@@ -2,9 +2,11 @@
 // workflow (mode: aggregate) to post. Outside a runner with the artifact service this is a no-op.
 import * as core from '@actions/core'
 import { DefaultArtifactClient } from '@actions/artifact'
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import picomatch from 'picomatch'
 import type { SessionReport } from '../report/model.js'
+import type { ActionsContext } from '../github/context.js'
 
 export function artifactName(sessionId: string): string {
   return `proctor-report-${sessionId}`
@@ -12,7 +14,9 @@ export function artifactName(sessionId: string): string {
 
 export async function uploadSessionArtifact(report: SessionReport, reportPath: string): Promise<void> {
   if (!process.env.ACTIONS_RUNTIME_TOKEN) {
-    core.info('proctor: no artifact service here (ACTIONS_RUNTIME_TOKEN unset); the report stays in the job summary')
+    core.info(
+      'proctor: no artifact service here (ACTIONS_RUNTIME_TOKEN unset); the report stays in the job summary',
+    )
     return
   }
   const dir = dirname(reportPath)
@@ -24,4 +28,68 @@ export async function uploadSessionArtifact(report: SessionReport, reportPath: s
   } catch (error) {
     core.warning(`proctor: could not upload the report artifact: ${(error as Error).message}`)
   }
+}
+
+export interface DownloadOptions {
+  /** A glob over artifact names (picomatch), e.g. `proctor-report-*`. */
+  pattern: string
+  dest: string
+  token: string
+  context: ActionsContext
+}
+
+/**
+ * Downloads the artifacts whose names match `pattern` and returns the report.json files inside. For a
+ * `workflow_run` event they come from the triggering run (public API with the token), otherwise from the
+ * current run. Kept thin: the artifact service cannot be reached outside a runner, so this is the one
+ * part of aggregate mode the tests do not run; everything after it is tested through the reports input.
+ */
+export async function downloadReportArtifacts(
+  options: DownloadOptions,
+): Promise<{ files: string[]; problems: string[] }> {
+  const run = options.context.workflowRun
+  const findBy = run
+    ? {
+        token: options.token,
+        workflowRunId: run.id,
+        repositoryOwner: options.context.owner,
+        repositoryName: options.context.repo,
+      }
+    : undefined
+  if (!findBy && !process.env.ACTIONS_RUNTIME_TOKEN) {
+    return {
+      files: [],
+      problems: ['artifact-pattern needs the GitHub Actions artifact service (run inside a workflow)'],
+    }
+  }
+  const matches = picomatch(options.pattern)
+  const files: string[] = []
+  const problems: string[] = []
+  try {
+    const client = new DefaultArtifactClient()
+    const { artifacts } = await client.listArtifacts({ latest: true, ...(findBy ? { findBy } : {}) })
+    const wanted = artifacts.filter((a) => matches(a.name))
+    if (wanted.length === 0) problems.push(`no artifact matches "${options.pattern}"`)
+    for (const artifact of wanted) {
+      const path = join(options.dest, artifact.name.replace(/[^A-Za-z0-9._-]/g, '_'))
+      try {
+        await client.downloadArtifact(artifact.id, { path, ...(findBy ? { findBy } : {}) })
+        const found = findReportFiles(path)
+        if (found.length === 0) problems.push(`artifact ${artifact.name} holds no report.json`)
+        files.push(...found)
+      } catch (error) {
+        problems.push(`artifact ${artifact.name} could not be downloaded: ${(error as Error).message}`)
+      }
+    }
+  } catch (error) {
+    problems.push(`could not list artifacts: ${(error as Error).message}`)
+  }
+  return { files, problems }
+}
+
+function findReportFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((rel) => basename(rel) === 'report.json')
+    .map((rel) => join(dir, rel))
+    .sort()
 }

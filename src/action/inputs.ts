@@ -64,16 +64,24 @@ export function applyInputs(config: Config, inputs: ActionInputs): Config {
   const next: Config = structuredClone(config)
   if (inputs.timeout) {
     const ms = parseDuration(inputs.timeout)
-    if (typeof ms === 'string' || ms <= 0) throw new InputError(`input timeout: ${typeof ms === 'string' ? ms : 'must be > 0'}`)
+    if (typeof ms === 'string' || ms <= 0)
+      throw new InputError(`input timeout: ${typeof ms === 'string' ? ms : 'must be > 0'}`)
     next.timeouts.total = ms
   }
   if (inputs.checkpointBranch) next.checkpoints.branch = inputs.checkpointBranch
   if (inputs.pushCheckpoints) {
-    next.checkpoints.push = oneOf('push-checkpoints', inputs.pushCheckpoints, ['auto', 'always', 'never'] as const)
+    next.checkpoints.push = oneOf('push-checkpoints', inputs.pushCheckpoints, [
+      'auto',
+      'always',
+      'never',
+    ] as const)
   }
-  if (inputs.comment) next.github.comment = oneOf('comment', inputs.comment, ['sticky', 'new', 'off'] as const)
-  if (inputs.checks) next.github.checks = oneOf('checks', inputs.checks, ['true', 'false'] as const) === 'true'
-  if (inputs.failOn) next.github.fail_on = oneOf('fail-on', inputs.failOn, ['block', 'violation-error', 'never'] as const)
+  if (inputs.comment)
+    next.github.comment = oneOf('comment', inputs.comment, ['sticky', 'new', 'off'] as const)
+  if (inputs.checks)
+    next.github.checks = oneOf('checks', inputs.checks, ['true', 'false'] as const) === 'true'
+  if (inputs.failOn)
+    next.github.fail_on = oneOf('fail-on', inputs.failOn, ['block', 'violation-error', 'never'] as const)
   return next
 }
 
@@ -82,7 +90,8 @@ export function applyInputs(config: Config, inputs: ActionInputs): Config {
  * never run through a shell — a pipe or `&&` needs the `shell` input instead.
  */
 export function agentCommand(inputs: ActionInputs, config: Config): CommandSpec | null {
-  if (inputs.command && inputs.shell) throw new InputError('give either the command input or the shell input, not both')
+  if (inputs.command && inputs.shell)
+    throw new InputError('give either the command input or the shell input, not both')
   if (inputs.shell) return { shell: inputs.shell }
   if (inputs.command) {
     const words = parseShellWords(inputs.command, (name) => `$${name}`)

@@ -14,7 +14,7 @@ import { PushQueue } from '../checkpoints/push.js'
 import { listCheckpoints } from '../checkpoints/history.js'
 import { parseSessionReport } from '../report/aggregate.js'
 import { REPORT_SCHEMA_VERSION, type PushRecord, type SessionReport } from '../report/model.js'
-import { createGitHubClient } from '../github/client.js'
+import { actionClient } from './client.js'
 import { readActionsContext, linksFor } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { createSanitizer } from '../util/sanitize.js'
@@ -36,7 +36,9 @@ export async function post(env: Record<string, string | undefined> = process.env
 
   const inputs = readInputs(env)
   // A config that broke since main read it must not stop the cleanup: fall back to the defaults.
-  const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(() => null)
+  const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(
+    () => null,
+  )
   const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs)
   const sessionDir = join(dirs.sessions, sessionId)
   const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config)
@@ -47,17 +49,19 @@ export async function post(env: Record<string, string | undefined> = process.env
     const token = inputs.githubToken
     if (token) core.setSecret(token)
     const reporter = new GitHubReporter({
-      octokit: createGitHubClient({ token: token || 'none', baseUrl: ctx.apiUrl }),
+      octokit: actionClient(token, ctx.apiUrl, env),
       token,
       context: ctx,
       key: core.getState(STATE.key) || sessionId,
+      sessionId,
       comment: config.github.comment,
       checks: config.github.checks,
       sanitizer: createSanitizer({ secrets: [token].filter(Boolean) }),
       links: linksFor(ctx),
       onError: (error) => core.warning(`proctor: GitHub ${error.operation} failed: ${error.message}`),
     })
-    await reporter.adoptOpenChecks()
+    const adopted = await reporter.adoptOpenChecks()
+    if (adopted.length) core.info(`proctor: completing check runs left open: ${adopted.join(', ')}`)
     await reporter.finish(report)
   } catch (error) {
     core.warning(`proctor: could not finish the GitHub report: ${(error as Error).message}`)
@@ -65,7 +69,12 @@ export async function post(env: Record<string, string | undefined> = process.env
   return 0
 }
 
-async function pushLeftovers(cwd: string, sessionId: string, sessionDir: string, config: Config): Promise<PushRecord | null> {
+async function pushLeftovers(
+  cwd: string,
+  sessionId: string,
+  sessionDir: string,
+  config: Config,
+): Promise<PushRecord | null> {
   const git = new Git({ cwd })
   const checkpoints = await listCheckpoints(git, sessionId).catch(() => [])
   if (checkpoints.length === 0) return null
@@ -80,12 +89,21 @@ async function pushLeftovers(cwd: string, sessionId: string, sessionDir: string,
   })
   queue.schedule()
   const record = await queue.flush()
-  core.info(record.ok ? `proctor: pushed checkpoints to ${record.branch}` : `proctor: checkpoints not pushed: ${record.reason}`)
+  core.info(
+    record.ok
+      ? `proctor: pushed checkpoints to ${record.branch}`
+      : `proctor: checkpoints not pushed: ${record.reason}`,
+  )
   return record
 }
 
 /** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
-async function reportOf(cwd: string, sessionId: string, sessionDir: string, pushed: PushRecord | null): Promise<SessionReport> {
+async function reportOf(
+  cwd: string,
+  sessionId: string,
+  sessionDir: string,
+  pushed: PushRecord | null,
+): Promise<SessionReport> {
   const path = join(sessionDir, 'report.json')
   if (existsSync(path)) {
     const parsed = parseSessionReport(readFileSync(path, 'utf8'))

@@ -9,7 +9,7 @@ import { ConfigError } from '../config/errors.js'
 import type { Config } from '../config/schema.js'
 import { runSession } from '../session/session.js'
 import { makeSessionId } from '../session/session-id.js'
-import { createGitHubClient } from '../github/client.js'
+import { actionClient } from './client.js'
 import { readActionsContext, canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
@@ -22,8 +22,14 @@ import { runAggregate } from './aggregate.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { STATE } from './state.js'
 
-/** After a cancellation the runner sends SIGKILL 10 s after SIGINT; reporting must fit before that. */
+/**
+ * After a cancellation the runner sends SIGTERM 7.5 s and SIGKILL 10 s after SIGINT; reporting gets at
+ * most this long, and never past SIGKILL (less a margin) counted from the first signal. What does not
+ * fit is left to the post step.
+ */
 const FINISH_BUDGET_AFTER_SIGNAL_MS = 3_000
+const SIGKILL_AFTER_MS = 10_000
+const EXIT_MARGIN_MS = 700
 
 export async function main(env: Record<string, string | undefined> = process.env): Promise<number> {
   let inputs: ActionInputs
@@ -50,7 +56,8 @@ export async function main(env: Record<string, string | undefined> = process.env
     config = applyInputs(loaded.config, inputs)
     ctx = readActionsContext(env)
   } catch (error) {
-    const message = error instanceof ConfigError || error instanceof InputError ? error.message : String(error)
+    const message =
+      error instanceof ConfigError || error instanceof InputError ? error.message : String(error)
     core.error(`proctor: ${message}`)
     appendJobSummary(`### proctor: configuration error\n\n\`\`\`\n${message}\n\`\`\`\n`)
     return 2
@@ -67,14 +74,16 @@ export async function main(env: Record<string, string | undefined> = process.env
 
   const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
   const readOnly = !canWrite(ctx)
-  const octokit = createGitHubClient({ token: inputs.githubToken || 'none', baseUrl: ctx.apiUrl, log: (m) => core.info(m) })
+  const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
 
   // A comment can start an agent: only people who may write to the repository get to do that.
   if (ctx.commentAuthor) {
     const allowed = await actorPermission(octokit, ctx.owner, ctx.repo, ctx.commentAuthor)
       .then(canTrigger)
       .catch((error: unknown) => {
-        core.warning(`proctor: could not check ${ctx.commentAuthor}'s permission: ${(error as Error).message}`)
+        core.warning(
+          `proctor: could not check ${ctx.commentAuthor}'s permission: ${(error as Error).message}`,
+        )
         return false
       })
     if (!allowed) {
@@ -84,31 +93,39 @@ export async function main(env: Record<string, string | undefined> = process.env
       return 1
     }
   }
-  if (readOnly) core.notice('proctor: pull request from a fork (read-only token): reporting to the job summary and an artifact only')
+  if (readOnly)
+    core.notice(
+      'proctor: pull request from a fork (read-only token): reporting to the job summary and an artifact only',
+    )
 
+  const sessionId = makeSessionId(env)
   const reporter = new GitHubReporter({
     octokit,
     token: inputs.githubToken,
     context: ctx,
     key: expandKey(config.github.key, ctx),
+    sessionId,
     comment: config.github.comment,
     checks: config.github.checks,
     sanitizer,
     links: linksFor(ctx),
     readOnly,
     emit: (line) => process.stdout.write(line.endsWith('\n') ? line : line + '\n'),
-    onError: (error) => core.warning(`proctor: GitHub ${error.operation} failed (${error.status ?? 'network'}): ${error.message}`),
+    onError: (error) =>
+      core.warning(
+        `proctor: GitHub ${error.operation} failed (${error.status ?? 'network'}): ${error.message}`,
+      ),
   })
 
-  const sessionId = makeSessionId(env)
   core.saveState(STATE.sessionId, sessionId)
   core.saveState(STATE.cwd, process.cwd())
   core.saveState(STATE.key, expandKey(config.github.key, ctx))
 
-  let interrupted = false
-  const onSignal = () => (interrupted = true)
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
+  // Kept until exit (not `once`): the runner's SIGTERM after SIGINT must not kill reporting midway.
+  let signalAt: number | null = null
+  const onSignal = () => void (signalAt ??= Date.now())
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
 
   const outcome = await runSession({
     config,
@@ -139,7 +156,13 @@ export async function main(env: Record<string, string | undefined> = process.env
   core.saveState(STATE.reportPath, outcome.reportPath)
 
   const finish = reporter.finish(report)
-  const finished = interrupted ? await withDeadline(finish, FINISH_BUDGET_AFTER_SIGNAL_MS) : await finish
+  const finished =
+    signalAt === null
+      ? await finish
+      : await withDeadline(
+          finish,
+          Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now()),
+        )
   if (readOnly) await uploadSessionArtifact(report, outcome.reportPath)
 
   const last = report.checkpoints[report.checkpoints.length - 1]
@@ -160,7 +183,11 @@ export async function main(env: Record<string, string | undefined> = process.env
 }
 
 /** fail-on: `block` follows the session's exit code; `violation-error` also fails on error/critical violations. */
-export function exitCodeFor(report: SessionReport, sessionExit: number, failOn: Config['github']['fail_on']): number {
+export function exitCodeFor(
+  report: SessionReport,
+  sessionExit: number,
+  failOn: Config['github']['fail_on'],
+): number {
   if (report.status === 'interrupted') return sessionExit
   if (failOn === 'never') return 0
   if (failOn === 'violation-error' && sessionExit === 0 && failsPolicyCheck(report.violations)) return 1
@@ -177,7 +204,9 @@ function safe<T>(fn: () => T): T | Error {
 
 async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<null>((resolveDeadline) => (timer = setTimeout(() => resolveDeadline(null), ms)))
+  const deadline = new Promise<null>(
+    (resolveDeadline) => (timer = setTimeout(() => resolveDeadline(null), Math.max(0, ms))),
+  )
   try {
     return await Promise.race([promise, deadline])
   } finally {

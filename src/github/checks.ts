@@ -217,6 +217,42 @@ export class CheckRuns {
     if (!ok) this.annotatePolicy(annotations.slice(sent))
   }
 
+  /**
+   * One completed check run `<prefix> / <check>` with a title and summary (e.g. `proctor / batch`). One
+   * API call; in fallback mode a failure becomes an error annotation instead.
+   */
+  async conclude(
+    check: string,
+    conclusion: CheckConclusion,
+    output: { title: string; summary: string },
+  ): Promise<void> {
+    const title = cap(stripControl(this.options.sanitizer.redact(output.title)), CHECK_LIMITS.title)
+    const summary = cap(output.summary, CHECK_LIMITS.summary)
+    const annotate = () => {
+      if (conclusion === 'success') return
+      this.emit(
+        annotationCommand(
+          conclusion === 'failure' ? 'error' : 'warning',
+          this.options.sanitizer.forLog(title),
+          {
+            title: this.name(check),
+          },
+        ),
+      )
+    }
+    if (this.fallbackReason) return annotate()
+    const ok = await this.guard(async () => {
+      await this.create({
+        name: this.name(check),
+        status: 'completed',
+        conclusion,
+        completed_at: new Date().toISOString(),
+        output: { title, summary },
+      })
+    })
+    if (!ok) annotate()
+  }
+
   private hookOutput(
     result: StopHookResult,
     conclusion: CheckConclusion,

@@ -28,6 +28,12 @@ export interface ClientOptions {
   retryAfterBaseMs?: number
   /** Where retries and rate-limit waits are reported. */
   log?: (message: string) => void
+  /**
+   * After a request still fails with a 5xx or a network error once its retries are spent, fail every
+   * later request at once (status 503) instead of retrying each for ~14 s: when GitHub is down a CI step
+   * must not spend minutes on a sink. Default false.
+   */
+  stopAfterOutage?: boolean
   userAgent?: string
 }
 
@@ -57,7 +63,7 @@ export function createGitHubClient(options: ClientOptions): GitHubOctokit {
       log(`${kind} on ${what}: retrying after ${retryAfter}s (retry ${retryCount + 1} of ${maxRetries})`)
       return true
     }
-  return getOctokit(
+  const octokit = getOctokit(
     options.token,
     {
       ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {}),
@@ -77,6 +83,32 @@ export function createGitHubClient(options: ClientOptions): GitHubOctokit {
     retry,
     throttling,
   )
+  if (options.stopAfterOutage) installOutageBreaker(octokit, log)
+  return octokit
+}
+
+/** The error every request gets once the breaker is open. */
+export class GitHubUnavailableError extends Error {
+  override name = 'GitHubUnavailableError'
+  readonly status = 503
+}
+
+function installOutageBreaker(octokit: GitHubOctokit, log: (message: string) => void): void {
+  let outage: string | null = null
+  // Registered after the plugins, so this wrap is the outermost: it sees errors after their retries.
+  octokit.hook.wrap('request', async (request, options) => {
+    if (outage) throw new GitHubUnavailableError(`skipped: GitHub was unreachable earlier (${outage})`)
+    try {
+      return await request(options)
+    } catch (error) {
+      const { status, message } = describeError(error)
+      if (status === null || status >= 500) {
+        outage = `${status ?? 'network error'}: ${message}`
+        log(`GitHub looks unavailable (${outage}); skipping further API calls in this step`)
+      }
+      throw error
+    }
+  })
 }
 
 /** Status and message of an Octokit error, or of anything else thrown. */

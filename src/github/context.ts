@@ -13,6 +13,16 @@ export interface PullRequestContext {
   fork: boolean
 }
 
+/** The run that triggered a `workflow_run` event (the aggregate pattern for fork PRs). */
+export interface WorkflowRunContext {
+  id: number
+  headSha: string | null
+  /** `owner/repo` the triggering run's head came from (a fork's name for fork PRs). */
+  headRepository: string | null
+  /** The PR numbers GitHub attached to the run (empty for fork PRs). */
+  pullRequests: number[]
+}
+
 export interface ActionsContext {
   owner: string
   repo: string
@@ -29,6 +39,8 @@ export interface ActionsContext {
   pr: PullRequestContext | null
   /** For issue_comment events: who wrote the comment (check their permission before acting on it). */
   commentAuthor: string | null
+  /** For workflow_run events: the triggering run. */
+  workflowRun?: WorkflowRunContext | null
 }
 
 type Env = Record<string, string | undefined>
@@ -64,6 +76,20 @@ export function readActionsContext(env: Env = process.env): ActionsContext {
     actor: env.GITHUB_ACTOR || null,
     pr: pullRequestOf(payload, repository),
     commentAuthor: eventName === 'issue_comment' ? str(get(payload, 'comment', 'user', 'login')) : null,
+    workflowRun: workflowRunOf(payload),
+  }
+}
+
+function workflowRunOf(payload: unknown): WorkflowRunContext | null {
+  const run = get(payload, 'workflow_run')
+  const id = num(get(run, 'id'))
+  if (id === null) return null
+  const prs = get(run, 'pull_requests')
+  return {
+    id,
+    headSha: str(get(run, 'head_sha')),
+    headRepository: str(get(run, 'head_repository', 'full_name')),
+    pullRequests: Array.isArray(prs) ? prs.flatMap((pr) => num(get(pr, 'number')) ?? []) : [],
   }
 }
 

@@ -24,6 +24,8 @@ export interface GitHubReporterOptions {
   context: ActionsContext
   /** The expanded session key (see expandKey). */
   key: string
+  /** The session id, stored on check runs so the post step adopts only this session's open checks. */
+  sessionId?: string
   comment: CommentMode
   checks: boolean
   sanitizer: Sanitizer
@@ -57,6 +59,8 @@ export class GitHubReporter {
   private readonly links: ReportLinks
   private readonly running = new Set<string>()
   private last: SessionReport | null = null
+  /** Check-run calls in order: a hook that finishes before its in_progress run exists must not make a second one. */
+  private checksQueue: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly options: GitHubReporterOptions) {
     const ctx = options.context
@@ -93,6 +97,7 @@ export class GitHubReporter {
             readOnly,
             onCall,
             onError: (error) => this.fail('checks', error),
+            ...(options.sessionId ? { externalId: options.sessionId } : {}),
             ...(options.emit ? { emit: options.emit } : {}),
           })
         : null
@@ -121,13 +126,13 @@ export class GitHubReporter {
 
   async hookStarted(name: string): Promise<void> {
     this.running.add(name)
-    await this.checkRuns?.hookStarted(name)
+    await this.inOrder(() => this.checkRuns?.hookStarted(name))
     if (this.last) await this.publish(this.last, false, false)
   }
 
   async hookFinished(result: StopHookResult): Promise<void> {
     this.running.delete(result.name)
-    await this.checkRuns?.hookFinished(result)
+    await this.inOrder(() => this.checkRuns?.hookFinished(result))
     if (this.last) {
       const known = this.last.stop_hooks.some((r) => r.name === result.name && r.round === result.round)
       this.last = known ? this.last : { ...this.last, stop_hooks: [...this.last.stop_hooks, result] }
@@ -135,7 +140,16 @@ export class GitHubReporter {
     }
   }
 
-  /** Job summary, final comment, policy check, open checks cancelled. Never throws. */
+  /**
+   * The post step's way back in: takes over this session's `proctor / *` check runs still in_progress
+   * (the main step was killed), so finish() completes them. The comment is found again by its marker.
+   * Never throws; returns the hooks adopted.
+   */
+  async adoptOpenChecks(): Promise<string[]> {
+    return (await this.inOrder(() => this.checkRuns?.adoptOpen())) ?? []
+  }
+
+  /** Job summary, final comment, policy check, open checks settled (cancelled when interrupted). Never throws. */
   async finish(report: SessionReport): Promise<FinishResult> {
     this.last = report
     let summary: SummaryWriteResult | null = null
@@ -152,10 +166,12 @@ export class GitHubReporter {
       }
     }
     await this.publish(report, true, false)
+    await this.checksQueue
     if (this.checkRuns) {
-      if (report.status === 'interrupted' || report.status === 'timeout') {
-        await this.checkRuns.cancelOpen(report.reason ?? `session ${report.status}`)
-      }
+      // Interrupted: a hook in flight never finished. Otherwise open checks are adopted ones whose
+      // result the report may already hold.
+      const results = report.status === 'interrupted' || report.status === 'timeout' ? [] : report.stop_hooks
+      await this.checkRuns.settleOpen(results, report.reason ?? `session ${report.status}`)
       await this.checkRuns.policy(report.violations, policySummary(report))
     }
     await this.comment?.idle()
@@ -182,6 +198,12 @@ export class GitHubReporter {
     } catch (error) {
       this.fail('comment', error)
     }
+  }
+
+  private inOrder<T>(task: () => Promise<T> | undefined): Promise<T | undefined> {
+    const run = this.checksQueue.then(task, task)
+    this.checksQueue = run.catch(() => {})
+    return run
   }
 
   private fail(operation: string, error: unknown): void {

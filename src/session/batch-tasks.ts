@@ -25,7 +25,8 @@ export class BatchError extends Error {
 export function tasksFromConfig(config: Config): BatchTask[] {
   return config.batch.tasks.map((task, index) => {
     let command: CommandSpec
-    if (task.command && task.command.length > 0) command = { file: task.command[0]!, args: task.command.slice(1) }
+    if (task.command && task.command.length > 0)
+      command = { file: task.command[0]!, args: task.command.slice(1) }
     else if (task.shell) command = { shell: task.shell }
     // The config loader rejects this already; a config built in code might not have been through it.
     else throw new BatchError(`batch.tasks[${index}] (${task.name}) needs a command or a shell`)

@@ -2,13 +2,23 @@
 // `.proctor/worktrees/<batch>/` (ignored by the `.proctor/.gitignore`, so the user's `git status` never
 // shows them). Each worktree has its own `.proctor/`; a child's session state is moved back to the
 // repository's `.proctor/sessions/` before its worktree goes, so reports outlive the worktrees.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { Git } from '../git/runner.js'
 import { findRepoRoot } from '../config/load.js'
 import type { SessionReport } from '../report/model.js'
 import { BatchError } from './batch-tasks.js'
 import { STATE_DIR_NAME } from './state-dir.js'
+import { reconcileOrphans } from '../supervisor/registry.js'
 
 export interface BatchRepo {
   root: string
@@ -57,13 +67,25 @@ export function worktreesDir(root: string, batchId: string): string {
   return join(root, STATE_DIR_NAME, 'worktrees', batchId)
 }
 
+/**
+ * Registers the worktree under the lock (fast: no files), then checks its files out outside it, so the
+ * slow part — writing every file — runs in parallel for concurrent tasks. This is what `git worktree add`
+ * does itself (`reset --hard` in the new worktree), split in two.
+ */
 export async function addWorktree(repo: BatchRepo, dir: string): Promise<void> {
   mkdirSync(join(dir, '..'), { recursive: true })
-  await repo.serial(() => repo.git.worktreeAdd(dir, repo.base, { detach: true }))
+  await repo.serial(() =>
+    repo.git.raw(['worktree', 'add', '--quiet', '--no-checkout', '--detach', '--', dir, repo.base]),
+  )
+  await repo.git.at(dir).raw(['reset', '--hard', '--quiet', '--no-recurse-submodules'])
 }
 
-/** Removes a task's worktree (its checkpoints live on in refs). Falls back to deleting and pruning. */
+/**
+ * Removes a task's worktree (its checkpoints live on in refs). The files go first, in parallel with other
+ * tasks; only git's own bookkeeping (`worktree remove`) takes the lock. Falls back to delete + prune.
+ */
 export async function removeWorktree(repo: BatchRepo, dir: string): Promise<string | null> {
+  emptyExceptGitLink(dir)
   return repo.serial(async () => {
     try {
       await repo.git.worktreeRemove(dir, { force: true })
@@ -78,6 +100,44 @@ export async function removeWorktree(repo: BatchRepo, dir: string): Promise<stri
       return (error as Error).message
     }
   })
+}
+
+/** Deletes a worktree's files but keeps its `.git` link, so `git worktree remove` still recognizes it. */
+function emptyExceptGitLink(dir: string): void {
+  try {
+    for (const entry of readdirSync(dir)) {
+      if (entry !== '.git') rmSync(join(dir, entry), { recursive: true, force: true })
+    }
+  } catch {
+    // Whatever is left, `git worktree remove --force` (or the fallback) deletes.
+  }
+}
+
+/**
+ * Worktrees left by a batch that never finished (proctor was SIGKILLed): their agents may still run, and
+ * their run records live in the worktree's own `.proctor/runs`, which no later session looks at. Reaps
+ * those orphans (the registry verifies each process's identity first) and returns the leftover dirs.
+ */
+export async function reapLeftoverWorktrees(root: string, graceMs: number): Promise<string[]> {
+  const base = join(root, STATE_DIR_NAME, 'worktrees')
+  const leftovers: string[] = []
+  for (const batch of safeList(base)) {
+    for (const task of safeList(join(base, batch))) {
+      const dir = join(base, batch, task)
+      leftovers.push(dir)
+      const state = join(dir, STATE_DIR_NAME)
+      if (existsSync(join(state, 'runs'))) await reconcileOrphans(state, { graceMs }).catch(() => [])
+    }
+  }
+  return leftovers
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
 }
 
 /** Drops `.proctor/worktrees/<batch>/` once every worktree in it is gone. */

@@ -27,6 +27,7 @@ import {
   addWorktree,
   collectChildSession,
   openBatchRepo,
+  reapLeftoverWorktrees,
   removeEmptyWorktreesDir,
   removeWorktree,
   worktreesDir,
@@ -80,11 +81,13 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
   }
   const concurrency = opts.concurrency ?? opts.config.batch.concurrency
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new BatchError(`proctor batch: concurrency must be a whole number of at least 1 (got ${concurrency})`)
+    throw new BatchError(
+      `proctor batch: concurrency must be a whole number of at least 1 (got ${concurrency})`,
+    )
   }
   const keep = opts.keepWorktrees ?? opts.config.batch.keep_worktrees
   const repo = await openBatchRepo(opts.cwd, env)
-  const batchId = opts.batchId ?? makeBatchId(env)
+  const batchId = opts.batchId ? sanitizeRefPart(opts.batchId) : makeBatchId(env)
   const state = ensureStateDir(repo.root)
   const batchDir = join(state.state, 'batches', batchId)
   mkdirSync(batchDir, { recursive: true })
@@ -95,7 +98,17 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
       `each in a worktree at ${repo.base.slice(0, 12)}`,
   )
   if (repo.dirty > 0) {
-    say(`note: ${repo.dirty} uncommitted change(s) in ${repo.root} are not part of the batch (tasks start at HEAD)`)
+    say(
+      `note: ${repo.dirty} uncommitted change(s) in ${repo.root} are not part of the batch (tasks start at HEAD)`,
+    )
+  }
+
+  const leftovers = await reapLeftoverWorktrees(repo.root, Math.min(opts.config.timeouts.grace, 2_000))
+  if (leftovers.length > 0) {
+    say(
+      `note: ${leftovers.length} worktree(s) of earlier batches are still in .proctor/worktrees/ ` +
+        '(kept, or left by a batch that did not finish); remove them with git worktree remove --force <dir>',
+    )
   }
 
   const lifecycle = new LifecycleHooks({
@@ -124,17 +137,38 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
   const worktrees: Record<number, string> = {}
   const wtRoot = worktreesDir(repo.root, batchId)
 
-  const child = new ChildRunner({ opts, env, repo, batchId, wtRoot, keep, signal: abort.signal, lifecycle, say })
+  const child = new ChildRunner({
+    opts,
+    env,
+    repo,
+    batchId,
+    wtRoot,
+    keep,
+    signal: abort.signal,
+    lifecycle,
+    say,
+  })
   await runPool({
     count: tasks.length,
     concurrency,
     signal: abort.signal,
     run: async (index) => {
       const task = tasks[index]!
-      opts.onChildStart?.(task, index)
-      const result = await child.run(task, index, tasks.length)
-      inputs[index] = result.input
-      if (result.keptWorktree) worktrees[index] = result.keptWorktree
+      try {
+        opts.onChildStart?.(task, index)
+        const result = await child.run(task, index, tasks.length)
+        inputs[index] = result.input
+        if (result.keptWorktree) worktrees[index] = result.keptWorktree
+      } catch (error) {
+        // Only a caller's callback can throw here; the child still counts, so the invariant holds.
+        inputs[index] ??= {
+          source: task.name,
+          name: task.name,
+          role: task.role,
+          status: 'errored',
+          problem: `task ${task.name}: ${(error as Error).message}`,
+        }
+      }
     },
     skip: (index) => {
       const task = tasks[index]!
@@ -260,11 +294,20 @@ class ChildRunner {
     if (input.status === 'interrupted' && !input.report && !input.problem) entry.summary = NOT_STARTED
     c.say(`${label}: ${entry.status} in ${formatDuration(entry.duration_ms)} — ${entry.summary}`)
     await fireSafely(c.lifecycle, 'subagent_stop', { batch_id: c.batchId, ...childPayload(entry) })
-    c.opts.onChildEnd?.(entry)
+    try {
+      c.opts.onChildEnd?.(entry)
+    } catch (error) {
+      c.say(`warning: onChildEnd failed for ${task.name}: ${(error as Error).message}`)
+    }
     return { input, keptWorktree }
   }
 
-  private async session(task: BatchTask, index: number, sessionId: string, worktree: string): Promise<ChildInput> {
+  private async session(
+    task: BatchTask,
+    index: number,
+    sessionId: string,
+    worktree: string,
+  ): Promise<ChildInput> {
     const { c } = this
     const outcome = await runSession({
       config: childConfig(c.opts.config, task),
@@ -275,7 +318,12 @@ class ChildRunner {
       input: null,
       installSignalHandlers: false,
       signal: c.signal,
-      env: { ...c.env, PROCTOR_BATCH_ID: c.batchId, PROCTOR_TASK_NAME: task.name, PROCTOR_TASK_INDEX: String(index) },
+      env: {
+        ...c.env,
+        PROCTOR_BATCH_ID: c.batchId,
+        PROCTOR_TASK_NAME: task.name,
+        PROCTOR_TASK_INDEX: String(index),
+      },
       ...(task.role ? { role: task.role } : {}),
       ...(c.opts.ci ? { ci: c.opts.ci } : {}),
     })
@@ -290,7 +338,9 @@ class ChildRunner {
       return { source: collected.reportPath, name: task.name, role: task.role, report: collected.report }
     } catch (error) {
       // The session ended normally; only moving its files failed, so keep its outcome and say where it is.
-      c.say(`warning: ${task.name}: could not move its report out of the worktree: ${(error as Error).message}`)
+      c.say(
+        `warning: ${task.name}: could not move its report out of the worktree: ${(error as Error).message}`,
+      )
       return { source: outcome.reportPath, name: task.name, role: task.role, report: outcome.report }
     }
   }

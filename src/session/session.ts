@@ -107,7 +107,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     interruptedBy = signal
     report.event('signal', `received ${signal}: stopping the agent and finishing the session`)
     hooksAbort.abort()
-    void currentRun?.stop('signal')
+    void currentRun?.stop('signal', INTERRUPT_GRACE_MS)
   }
   const uninstallSignals = opts.installSignalHandlers
     ? installShutdownSignals(async (signal) => interrupt(signal))
@@ -150,6 +150,15 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     let command = native.command
     let round = 1
     for (;;) {
+      if (interruptedBy) {
+        // Interrupted between rounds (e.g. during the stop hooks): no new agent run starts.
+        status = 'interrupted'
+        verdict = 'block'
+        exitCode = exitCodeForSignal(interruptedBy)
+        signalName = interruptedBy
+        reason = `interrupted by ${interruptedBy}`
+        break
+      }
       report.round(round)
       const attempt = await superviseAgent({
         opts,
@@ -234,7 +243,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         signal: hooksAbort.signal,
       })
       progress()
-      if (interruptedBy) continue // handled at the top of the next pass (no new round is started)
+      if (interruptedBy) continue // the top of the loop records the interruption
       if (decision.verdict === 'allow') {
         status = 'completed'
         verdict = 'allow'

@@ -113,10 +113,10 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
   }
 
   /** Stops the agent's group (TERM → grace → KILL). The first cause wins; later calls share its result. */
-  async stop(cause: StopCause): Promise<AgentExit> {
+  async stop(cause: StopCause, graceMs?: number): Promise<AgentExit> {
     if (!this.child) throw new Error('AgentRun.stop() before start()')
     this.paused = false
-    void this.child.stop(cause)
+    void this.child.stop(cause, graceMs)
     return this.finished
   }
 

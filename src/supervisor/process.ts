@@ -159,14 +159,14 @@ class GroupLeader implements ManagedProcess {
     if (!this.leaderGone) this.adapter.write(data)
   }
 
-  stop(cause: StopCause): Promise<ExitInfo> {
+  stop(cause: StopCause, graceMs?: number): Promise<ExitInfo> {
     if (this.stopPromise) return this.stopPromise
     if (this.leaderGone) {
       this.stopPromise = this.exited
       return this.stopPromise
     }
     this.stoppedBy = cause
-    this.termination = terminateGroup(this.group, this.graceMs)
+    this.termination = terminateGroup(this.group, Math.min(graceMs ?? this.graceMs, this.graceMs))
     this.stopPromise = this.exited
     return this.stopPromise
   }

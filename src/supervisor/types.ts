@@ -49,8 +49,11 @@ export interface ManagedProcess {
   readonly exited: Promise<ExitInfo>
   /** PTY: typed into the terminal. Pipe: written to stdin if still open. No-op after exit. */
   write(data: string | Buffer): void
-  /** SIGTERM to the group, SIGKILL after graceMs; idempotent; resolves with the exit. */
-  stop(cause: StopCause): Promise<ExitInfo>
+  /**
+   * SIGTERM to the group, SIGKILL after graceMs (or the shorter `graceMs` given here, e.g. while proctor
+   * itself is being cancelled); idempotent; resolves with the exit.
+   */
+  stop(cause: StopCause, graceMs?: number): Promise<ExitInfo>
   /** SIGSTOP / SIGCONT to the whole group (used around checkpoints). */
   pause(): void
   resume(): void

@@ -52,27 +52,47 @@ function write(name: string, text: string): string {
 }
 
 function report(files: string[]) {
-  const run = spawnSync(process.execPath, ['--import', TSX, ENTRY, 'report', '--json', '--id', 'agg', ...files], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-  })
-  return { code: run.status, batch: run.stdout ? (JSON.parse(run.stdout) as BatchReport) : null, stderr: run.stderr }
+  const run = spawnSync(
+    process.execPath,
+    ['--import', TSX, ENTRY, 'report', '--json', '--id', 'agg', ...files],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  )
+  return {
+    code: run.status,
+    batch: run.stdout ? (JSON.parse(run.stdout) as BatchReport) : null,
+    stderr: run.stderr,
+  }
 }
 
 describe('aggregating saved reports', () => {
   it('turns matrix jobs’ report.json files into one batch report that allows when all completed', () => {
     const run = report([saved.ok, saved.ok2])
     expect(run.code).toBe(0)
-    expect(run.batch).toMatchObject({ batch_id: 'agg', child_count: 2, completed_count: 2, verdict: 'allow', problems: [] })
+    expect(run.batch).toMatchObject({
+      batch_id: 'agg',
+      child_count: 2,
+      completed_count: 2,
+      verdict: 'allow',
+      problems: [],
+    })
     expect(run.batch!.children.map((c) => c.report_path)).toEqual([saved.ok, saved.ok2])
   })
 
   it('reports missing, malformed and wrong-schema files as problems, counted as errored, without crashing', () => {
     const missing = path.join(artifacts, 'report-gone/report.json')
     const malformed = write('malformed.json', '{"schema": 1, "session_id": ')
-    const wrongSchema = write('schema2.json', fs.readFileSync(saved.ok, 'utf8').replace('"schema": 1', '"schema": 2'))
+    const wrongSchema = write(
+      'schema2.json',
+      fs.readFileSync(saved.ok, 'utf8').replace('"schema": 1', '"schema": 2'),
+    )
     const notAReport = write('list.json', '[1, 2, 3]')
-    const incomplete = write('incomplete.json', JSON.stringify({ schema: 1, session_id: 'x', status: 'completed' }))
+    const incomplete = write(
+      'incomplete.json',
+      JSON.stringify({ schema: 1, session_id: 'x', status: 'completed' }),
+    )
     const run = report([saved.ok, saved.failed, missing, malformed, wrongSchema, notAReport, incomplete])
     expect(run.code).toBe(1)
     const batch = run.batch!
@@ -85,8 +105,20 @@ describe('aggregating saved reports', () => {
       'errored',
       'errored',
     ])
-    expect(batch.completed_count + batch.failed_count + batch.errored_count + batch.interrupted_count + batch.timeout_count).toBe(7)
-    expect(batch).toMatchObject({ child_count: 7, completed_count: 1, failed_count: 1, errored_count: 5, verdict: 'block' })
+    expect(
+      batch.completed_count +
+        batch.failed_count +
+        batch.errored_count +
+        batch.interrupted_count +
+        batch.timeout_count,
+    ).toBe(7)
+    expect(batch).toMatchObject({
+      child_count: 7,
+      completed_count: 1,
+      failed_count: 1,
+      errored_count: 5,
+      verdict: 'block',
+    })
     const problems = new Map(batch.problems.map((p) => [p.source, p.message]))
     expect(problems.get(missing)).toMatch(/cannot read .*ENOENT/)
     expect(problems.get(malformed)).toMatch(/not JSON/)
@@ -98,7 +130,9 @@ describe('aggregating saved reports', () => {
   it('keeps the partition when every input is unusable', () => {
     const inputs: ChildInput[] = ['{', '{"schema":3}', 'null'].map((text, i) => {
       const parsed = parseSessionReport(text)
-      return typeof parsed === 'string' ? { source: `job-${i}`, problem: parsed } : { source: `job-${i}`, report: parsed }
+      return typeof parsed === 'string'
+        ? { source: `job-${i}`, problem: parsed }
+        : { source: `job-${i}`, report: parsed }
     })
     const batch = aggregateReports('empty', inputs)
     expect(batch).toMatchObject({ child_count: 3, errored_count: 3, verdict: 'block' })

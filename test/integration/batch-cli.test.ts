@@ -43,7 +43,12 @@ interface Run {
   stderr: string
 }
 
-function proctor(cwd: string, args: string[], env: NodeJS.ProcessEnv, onSpawn?: (pid: number) => void): Promise<Run> {
+function proctor(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onSpawn?: (pid: number) => void,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX, ENTRY, 'batch', ...args], {
       cwd,
@@ -77,7 +82,11 @@ describe('proctor batch (CLI)', () => {
 
   it('exits 0 with --json when every task completed and the stop hooks allowed', async () => {
     const r = repo()
-    const run = await proctor(r.dir, ['--json', '--concurrency', '2', '--task', 'a=true', '--task', 'b=true'], r.env)
+    const run = await proctor(
+      r.dir,
+      ['--json', '--concurrency', '2', '--task', 'a=true', '--task', 'b=true'],
+      r.env,
+    )
     expect(run.code).toBe(0)
     const batch = JSON.parse(run.stdout) as BatchReport
     expect(batch).toMatchObject({ child_count: 2, completed_count: 2, verdict: 'allow' })
@@ -87,12 +96,21 @@ describe('proctor batch (CLI)', () => {
     const r = repo()
     r.write(
       'other.yml',
-      ['agent: { pty: false }', 'checkpoints: { enabled: false }', 'batch:', '  tasks:', '    - { name: from-file, shell: "exit 0", role: tester }', ''].join('\n'),
+      [
+        'agent: { pty: false }',
+        'checkpoints: { enabled: false }',
+        'batch:',
+        '  tasks:',
+        '    - { name: from-file, shell: "exit 0", role: tester }',
+        '',
+      ].join('\n'),
     )
     const run = await proctor(r.dir, ['-c', 'other.yml', '--json'], r.env)
     expect(run.code).toBe(0)
     const batch = JSON.parse(run.stdout) as BatchReport
-    expect(batch.children.map((c) => [c.name, c.role, c.status])).toEqual([['from-file', 'tester', 'completed']])
+    expect(batch.children.map((c) => [c.name, c.role, c.status])).toEqual([
+      ['from-file', 'tester', 'completed'],
+    ])
   })
 
   it('exits 2 with a message saying how to fix bad usage', async () => {

@@ -62,109 +62,120 @@ const abort: fc.Arbitrary<Abort> = fc.oneof(
 let runNo = 0
 
 describe('batch invariant (property-based)', () => {
-  it('partitions every mix of outcomes, crashes and cancellations exactly', { timeout: 240_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(kinds, { minLength: 1, maxLength: 4 }),
-        fc.integer({ min: 1, max: 3 }),
-        abort,
-        async (mix, concurrency, stop) => {
-          const batchId = `prop-${++runNo}`
-          const tasks = mix.map(task)
-          mix.forEach((kind, index) => {
-            if (kind === 'no-worktree') {
-              repo.write(`.proctor/worktrees/${batchId}/${index}-${tasks[index]!.name}/occupied`, 'x')
-            }
-          })
-          const controller = new AbortController()
-          let timer: NodeJS.Timeout | undefined
-          if (stop.at === 'after-ms') timer = setTimeout(() => controller.abort(stop.reason), stop.ms)
-          let started = 0
-          let ended = 0
-          const outcome = await runBatch({
-            config: fastConfig(repo),
-            cwd: repo.dir,
-            env: { ...repo.env, MARKS: marks },
-            batchId,
-            tasks,
-            concurrency,
-            signal: controller.signal,
-            onChildStart: () => {
-              if (stop.at === 'child-start' && started++ === stop.child) controller.abort(stop.reason)
-            },
-            onChildEnd: () => {
-              if (stop.at === 'child-end' && ended++ === stop.child) controller.abort(stop.reason)
-            },
-          })
-          clearTimeout(timer)
-          const { batch } = outcome
-          const aborted = controller.signal.aborted
+  it(
+    'partitions every mix of outcomes, crashes and cancellations exactly',
+    { timeout: 240_000 },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(kinds, { minLength: 1, maxLength: 4 }),
+          fc.integer({ min: 1, max: 3 }),
+          abort,
+          async (mix, concurrency, stop) => {
+            const batchId = `prop-${++runNo}`
+            const tasks = mix.map(task)
+            mix.forEach((kind, index) => {
+              if (kind === 'no-worktree') {
+                repo.write(`.proctor/worktrees/${batchId}/${index}-${tasks[index]!.name}/occupied`, 'x')
+              }
+            })
+            const controller = new AbortController()
+            let timer: NodeJS.Timeout | undefined
+            if (stop.at === 'after-ms') timer = setTimeout(() => controller.abort(stop.reason), stop.ms)
+            let started = 0
+            let ended = 0
+            const outcome = await runBatch({
+              config: fastConfig(repo),
+              cwd: repo.dir,
+              env: { ...repo.env, MARKS: marks },
+              batchId,
+              tasks,
+              concurrency,
+              signal: controller.signal,
+              onChildStart: () => {
+                if (stop.at === 'child-start' && started++ === stop.child) controller.abort(stop.reason)
+              },
+              onChildEnd: () => {
+                if (stop.at === 'child-end' && ended++ === stop.child) controller.abort(stop.reason)
+              },
+            })
+            clearTimeout(timer)
+            const { batch } = outcome
+            const aborted = controller.signal.aborted
 
-          // The five counters partition the children, and every task is exactly one child, in order.
-          const statuses = batch.children.map((c) => c.status)
-          const count = (s: SessionStatus) => statuses.filter((x) => x === s).length
-          expect(batch.child_count).toBe(mix.length)
-          expect(batch.children.map((c) => c.task_index)).toEqual(mix.map((_, i) => i))
-          expect(batch.children.map((c) => c.name)).toEqual(tasks.map((t) => t.name))
-          expect([
-            batch.completed_count,
-            batch.failed_count,
-            batch.errored_count,
-            batch.interrupted_count,
-            batch.timeout_count,
-          ]).toEqual([count('completed'), count('failed'), count('errored'), count('interrupted'), count('timeout')])
-          expect(
-            batch.completed_count +
-              batch.failed_count +
-              batch.errored_count +
-              batch.interrupted_count +
+            // The five counters partition the children, and every task is exactly one child, in order.
+            const statuses = batch.children.map((c) => c.status)
+            const count = (s: SessionStatus) => statuses.filter((x) => x === s).length
+            expect(batch.child_count).toBe(mix.length)
+            expect(batch.children.map((c) => c.task_index)).toEqual(mix.map((_, i) => i))
+            expect(batch.children.map((c) => c.name)).toEqual(tasks.map((t) => t.name))
+            expect([
+              batch.completed_count,
+              batch.failed_count,
+              batch.errored_count,
+              batch.interrupted_count,
               batch.timeout_count,
-          ).toBe(batch.child_count)
+            ]).toEqual([
+              count('completed'),
+              count('failed'),
+              count('errored'),
+              count('interrupted'),
+              count('timeout'),
+            ])
+            expect(
+              batch.completed_count +
+                batch.failed_count +
+                batch.errored_count +
+                batch.interrupted_count +
+                batch.timeout_count,
+            ).toBe(batch.child_count)
 
-          // Each child has its own outcome, or was interrupted by the abort.
-          batch.children.forEach((child, i) => {
-            const expected = EXPECTED[mix[i]!]
-            if (aborted) expect([expected, 'interrupted']).toContain(child.status)
-            else expect(child.status).toBe(expected)
-            // A task cancelled before it started never ran its command.
-            if (/not started/.test(child.summary)) {
-              expect(fs.existsSync(path.join(marks, `${batchId}-${i}`))).toBe(false)
-              expect(child.status).toBe('interrupted')
-            }
-          })
+            // Each child has its own outcome, or was interrupted by the abort.
+            batch.children.forEach((child, i) => {
+              const expected = EXPECTED[mix[i]!]
+              if (aborted) expect([expected, 'interrupted']).toContain(child.status)
+              else expect(child.status).toBe(expected)
+              // A task cancelled before it started never ran its command.
+              if (/not started/.test(child.summary)) {
+                expect(fs.existsSync(path.join(marks, `${batchId}-${i}`))).toBe(false)
+                expect(child.status).toBe('interrupted')
+              }
+            })
 
-          // subagent_batch_complete: exactly once, with the same counters and children.
-          const completes = hookLines(repo.completeLog).filter((l) => l.session_id === batchId)
-          expect(completes).toHaveLength(1)
-          expect(completes[0]!.extra).toMatchObject({
-            child_count: batch.child_count,
-            completed_count: batch.completed_count,
-            failed_count: batch.failed_count,
-            errored_count: batch.errored_count,
-            interrupted_count: batch.interrupted_count,
-            timeout_count: batch.timeout_count,
-          })
-          expect(completes[0]!.extra.children!.map((c) => c.status)).toEqual(statuses)
+            // subagent_batch_complete: exactly once, with the same counters and children.
+            const completes = hookLines(repo.completeLog).filter((l) => l.session_id === batchId)
+            expect(completes).toHaveLength(1)
+            expect(completes[0]!.extra).toMatchObject({
+              child_count: batch.child_count,
+              completed_count: batch.completed_count,
+              failed_count: batch.failed_count,
+              errored_count: batch.errored_count,
+              interrupted_count: batch.interrupted_count,
+              timeout_count: batch.timeout_count,
+            })
+            expect(completes[0]!.extra.children!.map((c) => c.status)).toEqual(statuses)
 
-          // subagent_stop: at most once per child, for every child that was taken from the queue.
-          const stops = hookLines(repo.stopLog)
-            .filter((l) => l.session_id === batchId)
-            .map((l) => l.extra.task_index as number)
-          expect(new Set(stops).size).toBe(stops.length)
-          if (!aborted) expect(stops.sort()).toEqual(mix.map((_, i) => i))
-          batch.children.forEach((child, i) => {
-            if (!stops.includes(i)) expect(child.summary).toMatch(/not started/)
-          })
+            // subagent_stop: at most once per child, for every child that was taken from the queue.
+            const stops = hookLines(repo.stopLog)
+              .filter((l) => l.session_id === batchId)
+              .map((l) => l.extra.task_index as number)
+            expect(new Set(stops).size).toBe(stops.length)
+            if (!aborted) expect(stops.sort()).toEqual(mix.map((_, i) => i))
+            batch.children.forEach((child, i) => {
+              if (!stops.includes(i)) expect(child.summary).toMatch(/not started/)
+            })
 
-          // Exit code and cleanup.
-          // (An abort that lands after the last child, while the batch is finishing, still counts.)
-          if (!aborted) expect(outcome.interruptedBy).toBeNull()
-          if (outcome.interruptedBy) expect(outcome.exitCode).toBe(outcome.interruptedBy === 'SIGTERM' ? 143 : 130)
-          else expect(outcome.exitCode).toBe(statuses.every((s) => s === 'completed') ? 0 : 1)
-          expect(extraWorktrees(repo)).toEqual([])
-        },
-      ),
-      { numRuns: 15 },
-    )
-  })
+            // Exit code and cleanup.
+            // (An abort that lands after the last child, while the batch is finishing, still counts.)
+            if (!aborted) expect(outcome.interruptedBy).toBeNull()
+            if (outcome.interruptedBy)
+              expect(outcome.exitCode).toBe(outcome.interruptedBy === 'SIGTERM' ? 143 : 130)
+            else expect(outcome.exitCode).toBe(statuses.every((s) => s === 'completed') ? 0 : 1)
+            expect(extraWorktrees(repo)).toEqual([])
+          },
+        ),
+        { numRuns: 15 },
+      )
+    },
+  )
 })

@@ -1,11 +1,19 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runBatch, BatchError } from '../../src/session/batch.js'
 import { parseSessionReport } from '../../src/report/aggregate.js'
 import type { BatchReport } from '../../src/report/model.js'
 import { makeTempRepo, tempDir } from '../helpers/git-repo.js'
-import { batchRepo, extraWorktrees, fastConfig, hookLines, waitUntil, type BatchRepo } from './batch-helpers.js'
+import {
+  batchRepo,
+  extraWorktrees,
+  fastConfig,
+  hookLines,
+  waitUntil,
+  type BatchRepo,
+} from './batch-helpers.js'
 
 const cleanups: (() => void)[] = []
 afterEach(() => {
@@ -19,7 +27,13 @@ function repo(): BatchRepo {
 }
 
 function counters(batch: BatchReport) {
-  return [batch.completed_count, batch.failed_count, batch.errored_count, batch.interrupted_count, batch.timeout_count]
+  return [
+    batch.completed_count,
+    batch.failed_count,
+    batch.errored_count,
+    batch.interrupted_count,
+    batch.timeout_count,
+  ]
 }
 
 describe('runBatch', () => {
@@ -60,7 +74,9 @@ describe('runBatch', () => {
     expect(outcome.reportPath).toBe(path.join(r.dir, '.proctor/batches/mix/batch.json'))
     expect(saved.children.map((c) => c.status)).toEqual(batch.children.map((c) => c.status))
     for (const child of saved.children) {
-      expect(child.report_path).toBe(path.join(r.dir, `.proctor/sessions/mix-${child.task_index}-${child.name}/report.json`))
+      expect(child.report_path).toBe(
+        path.join(r.dir, `.proctor/sessions/mix-${child.task_index}-${child.name}/report.json`),
+      )
       const report = parseSessionReport(fs.readFileSync(child.report_path!, 'utf8'))
       if (typeof report === 'string') throw new Error(report)
       expect(report.session_id).toBe(`mix-${child.task_index}-${child.name}`)
@@ -68,7 +84,9 @@ describe('runBatch', () => {
       // The agent that never spawned has no transcript; the others' moved along with their reports.
       if (child.name !== 'missing') expect(fs.existsSync(report.transcript.path)).toBe(true)
     }
-    expect(fs.readFileSync(path.join(r.dir, '.proctor/sessions/mix-0-ok/transcript.log'), 'utf8')).toContain('all good')
+    expect(fs.readFileSync(path.join(r.dir, '.proctor/sessions/mix-0-ok/transcript.log'), 'utf8')).toContain(
+      'all good',
+    )
 
     // Worktrees are gone, and proctor's state never shows in the user's git status.
     expect(extraWorktrees(r)).toEqual([])
@@ -167,7 +185,30 @@ describe('runBatch', () => {
     expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('kept\n')
     expect(extraWorktrees(r)).toEqual([dir])
     // The report is in the repository's state as well, so the batch lists a path that outlives the worktree.
-    expect(outcome.batch.children[0]!.report_path).toBe(path.join(r.dir, '.proctor/sessions/keep-0-w/report.json'))
+    expect(outcome.batch.children[0]!.report_path).toBe(
+      path.join(r.dir, '.proctor/sessions/keep-0-w/report.json'),
+    )
+
+    // The next batch points the kept worktree out and leaves it alone.
+    let said = ''
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        said += chunk.toString()
+        done()
+      },
+    })
+    await runBatch({
+      config: fastConfig(r),
+      cwd: r.dir,
+      env: r.env,
+      batchId: 'next',
+      output,
+      tasks: [{ name: 'n', command: { shell: 'true' }, role: null }],
+    })
+    expect(said).toMatch(
+      /1 worktree\(s\) of earlier batches are still in \.proctor\/worktrees\/.*git worktree remove --force/,
+    )
+    expect(extraWorktrees(r)).toEqual([dir])
     r.git(['worktree', 'remove', '--force', dir])
   })
 
@@ -241,13 +282,20 @@ describe('runBatch', () => {
 
     const outside = runBatch({ config, cwd: plain, tasks: task })
     await expect(outside).rejects.toBeInstanceOf(BatchError)
-    await expect(outside).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/not inside a git repository/) })
+    await expect(outside).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/not inside a git repository/),
+    })
 
     const unborn = makeTempRepo({ commit: false })
     cleanups.push(unborn.cleanup)
-    await expect(runBatch({ config, cwd: unborn.dir, env: unborn.env, tasks: task })).rejects.toThrow(/no commits yet/)
+    await expect(runBatch({ config, cwd: unborn.dir, env: unborn.env, tasks: task })).rejects.toThrow(
+      /no commits yet/,
+    )
 
-    await expect(runBatch({ config, cwd: r.dir, env: r.env })).rejects.toThrow(/no tasks.*batch\.tasks.*--task/)
+    await expect(runBatch({ config, cwd: r.dir, env: r.env })).rejects.toThrow(
+      /no tasks.*batch\.tasks.*--task/,
+    )
     expect(hookLines(r.completeLog)).toEqual([])
   })
 

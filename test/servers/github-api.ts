@@ -72,6 +72,8 @@ export interface GitHubApiServerOptions {
   tokens?: Record<string, Partial<Identity> & { login: string }>
   /** username → permission (admin, maintain, write, triage, read). */
   collaborators?: Record<string, string>
+  /** Pull requests `pulls/get` knows: number → head commit and the repository it comes from. */
+  pulls?: Record<number, { headSha: string; headRepo?: string }>
 }
 
 export interface GitHubApiState {
@@ -230,6 +232,39 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         url: repoUrl(),
       }),
     }),
+    'pulls/get': (op) => {
+      const number = Number(op.pathParams.pull_number)
+      const pr = options.pulls?.[number]
+      if (!pr) return error(404, 'Not Found')
+      const [headOwner, headName] = (pr.headRepo ?? `${owner}/${repo}`).split('/') as [string, string]
+      const side = (ref: string, sha: string, repoOwner: string, name: string): JsonObject => ({
+        label: `${repoOwner}:${ref}`,
+        ref,
+        sha,
+        repo: synthesize(schemas['repository'], schemas, {
+          name,
+          full_name: `${repoOwner}/${name}`,
+          owner: user({ ...OCTOCAT, login: repoOwner }),
+          fork: repoOwner !== owner,
+          html_url: `https://github.com/${repoOwner}/${name}`,
+        }),
+        user: user({ ...OCTOCAT, login: repoOwner }),
+      })
+      return {
+        status: 200,
+        body: synthesize(schemas['pull-request'], schemas, {
+          number,
+          id: 50_000 + number,
+          state: 'open',
+          title: `PR ${number}`,
+          html_url: `${web}/pull/${number}`,
+          url: `${repoUrl()}/pulls/${number}`,
+          head: side('feature', pr.headSha, headOwner, headName),
+          base: side('main', '0'.repeat(40), owner, repo),
+          user: user(OCTOCAT),
+        }),
+      }
+    },
     'users/get-authenticated': (_op, _b, who) =>
       who.type === 'Bot'
         ? error(403, 'Resource not accessible by integration')

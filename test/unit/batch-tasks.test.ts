@@ -1,4 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config/load.js'
 import { configSchema } from '../../src/config/schema.js'
 import {
   BatchError,
@@ -19,10 +24,13 @@ describe('batch tasks', () => {
     })
   })
 
-  it.each(['just-a-name', '=npm test', 'tests=', 'tests=   '])('rejects --task %j with how to write it', (value) => {
-    expect(() => parseTaskFlag(value)).toThrow(BatchError)
-    expect(() => parseTaskFlag(value)).toThrow(/expected name=command, e\.g\. --task tests='npm test'/)
-  })
+  it.each(['just-a-name', '=npm test', 'tests=', 'tests=   '])(
+    'rejects --task %j with how to write it',
+    (value) => {
+      expect(() => parseTaskFlag(value)).toThrow(BatchError)
+      expect(() => parseTaskFlag(value)).toThrow(/expected name=command, e\.g\. --task tests='npm test'/)
+    },
+  )
 
   it('reads command (argv), shell, role and timeout from proctor.yml', () => {
     const config = configSchema.parse({
@@ -55,7 +63,13 @@ describe('batch tasks', () => {
   it('takes the batch id from PROCTOR_BATCH_ID, else run/attempt/job in GitHub Actions, never PROCTOR_SESSION_ID', () => {
     expect(makeBatchId({ PROCTOR_BATCH_ID: 'nightly 7' })).toBe('nightly-7')
     expect(
-      makeBatchId({ GITHUB_ACTIONS: 'true', GITHUB_RUN_ID: '42', GITHUB_RUN_ATTEMPT: '2', GITHUB_JOB: 'agents', PROCTOR_SESSION_ID: 's' }),
+      makeBatchId({
+        GITHUB_ACTIONS: 'true',
+        GITHUB_RUN_ID: '42',
+        GITHUB_RUN_ATTEMPT: '2',
+        GITHUB_JOB: 'agents',
+        PROCTOR_SESSION_ID: 's',
+      }),
     ).toBe('42-2-agents')
   })
 })
@@ -107,5 +121,26 @@ describe('runPool', () => {
     })
     expect(ran).toEqual([0, 1])
     expect(skipped).toEqual([2, 3, 4])
+  })
+})
+
+describe('docs/batch.md', () => {
+  it('shows a proctor.yml that loads and yields its three tasks', async () => {
+    const docs = readFileSync(fileURLToPath(new URL('../../docs/batch.md', import.meta.url)), 'utf8')
+    const yml = /```yaml\n(# proctor\.yml[\s\S]*?)```/.exec(docs)?.[1]
+    expect(yml).toBeDefined()
+    const dir = mkdtempSync(join(tmpdir(), 'proctor-batch-docs-'))
+    try {
+      writeFileSync(join(dir, 'proctor.yml'), yml!)
+      const loaded = await loadConfig({ cwd: dir, file: 'proctor.yml' })
+      expect(loaded.warnings).toEqual([])
+      expect(tasksFromConfig(loaded.config).map((t) => [t.name, t.role, t.timeoutMs])).toEqual([
+        ['api-tests', 'tester', undefined],
+        ['cli-tests', 'tester', undefined],
+        ['changelog', 'writer', 600_000],
+      ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -4,7 +4,13 @@
 import type { Command } from 'commander'
 import { loadConfig } from '../../config/load.js'
 import { renderBatchTerminal } from '../../report/batch-terminal.js'
-import { BatchError, parseTaskFlag, runBatch, type BatchOutcome, type BatchTask } from '../../session/batch.js'
+import {
+  BatchError,
+  parseTaskFlag,
+  runBatch,
+  type BatchOutcome,
+  type BatchTask,
+} from '../../session/batch.js'
 import { installShutdownSignals } from '../../supervisor/signals.js'
 import { CliExit, ExitCode } from '../exit.js'
 
@@ -29,7 +35,9 @@ export interface BatchIo {
 export function registerBatchCommand(program: Command): void {
   program
     .command('batch')
-    .description('run several supervised sessions in parallel, each in its own git worktree, and report them together')
+    .description(
+      'run several supervised sessions in parallel, each in its own git worktree, and report them together',
+    )
     .option('-c, --config <file>', 'config file (default: proctor.yml at the repository root)')
     .option('--concurrency <n>', 'how many tasks run at once (default: batch.concurrency, 4)')
     .option(

@@ -9,6 +9,7 @@ export const OPERATIONS = [
   'checks/get',
   'checks/list-annotations',
   'checks/list-for-ref',
+  'pulls/get',
   'repos/get',
   'repos/get-collaborator-permission-level',
   'users/get-authenticated',

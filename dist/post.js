@@ -1,0 +1,160 @@
+import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
+
+import { z as getState, i as info, t as readInputs, k as applyInputs, l as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, o as linksFor, x as STATE, m as createGitHubClient } from './chunks/state-DRLBKmWM.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { f as ensureStateDir, r as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, G as Git, h as listCheckpoints, P as PushQueue, p as parseSessionReport, R as REPORT_SCHEMA_VERSION, i as checkpointRef } from './chunks/aggregate-D5XCiwrV.js';
+import 'os';
+import 'crypto';
+import 'fs';
+import 'path';
+import 'http';
+import 'https';
+import 'string_decoder';
+import 'events';
+import 'child_process';
+import 'assert';
+import 'timers';
+import 'net';
+import 'tls';
+import 'util';
+import 'node:assert';
+import 'node:net';
+import 'node:http';
+import 'node:stream';
+import 'node:buffer';
+import 'node:util';
+import 'node:querystring';
+import 'node:events';
+import 'node:diagnostics_channel';
+import 'node:tls';
+import 'node:zlib';
+import 'node:perf_hooks';
+import 'node:util/types';
+import 'node:worker_threads';
+import 'node:url';
+import 'node:async_hooks';
+import 'node:console';
+import 'node:dns';
+import 'node:crypto';
+import 'node:child_process';
+import 'node:os';
+import 'process';
+import 'buffer';
+
+// The action's post step (`post-if: always()`). When the main step was killed before it finished
+// (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
+// were not pushed yet, and finishes the comment and check runs as cancelled. Otherwise it does nothing.
+async function post(env = process.env) {
+    if (getState(STATE.finished) === 'true')
+        return 0;
+    const sessionId = getState(STATE.sessionId);
+    const cwd = getState(STATE.cwd);
+    if (!sessionId || !cwd || !existsSync(cwd))
+        return 0;
+    process.chdir(cwd);
+    info(`proctor: the main step did not finish session ${sessionId}; cleaning up`);
+    const dirs = ensureStateDir(cwd);
+    for (const orphan of await reconcileOrphans(dirs.state, { graceMs: 1_000 })) {
+        info(`proctor: stopped ${orphan.label} (pid ${orphan.pid}) left by the main step: ${orphan.action}`);
+    }
+    const inputs = readInputs(env);
+    // A config that broke since main read it must not stop the cleanup: fall back to the defaults.
+    const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(() => null);
+    const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs);
+    const sessionDir = join(dirs.sessions, sessionId);
+    const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config);
+    const report = await reportOf(cwd, sessionId, sessionDir, pushed);
+    try {
+        const ctx = readActionsContext(env);
+        const token = inputs.githubToken;
+        if (token)
+            setSecret(token);
+        const reporter = new GitHubReporter({
+            octokit: createGitHubClient({ token: token || 'none', baseUrl: ctx.apiUrl }),
+            token,
+            context: ctx,
+            key: getState(STATE.key) || sessionId,
+            comment: config.github.comment,
+            checks: config.github.checks,
+            sanitizer: createSanitizer({ secrets: [token].filter(Boolean) }),
+            links: linksFor(ctx),
+            onError: (error) => warning(`proctor: GitHub ${error.operation} failed: ${error.message}`),
+        });
+        await reporter.adoptOpenChecks();
+        await reporter.finish(report);
+    }
+    catch (error) {
+        warning(`proctor: could not finish the GitHub report: ${error.message}`);
+    }
+    return 0;
+}
+async function pushLeftovers(cwd, sessionId, sessionDir, config) {
+    const git = new Git({ cwd });
+    const checkpoints = await listCheckpoints(git, sessionId).catch(() => []);
+    if (checkpoints.length === 0)
+        return null;
+    const queue = new PushQueue({
+        git,
+        session: sessionId,
+        remote: config.checkpoints.remote,
+        branchTemplate: config.checkpoints.branch,
+        mode: config.checkpoints.push,
+        sessionDir,
+        base: checkpoints[0]?.base ?? null,
+    });
+    queue.schedule();
+    const record = await queue.flush();
+    info(record.ok
+        ? `proctor: pushed checkpoints to ${record.branch}`
+        : `proctor: checkpoints not pushed: ${record.reason}`);
+    return record;
+}
+/** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
+async function reportOf(cwd, sessionId, sessionDir, pushed) {
+    const path = join(sessionDir, 'report.json');
+    if (existsSync(path)) {
+        const parsed = parseSessionReport(readFileSync(path, 'utf8'));
+        if (typeof parsed !== 'string')
+            return { ...parsed, pushed: pushed ?? parsed.pushed };
+    }
+    const checkpoints = await listCheckpoints(new Git({ cwd }), sessionId).catch(() => []);
+    const now = new Date().toISOString();
+    return {
+        schema: REPORT_SCHEMA_VERSION,
+        session_id: sessionId,
+        status: 'interrupted',
+        verdict: 'block',
+        exit_code: 143,
+        signal: 'SIGKILL',
+        reason: 'the main step was cancelled or killed before it could report; the post step finished the report',
+        started_at: checkpoints[0]?.createdAt ?? now,
+        ended_at: now,
+        duration_ms: 0,
+        command: [],
+        cwd,
+        mode: 'pty',
+        events: [],
+        checkpoints: checkpoints.map((c) => ({
+            seq: c.seq,
+            sha: c.sha,
+            ref: checkpointRef(sessionId),
+            trigger: c.trigger,
+            files_changed: [],
+            violations: c.violations,
+            skipped: c.skipped,
+            created_at: c.createdAt,
+        })),
+        violations: [],
+        stop_hooks: [],
+        rounds: 0,
+        pushed,
+        transcript: { path: join(sessionDir, 'transcript.log'), bytes: 0, capped: false },
+        output_tail: '',
+    };
+}
+
+// Entry of the action's post step (action.yml `post: dist/post.js`, `post-if: always()`).
+const code = await post();
+process.exitCode = code;
+process.stdout.write('', () => process.exit(code));

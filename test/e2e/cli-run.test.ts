@@ -1,0 +1,232 @@
+// The built CLI (dist/cli.js) as users run it: real repositories, real agents in PTYs and pipes, real
+// signals — on the pinned Node 24 and on the machine's own Node (the CLI's floor, >= 20.19).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
+import type { SessionReport } from '../../src/report/model.js'
+
+const root = resolve(import.meta.dirname, '../..')
+const cli = join(root, 'dist/cli.js')
+const agent = join(root, 'examples/agents/demo-agent.mjs')
+const requireTests = join(root, 'examples/hooks/require-tests.sh')
+
+const nodes: [string, string][] = [['node 24 (pinned)', process.execPath]]
+if (process.env.PROCTOR_SYSTEM_NODE && process.env.PROCTOR_SYSTEM_NODE !== process.execPath) {
+  nodes.push([`system ${process.env.PROCTOR_SYSTEM_NODE_VERSION ?? 'node'}`, process.env.PROCTOR_SYSTEM_NODE])
+}
+
+interface Run {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+const repos: TempRepo[] = []
+afterEach(() => {
+  for (const repo of repos.splice(0)) repo.cleanup()
+})
+
+function repo(files: Record<string, string> = { 'README.md': '# test\n' }): TempRepo {
+  const r = makeTempRepo({ files })
+  repos.push(r)
+  return r
+}
+
+function cleanEnv(r: TempRepo, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...r.env }
+  for (const key of Object.keys(env)) if (key.startsWith('GITHUB_') || key === 'PROCTOR_SESSION_ID') delete env[key]
+  return { ...env, NO_COLOR: '1', ...extra }
+}
+
+function start(node: string, cwd: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(node, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+  const done = new Promise<Run>((resolveRun) =>
+    child.on('close', (code, signal) => resolveRun({ code, signal, stdout, stderr })),
+  )
+  return { child, done }
+}
+
+function proctor(node: string, r: TempRepo, args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+  return start(node, r.dir, args, cleanEnv(r, extraEnv)).done
+}
+
+function onlyReport(r: TempRepo): SessionReport {
+  const sessions = join(r.dir, '.proctor/sessions')
+  const ids = readdirSync(sessions)
+  expect(ids).toHaveLength(1)
+  return JSON.parse(readFileSync(join(sessions, ids[0]!, 'report.json'), 'utf8')) as SessionReport
+}
+
+/** Resolves once `predicate` holds; the deadline only bounds a broken run. */
+async function until(predicate: () => boolean, what: string, deadlineMs = 20_000): Promise<void> {
+  const end = Date.now() + deadlineMs
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+/** Running (a zombie waiting for init to reap it counts as gone: it cannot do anything). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+const demoConfig = (continueCmd = true) => `
+agent:
+  command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(agent)}]
+${continueCmd ? `  continue: [${JSON.stringify(process.execPath)}, ${JSON.stringify(agent)}, --continue, "{reason}"]` : ''}
+detect:
+  - name: approve-edit
+    match: 'Do you want to make this edit'
+    kind: approval_request
+    respond: { send: "y\\r" }
+policy:
+  forbidden_areas: ["secrets/**"]
+  violation_severity: error
+stop_hooks:
+  - name: tests
+    command: ${JSON.stringify(requireTests)}
+`
+
+describe.each(nodes)('proctor run on %s', (_label, node) => {
+  it('supervises the demo agent: answers the prompt, checkpoints, flags the violation, continues after a block', async () => {
+    const r = repo()
+    r.write('proctor.yml', demoConfig())
+    r.commitAll('config')
+    const indexBefore = readFileSync(join(r.dir, '.git/index'))
+    const head = r.git(['rev-parse', 'HEAD'])
+
+    const run = await proctor(node, r, ['run'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain('Do you want to make this edit')
+    expect(run.stderr).toContain('verdict allow')
+
+    const report = onlyReport(r)
+    expect(report).toMatchObject({ schema: 1, status: 'completed', verdict: 'allow', exit_code: 0, rounds: 2 })
+    expect(report.events.some((e) => e.kind === 'response' && e.name === 'approve-edit')).toBe(true)
+    expect(r.read('src/index.js')).toContain('greet') // the edit was approved by proctor's answer
+    expect(report.stop_hooks.map((h) => [h.round, h.verdict])).toEqual([
+      [1, 'block'],
+      [2, 'allow'],
+    ])
+    expect(report.stop_hooks[0]!.reason).toContain('test/greeting.test.js')
+    expect(report.violations).toEqual([
+      expect.objectContaining({ file: 'secrets/token.txt', constraint: 'forbidden_area', severity: 'error' }),
+    ])
+    expect(report.checkpoints.length).toBeGreaterThanOrEqual(1)
+    const last = report.checkpoints[report.checkpoints.length - 1]!
+    expect(r.git(['cat-file', '-t', last.sha]).trim()).toBe('commit')
+    expect(r.git(['ls-tree', '-r', '--name-only', last.ref])).toContain('test/greeting.test.js')
+    // The user's repository is untouched and proctor's own state never shows.
+    expect(r.git(['rev-parse', 'HEAD'])).toBe(head)
+    expect(readFileSync(join(r.dir, '.git/index')).equals(indexBefore)).toBe(true)
+    expect(readFileSync(join(r.dir, '.proctor/.gitignore'), 'utf8')).toMatch(/^\*$/m)
+    expect(r.git(['status', '--porcelain'])).not.toContain('.proctor')
+    expect(existsSync(join(r.dir, '.proctor/sessions', report.session_id, 'transcript.log'))).toBe(true)
+  })
+
+  it('exit codes: a failing agent is 1, a missing executable is 2 with a clear message', async () => {
+    const r = repo()
+    const failed = await proctor(node, r, ['run', '--no-pty', '--', 'sh', '-c', 'echo working; exit 3'])
+    expect(failed.code).toBe(1)
+    expect(onlyReport(r)).toMatchObject({ status: 'failed', verdict: 'block', reason: 'the agent exited with code 3' })
+
+    const r2 = repo()
+    const missing = await proctor(node, r2, ['run', '--', 'no-such-agent-binary', '-p', 'x'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/no-such-agent-binary/)
+    expect(missing.stderr).toMatch(/not found/i)
+  })
+
+  it('total and idle timeouts end the agent with 124 and say why', async () => {
+    const r = repo()
+    const total = await proctor(node, r, ['run', '--timeout', '1s', '--', 'sh', '-c', 'while true; do echo tick; sleep 0.1; done'])
+    expect(total.code).toBe(124)
+    expect(onlyReport(r)).toMatchObject({ status: 'timeout', reason: 'total timeout of 1.0s reached' })
+
+    const r2 = repo()
+    const idle = await proctor(node, r2, ['run', '--no-pty', '--idle-timeout', '1s', '--', 'sh', '-c', 'echo hi; sleep 30'])
+    expect(idle.code).toBe(124)
+    expect(onlyReport(r2).reason).toMatch(/no output for 1\.0s/)
+  })
+
+  it('a config error is exit 2 and names file, line and column', async () => {
+    const r = repo()
+    r.write('proctor.yml', 'agent:\n  comand: [claude]\n')
+    const run = await proctor(node, r, ['run', '--', 'true'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('proctor.yml:2:3')
+    expect(run.stderr).toContain('did you mean "command"')
+  })
+
+  it('SIGINT stops the agent group, writes the report and exits 130 within the cancel window', async () => {
+    const r = repo()
+    const pidFile = join(r.dir, 'agent.pid')
+    const script = join(r.dir, 'agent.sh')
+    // The agent and a grandchild that ignores SIGTERM: both must be gone after proctor exits.
+    writeFileSync(script, `#!/bin/sh\necho $$ > ${pidFile}\n(trap '' TERM; sleep 60) &\necho $! >> ${pidFile}\necho ready\nwait\n`)
+    chmodSync(script, 0o755)
+    r.write('.gitignore', 'agent.pid\nagent.sh\n')
+    const { child, done } = start(node, r.dir, ['run', '--', script], cleanEnv(r, {}))
+    let pids: number[] = []
+    await until(() => {
+      pids = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').map(Number) : []
+      return pids.length === 2
+    }, 'the agent to start')
+    const sentAt = Date.now()
+    child.kill('SIGINT')
+    const run = await done
+    expect(run.code).toBe(130)
+    expect(Date.now() - sentAt).toBeLessThan(7_000)
+    const report = onlyReport(r)
+    expect(report).toMatchObject({ status: 'interrupted', signal: 'SIGINT', exit_code: 130 })
+    for (const pid of pids) expect(alive(pid)).toBe(false)
+  })
+
+  it('--json prints the report; without a command it is a usage error', async () => {
+    const r = repo()
+    const run = await proctor(node, r, ['run', '--json', '--no-pty', '--', 'echo', 'hello'])
+    expect(run.code).toBe(0)
+    const report = JSON.parse(run.stdout) as SessionReport
+    expect(report).toMatchObject({ status: 'completed', command: ['echo', 'hello'], mode: 'pipe' })
+    expect(report.output_tail).toContain('hello')
+
+    const usage = await proctor(node, r, ['run'])
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain('no agent command')
+  })
+})
+
+describe('crash recovery', () => {
+  it('a proctor killed with SIGKILL leaves its agent; the next start reaps it after checking its identity', async () => {
+    const r = repo()
+    const pidFile = join(r.dir, 'agent.pid')
+    r.write('.gitignore', 'agent.pid\n')
+    // Pipe mode: a PTY agent would get SIGHUP from the kernel when its terminal's owner dies.
+    const { child, done } = start(process.execPath, r.dir, ['run', '--no-pty', '--', 'sh', '-c', `echo $$ > ${pidFile}; exec sleep 120`], cleanEnv(r))
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the agent to start')
+    const agentPid = Number(readFileSync(pidFile, 'utf8').trim())
+    await until(() => readdirSync(join(r.dir, '.proctor/runs')).length > 0, 'the run record')
+    child.kill('SIGKILL')
+    await done
+    expect(alive(agentPid)).toBe(true) // orphaned: nobody stopped it
+
+    const next = await proctor(process.execPath, r, ['run', '--json', '--no-pty', '--', 'true'])
+    expect(next.code).toBe(0)
+    await until(() => !alive(agentPid), 'the orphan to be reaped', 10_000)
+    const report = JSON.parse(next.stdout) as SessionReport
+    expect(report.events.some((e) => e.kind === 'warning' && e.message.includes(`pid ${agentPid}`))).toBe(true)
+  })
+})
