@@ -23,7 +23,8 @@ export default {
     sourcemap: false,
     banner: (chunk) => (chunk.name === 'cli' && chunk.isEntry ? '#!/usr/bin/env node' : ''),
     // Some CommonJS dependencies call require() at run time; give ESM chunks a real one.
-    intro: "import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);",
+    intro:
+      "import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);",
   },
   plugins: [
     {

@@ -8,7 +8,9 @@ export default defineConfig({
     // Real processes and PTYs: two cores, so keep parallelism modest to avoid starving timers.
     pool: 'forks',
     maxWorkers: 2,
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
+    reporters: process.env.CI
+      ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
+      : ['default'],
     globalSetup: ['test/helpers/global-setup.ts'],
   },
 })

@@ -24,12 +24,26 @@ async function runCliBench(): Promise<Record<string, unknown>> {
   const cli = join(root, 'dist/cli.js')
   const dir = mkdtempSync(join(tmpdir(), 'proctor-bench-cli-'))
   execFileSync('git', ['init', '-q', dir])
-  execFileSync('git', ['-C', dir, '-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '--allow-empty', '-m', 'init'])
+  execFileSync('git', [
+    '-C',
+    dir,
+    '-c',
+    'user.name=b',
+    '-c',
+    'user.email=b@b',
+    'commit',
+    '-q',
+    '--allow-empty',
+    '-m',
+    'init',
+  ])
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
   for (const key of Object.keys(env)) if (key.startsWith('GITHUB_')) delete env[key]
   const time = async (file: string, args: string[]): Promise<number> => {
     const started = performance.now()
-    await new Promise<void>((ok) => spawn(file, args, { cwd: dir, env, stdio: 'ignore' }).on('close', () => ok()))
+    await new Promise<void>((ok) =>
+      spawn(file, args, { cwd: dir, env, stdio: 'ignore' }).on('close', () => ok()),
+    )
     return performance.now() - started
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -76,7 +90,12 @@ function round(n: number): number {
 }
 
 function toMarkdown(results: Record<string, unknown>): string {
-  const lines = [`# proctor benchmarks`, '', `Run at ${new Date().toISOString()} on Node ${process.version}, ${process.platform}/${process.arch}.`, '']
+  const lines = [
+    `# proctor benchmarks`,
+    '',
+    `Run at ${new Date().toISOString()} on Node ${process.version}, ${process.platform}/${process.arch}.`,
+    '',
+  ]
   for (const [suite, result] of Object.entries(results)) {
     lines.push(`## ${suite}`, '', '| measure | value |', '| --- | --- |')
     for (const [key, value] of flatten(result)) lines.push(`| ${key} | ${value} |`)
@@ -88,7 +107,9 @@ function toMarkdown(results: Record<string, unknown>): string {
 function flatten(value: unknown, prefix = ''): [string, string][] {
   if (value === null || typeof value !== 'object') return [[prefix || 'value', String(value)]]
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object')) return [[prefix, value.join(', ')]]
-  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k))
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+    flatten(v, prefix ? `${prefix}.${k}` : k),
+  )
 }
 
 const wanted = process.argv.slice(2).filter((a) => a in suites)
@@ -103,6 +124,9 @@ for (const name of wanted.length ? wanted : Object.keys(suites)) {
 }
 const out = join(root, 'bench/results')
 mkdirSync(out, { recursive: true })
-writeFileSync(join(out, 'latest.json'), JSON.stringify({ node: process.version, at: new Date().toISOString(), results }, null, 2) + '\n')
+writeFileSync(
+  join(out, 'latest.json'),
+  JSON.stringify({ node: process.version, at: new Date().toISOString(), results }, null, 2) + '\n',
+)
 writeFileSync(join(out, 'latest.md'), toMarkdown(results))
 process.stdout.write(toMarkdown(results))

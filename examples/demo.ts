@@ -44,6 +44,7 @@ detect:
 checkpoints:
   interval: 1s
   min_interval: 0s
+  push: always        # auto pushes only in CI; the demo pushes to its own bare remote
 policy:
   forbidden_areas: ["secrets/**"]
   violation_severity: error
@@ -58,7 +59,9 @@ console.log(`proctor demo: a throw-away repository at ${repo}\n`)
 console.log(`$ proctor run   (agent: examples/agents/demo-agent.mjs)\n`)
 const child = spawn(process.execPath, [cli, 'run'], { cwd: repo, stdio: 'inherit' })
 child.on('exit', (code) => {
-  console.log(`\nproctor exited with ${code}. The checkpoints are commits on refs/proctor/* (and pushed to the`)
+  console.log(
+    `\nproctor exited with ${code}. The checkpoints are commits on refs/proctor/* (and pushed to the`,
+  )
   console.log(`demo's bare remote as proctor/<session>); your branch and index were not touched:\n`)
   const list = spawn(process.execPath, [cli, 'checkpoints', 'list'], { cwd: repo, stdio: 'inherit' })
   list.on('exit', () => {

@@ -3,7 +3,17 @@
 // checked against package-lock.json, no .pdb files, spawn-helper kept executable.
 import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
@@ -11,10 +21,14 @@ const dist = join(root, 'dist')
 const platforms = ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']
 
 rmSync(dist, { recursive: true, force: true })
-execFileSync(process.execPath, [join(root, 'node_modules/rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs', '--silent'], {
-  cwd: root,
-  stdio: 'inherit',
-})
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules/rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs', '--silent'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+)
 chmodSync(join(dist, 'cli.js'), 0o755)
 
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))
@@ -51,7 +65,8 @@ for (const platform of platforms) {
       })
     }
     const digest = 'sha512-' + createHash('sha512').update(readFileSync(tarball)).digest('base64')
-    if (digest !== entry.integrity) throw new Error(`${name}: integrity mismatch (${digest} != ${entry.integrity})`)
+    if (digest !== entry.integrity)
+      throw new Error(`${name}: integrity mismatch (${digest} != ${entry.integrity})`)
     source = join(cacheDir, `extract-${platform}`)
     rmSync(source, { recursive: true, force: true })
     mkdirSync(source, { recursive: true })

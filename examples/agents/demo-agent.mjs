@@ -23,7 +23,10 @@ async function ask(question) {
 if (reason !== null) {
   say(`● Continuing: ${reason.split('\n')[0]}`)
   mkdirSync('test', { recursive: true })
-  writeFileSync('test/greeting.test.js', "import { greet } from '../src/greeting.js'\nif (greet('ci') !== 'hello, ci') throw new Error('greet')\n")
+  writeFileSync(
+    'test/greeting.test.js',
+    "import { greet } from '../src/greeting.js'\nif (greet('ci') !== 'hello, ci') throw new Error('greet')\n",
+  )
   say('● Wrote test/greeting.test.js')
   say('✔ Task complete.')
   process.exit(0)
@@ -32,7 +35,7 @@ if (reason !== null) {
 say('● Reading the task: add a greeting module')
 await pause(150)
 mkdirSync('src', { recursive: true })
-writeFileSync('src/greeting.js', "export function greet(name) {\n  return `hello, ${name}`\n}\n")
+writeFileSync('src/greeting.js', 'export function greet(name) {\n  return `hello, ${name}`\n}\n')
 say('● Wrote src/greeting.js')
 await pause(150)
 

@@ -11,7 +11,8 @@ async function main(argv: string[]): Promise<number> {
     return 0
   } catch (error) {
     if (error instanceof CliExit) {
-      if (error.message) process.stderr.write(error.message.endsWith('\n') ? error.message : error.message + '\n')
+      if (error.message)
+        process.stderr.write(error.message.endsWith('\n') ? error.message : error.message + '\n')
       return error.exitCode
     }
     if (error instanceof ConfigError) {
@@ -27,7 +28,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function isCommanderError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('commander.')
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    String((error as { code?: unknown }).code).startsWith('commander.')
+  )
 }
 
 const code = await main(process.argv)

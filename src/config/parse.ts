@@ -5,6 +5,7 @@ import { ConfigError, formatIssue, formatPath, type ConfigIssue } from './errors
 import { positionOf } from './positions.js'
 import { problemsFromZod, type Problem } from './zod-issues.js'
 import { crossCheck } from './cross-checks.js'
+import { semanticProblems } from './semantic-checks.js'
 
 export interface ParsedConfig {
   config: Config
@@ -46,6 +47,12 @@ export function parseConfigText(text: string, fileName: string): ParsedConfig {
     formatIssue(issueAt(warning.pos[0], stripPosition(warning.message))),
   )
   const config = result.data
+  const semantic = semanticProblems(config)
+  if (semantic.problems.length > 0) {
+    throw new ConfigError(sortAndDedupe(semantic.problems.map((p) => locate(p, doc, lineCounter, fileName))))
+  }
+  for (const problem of semantic.warnings)
+    warnings.push(formatIssue(locate(problem, doc, lineCounter, fileName)))
   const pool = config.hooks_async_pool_size
   const clamped = Math.min(ASYNC_POOL_RANGE.max, Math.max(ASYNC_POOL_RANGE.min, pool))
   if (clamped !== pool) {

@@ -2,15 +2,23 @@
 // shell), a sanitized environment, our `-c` settings, `GIT_INDEX_FILE` only per call for a private index,
 // NUL-separated output, and errors that carry the argv, exit code and stderr tail.
 //
-// Why not simple-git (the library the design first named): its completion plugin waits a fixed 50 ms
-// after every command that prints nothing (measured: `update-ref` 56 ms vs `rev-parse` 4.8 ms here), and
-// read-tree/add/update-ref print nothing, which alone breaks the checkpoint budget of 1.2x raw plumbing;
-// its environment guard also silently strips inherited GIT_* variables such as GIT_SSH_COMMAND.
-import { spawn } from 'node:child_process'
+// The process itself is started by simple-git (exec.ts), one instance per call, configured so that it
+// adds nothing and hides nothing:
+// - `completion: { onClose: true, onExit: false }`: a result is read only after stdout/stderr are drained;
+//   plus an empty chunk at the end of stdout, because simple-git otherwise waits a fixed 50 ms after every
+//   silent command (read-tree, add, update-ref), which alone would break the checkpoint budget.
+// - `errors` records the exit code and the raw stdout/stderr bytes and never fails the call, so blobs stay
+//   bytes and allowed exit codes (`okExitCodes`) are answers; GitError is built here, as before.
+// - `input` always returns a Buffer (possibly empty): simple-git closes stdin only when given content.
+// - `.env(fullEnv)` with `allowEnvironment` = exactly the guarded keys present, and `unsafe` = what those
+//   keys and our own `-c core.hooksPath/core.fsmonitor` need (guard.ts); nothing is silently stripped.
+// - `abort` (an AbortController on a timer) for `timeoutMs`: a total deadline; simple-git kills with SIGINT.
+// - `maxConcurrentProcesses: 1` per instance; this class's semaphore is the one concurrency limit.
 import path from 'node:path'
 
 import { BASE_CONFIG, FALLBACK_IDENTITY, PRIVATE_INDEX_CONFIG, sanitizedGitEnv } from './env.js'
 import { GitError, RefMovedError, tail } from './errors.js'
+import { runGit, type GitBufferResult, type GitInvocation } from './exec.js'
 import {
   parseCheckAttrZ,
   parseLsFilesStageZ,
@@ -47,12 +55,6 @@ export interface GitCallOptions {
 
 export interface GitResult {
   stdout: string
-  stderr: string
-  exitCode: number
-}
-
-export interface GitBufferResult {
-  stdout: Buffer
   stderr: string
   exitCode: number
 }
@@ -503,69 +505,21 @@ export class Git {
     return this.identity
   }
 
-  private fullArgs(args: readonly string[], options: GitCallOptions): string[] {
-    const config = [
-      ...BASE_CONFIG,
-      ...(options.indexFile ? PRIVATE_INDEX_CONFIG : []),
-      ...(options.config ?? []),
-    ]
-    const full: string[] = []
-    for (const setting of config) full.push('-c', setting)
-    full.push(...(options.globalArgs ?? []), ...args)
-    return full
-  }
-
   private spawnGit(args: readonly string[], options: GitCallOptions): Promise<GitBufferResult> {
-    const cwd = options.cwd ?? this.cwd
     const env = { ...this.env, ...options.env }
     if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile
-    const argv = this.fullArgs(args, options)
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.binary, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
-      const stdout: Buffer[] = []
-      const stderr: Buffer[] = []
-      let timedOut = false
-      const timer = options.timeoutMs
-        ? setTimeout(() => {
-            timedOut = true
-            child.kill('SIGKILL')
-          }, options.timeoutMs)
-        : undefined
-      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
-      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
-      // git may exit before reading all of stdin (e.g. it failed early); that is reported by its exit code.
-      child.stdin.on('error', () => undefined)
-      child.on('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer)
-        const hint =
-          error.code === 'ENOENT' ? ` (is git installed and on PATH? looked for "${this.binary}")` : ''
-        reject(
-          new GitError(
-            { args, cwd, exitCode: null, signal: null, stderr: '', cause: error },
-            `could not run git ${args.join(' ')}: ${error.message}${hint}`,
-          ),
-        )
-      })
-      child.on('close', (code, signal) => {
-        clearTimeout(timer)
-        const err = Buffer.concat(stderr).toString('utf8')
-        const exitCode = code ?? -1
-        if (code === 0 || (code !== null && options.okExitCodes?.includes(code))) {
-          resolve({ stdout: Buffer.concat(stdout), stderr: err, exitCode })
-          return
-        }
-        const details = { args, cwd, exitCode: code, signal, stderr: err }
-        reject(
-          timedOut
-            ? new GitError(
-                details,
-                `git ${args.join(' ')} timed out after ${options.timeoutMs} ms and was killed`,
-              )
-            : new GitError(details),
-        )
-      })
-      child.stdin.end(options.input ?? '')
-    })
+    const call: GitInvocation = {
+      binary: this.binary,
+      cwd: options.cwd ?? this.cwd,
+      env,
+      config: [...BASE_CONFIG, ...(options.indexFile ? PRIVATE_INDEX_CONFIG : []), ...(options.config ?? [])],
+      argv: [...(options.globalArgs ?? []), ...args],
+      args,
+    }
+    if (options.input !== undefined) call.input = options.input
+    if (options.okExitCodes) call.okExitCodes = options.okExitCodes
+    if (options.timeoutMs) call.timeoutMs = options.timeoutMs
+    return runGit(call)
   }
 
   private async acquire(): Promise<void> {
@@ -584,4 +538,5 @@ export class Git {
 }
 
 export { GitError, RefMovedError, tail }
+export type { GitBufferResult, GitInvocation }
 export type { LsFilesStageEntry, LsTreeEntry, NumstatEntry, PushRefResult, RawDiffEntry, StatusEntry }

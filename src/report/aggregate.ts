@@ -1,6 +1,12 @@
 // Builds one BatchReport out of session reports: from a local batch, from matrix jobs' artifacts, or from
 // files given to `proctor report`. The five counters always partition the children exactly.
-import { REPORT_SCHEMA_VERSION, type BatchChild, type BatchReport, type SessionReport, type SessionStatus } from './model.js'
+import {
+  REPORT_SCHEMA_VERSION,
+  type BatchChild,
+  type BatchReport,
+  type SessionReport,
+  type SessionStatus,
+} from './model.js'
 
 export interface ChildInput {
   /** Where the report came from (a path or artifact name), for messages. */
@@ -55,9 +61,12 @@ export function aggregateReports(
   const count = (status: SessionStatus) => children.filter((c) => c.status === status).length
   const starts = inputs.flatMap((i) => (i.report ? [Date.parse(i.report.started_at)] : []))
   const ends = inputs.flatMap((i) => (i.report ? [Date.parse(i.report.ended_at)] : []))
-  const started = timing.started_at ?? (starts.length ? new Date(Math.min(...starts)).toISOString() : new Date().toISOString())
+  const started =
+    timing.started_at ??
+    (starts.length ? new Date(Math.min(...starts)).toISOString() : new Date().toISOString())
   const ended = timing.ended_at ?? (ends.length ? new Date(Math.max(...ends)).toISOString() : started)
-  const allowed = children.every((c) => c.status === 'completed') &&
+  const allowed =
+    children.every((c) => c.status === 'completed') &&
     inputs.every((i) => !i.report || i.report.verdict === 'allow')
   return {
     schema: REPORT_SCHEMA_VERSION,
@@ -97,7 +106,8 @@ export function parseSessionReport(text: string): SessionReport | string {
   }
   if (typeof data !== 'object' || data === null) return 'not a report object'
   const r = data as Partial<SessionReport>
-  if (r.schema !== REPORT_SCHEMA_VERSION) return `unsupported report schema ${String(r.schema)} (expected ${REPORT_SCHEMA_VERSION})`
+  if (r.schema !== REPORT_SCHEMA_VERSION)
+    return `unsupported report schema ${String(r.schema)} (expected ${REPORT_SCHEMA_VERSION})`
   for (const key of ['session_id', 'status', 'verdict', 'started_at', 'ended_at'] as const) {
     if (typeof r[key] !== 'string') return `field ${key} is missing or not a string`
   }

@@ -56,7 +56,11 @@ export class ReportBuilder {
     return Date.now() - this.startedAtMs
   }
 
-  event(kind: EventKind | string, message: string, extra: { name?: string; data?: Record<string, unknown> } = {}): void {
+  event(
+    kind: EventKind | string,
+    message: string,
+    extra: { name?: string; data?: Record<string, unknown> } = {},
+  ): void {
     // A runaway detector must not grow the report without bound; the count of what was dropped stays visible.
     if (this.events.length >= MAX_EVENTS) {
       this.droppedEvents++

@@ -20,7 +20,9 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   lines.push(`  session: ${report.session_id}`)
 
   const answered = report.events.filter((e) => e.kind === 'response').length
-  const detected = report.events.filter((e) => ['approval_request', 'error', 'completion', 'detector'].includes(e.kind))
+  const detected = report.events.filter((e) =>
+    ['approval_request', 'error', 'completion', 'detector'].includes(e.kind),
+  )
   if (detected.length) lines.push(`  detected: ${detected.length} event(s), ${answered} answered`)
 
   if (report.checkpoints.length) {
@@ -43,7 +45,8 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
     for (const v of report.violations.slice(0, 10)) {
       lines.push(`    ${paint(severityTone(v.severity), v.severity.padEnd(8))} ${v.file}: ${v.message}`)
     }
-    if (report.violations.length > 10) lines.push(`    … ${report.violations.length - 10} more in report.json`)
+    if (report.violations.length > 10)
+      lines.push(`    … ${report.violations.length - 10} more in report.json`)
   }
 
   if (report.stop_hooks.length) {
@@ -51,10 +54,13 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
     for (const h of report.stop_hooks) {
       const tone: Tone = h.verdict === 'allow' ? 'green' : h.verdict === 'block' ? 'red' : 'yellow'
       const reason = h.reason ? ` — ${firstLine(h.reason)}` : ''
-      lines.push(`    [${h.round}] ${paint(tone, h.verdict.padEnd(5))} ${h.name} (${formatDuration(h.duration_ms)})${reason}`)
+      lines.push(
+        `    [${h.round}] ${paint(tone, h.verdict.padEnd(5))} ${h.name} (${formatDuration(h.duration_ms)})${reason}`,
+      )
     }
   }
-  if (report.transcript.capped) lines.push(paint('yellow', '  transcript was capped (see output.transcript_max)'))
+  if (report.transcript.capped)
+    lines.push(paint('yellow', '  transcript was capped (see output.transcript_max)'))
   if (opts.reportPath) lines.push(paint('dim', `  report: ${opts.reportPath}`))
   return lines.join('\n') + '\n'
 }

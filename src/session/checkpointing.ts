@@ -23,6 +23,8 @@ export interface SessionCheckpointsOptions {
   lifecycle: LifecycleHooks
   pauser: PauseHooks
   onChange: () => void
+  /** To tell CI from a laptop (checkpoints.push: auto pushes only in CI). */
+  env: Record<string, string | undefined>
 }
 
 export class SessionCheckpoints {
@@ -64,7 +66,7 @@ export class SessionCheckpoints {
       session: this.o.sessionId,
       remote: config.checkpoints.remote,
       branchTemplate: config.checkpoints.branch,
-      mode: config.checkpoints.push,
+      mode: this.pushMode(),
       sessionDir: this.o.sessionDir,
       base: this.store.base,
     })
@@ -75,9 +77,17 @@ export class SessionCheckpoints {
       maxChanges: config.checkpoints.max_changes,
       take: (trigger, detail) => this.take(trigger, detail),
       eventLogPath: join(this.o.sessionDir, 'file-events.jsonl'),
-      onError: (error, trigger) => report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
+      onError: (error, trigger) =>
+        report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
     })
     await this.triggers.start()
+  }
+
+  /** `auto` pushes in CI only: a laptop session keeps its checkpoints local unless told `always`. */
+  private pushMode(): 'auto' | 'always' | 'never' {
+    const mode = this.o.config.checkpoints.push
+    const inCi = this.o.env.CI === 'true' || this.o.env.GITHUB_ACTIONS === 'true'
+    return mode === 'auto' && !inCi ? 'never' : mode
   }
 
   agentRunning(running: boolean): void {
@@ -109,12 +119,22 @@ export class SessionCheckpoints {
     try {
       await this.triggers.final()
     } finally {
-      const pushed = await this.push.flush()
+      let pushed = await this.push.flush()
+      if (this.o.config.checkpoints.push === 'auto' && this.pushMode() === 'never') {
+        pushed = {
+          ...pushed,
+          reason: 'checkpoints.push is auto, which pushes only in CI; set it to always to push from here',
+        }
+      }
       if (this.records.length > 0 || pushed.ok) {
         this.o.report.push(pushed)
-        this.o.report.event('push', pushed.ok ? `pushed to ${pushed.remote} ${pushed.branch}` : `not pushed: ${pushed.reason}`, {
-          data: { ...pushed },
-        })
+        this.o.report.event(
+          'push',
+          pushed.ok ? `pushed to ${pushed.remote} ${pushed.branch}` : `not pushed: ${pushed.reason}`,
+          {
+            data: { ...pushed },
+          },
+        )
       }
       await this.store.close()
     }
@@ -127,15 +147,28 @@ export class SessionCheckpoints {
     const record = result.record
     this.records.push(record)
     this.o.report.checkpoint(record)
-    this.o.report.event('checkpoint', `checkpoint ${record.seq} (${trigger}${detail ? `: ${detail}` : ''}): ${record.files_changed.length} file(s)`, {
-      name: String(record.seq),
-      data: { sha: record.sha, ref: record.ref, skipped: record.skipped },
-    })
+    this.o.report.event(
+      'checkpoint',
+      `checkpoint ${record.seq} (${trigger}${detail ? `: ${detail}` : ''}): ${record.files_changed.length} file(s)`,
+      {
+        name: String(record.seq),
+        data: { sha: record.sha, ref: record.ref, skipped: record.skipped },
+      },
+    )
     if (record.skipped.length) {
-      this.o.report.event('checkpoint_skipped', `left out of checkpoint ${record.seq}: ${record.skipped.join(', ')}`)
+      this.o.report.event(
+        'checkpoint_skipped',
+        `left out of checkpoint ${record.seq}: ${record.skipped.join(', ')}`,
+      )
     }
     void this.o.lifecycle
-      .fire('checkpoint', { seq: record.seq, sha: record.sha, ref: record.ref, trigger, files_changed: record.files_changed })
+      .fire('checkpoint', {
+        seq: record.seq,
+        sha: record.sha,
+        ref: record.ref,
+        trigger,
+        files_changed: record.files_changed,
+      })
       .catch(() => undefined)
     for (const violation of result.violations) {
       void this.o.lifecycle.fire('violation', { ...violation }).catch(() => undefined)
@@ -155,15 +188,22 @@ export class SessionCheckpoints {
     const paths = filesToRevert(violations, this.o.config.policy)
     if (paths.length === 0 || !this.git) return
     if (!parent) {
-      this.o.report.event('warning', `cannot revert ${paths.join(', ')}: the repository has no commit to revert to`)
+      this.o.report.event(
+        'warning',
+        `cannot revert ${paths.join(', ')}: the repository has no commit to revert to`,
+      )
       return
     }
     try {
       const done = await revertPaths(this.git, parent, paths)
       for (const v of violations) if (paths.includes(v.file)) v.reverted = true
-      this.o.report.event('revert', `reverted ${paths.length} file(s) with critical violations: ${paths.join(', ')}`, {
-        data: { ...done, to: parent },
-      })
+      this.o.report.event(
+        'revert',
+        `reverted ${paths.length} file(s) with critical violations: ${paths.join(', ')}`,
+        {
+          data: { ...done, to: parent },
+        },
+      )
     } catch (error) {
       this.o.report.event('error', `revert of ${paths.join(', ')} failed: ${(error as Error).message}`)
     }
@@ -175,7 +215,13 @@ export class SessionCheckpoints {
     const worktree = this.root ?? this.o.cwd
     const found = dedupeViolations([
       ...evaluatePolicy({ files: ctx.files, checkpoint: ctx.seq, worktree, policy, scope: 'checkpoint' }),
-      ...evaluatePolicy({ files: ctx.cumulative, checkpoint: ctx.seq, worktree, policy, scope: 'cumulative' }),
+      ...evaluatePolicy({
+        files: ctx.cumulative,
+        checkpoint: ctx.seq,
+        worktree,
+        policy,
+        scope: 'cumulative',
+      }),
     ])
     const fresh = found.filter((v) => {
       const key = `${v.constraint}\0${v.file}`

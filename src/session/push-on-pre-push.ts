@@ -7,7 +7,11 @@ import { listSessions, listCheckpoints } from '../checkpoints/history.js'
 import { PushQueue } from '../checkpoints/push.js'
 import { ensureStateDir } from './state-dir.js'
 
-export async function pushCheckpointsAlong(options: { cwd: string; config: Config; remote: string | null }): Promise<string> {
+export async function pushCheckpointsAlong(options: {
+  cwd: string
+  config: Config
+  remote: string | null
+}): Promise<string> {
   const git = new Git({ cwd: options.cwd })
   const sessions = await listSessions(git)
   if (sessions.length === 0) return 'no checkpoint branches to push'
@@ -26,7 +30,11 @@ export async function pushCheckpointsAlong(options: { cwd: string; config: Confi
     })
     queue.schedule()
     const record = await queue.flush()
-    lines.push(record.ok ? `pushed checkpoints ${session} → ${record.branch}` : `checkpoints ${session} not pushed: ${record.reason}`)
+    lines.push(
+      record.ok
+        ? `pushed checkpoints ${session} → ${record.branch}`
+        : `checkpoints ${session} not pushed: ${record.reason}`,
+    )
   }
   return lines.join('\n')
 }

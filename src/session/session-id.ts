@@ -2,7 +2,10 @@
 // In GitHub Actions they carry run id, attempt and job so re-runs and matrix jobs never collide.
 import { randomBytes } from 'node:crypto'
 
-export function makeSessionId(env: Record<string, string | undefined> = process.env, now = new Date()): string {
+export function makeSessionId(
+  env: Record<string, string | undefined> = process.env,
+  now = new Date(),
+): string {
   const explicit = env.PROCTOR_SESSION_ID?.trim()
   if (explicit) return sanitizeRefPart(explicit)
   if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_RUN_ID) {

@@ -81,11 +81,18 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     ci: opts.ci,
   })
   const progress = () => opts.listener?.progress?.(report.snapshot())
-  report.event('session_start', `session ${sessionId} started: ${describeCommand('shell' in opts.command ? opts.command.shell : commandArgv(opts.command))}`)
+  report.event(
+    'session_start',
+    `session ${sessionId} started: ${describeCommand('shell' in opts.command ? opts.command.shell : commandArgv(opts.command))}`,
+  )
   for (const orphan of reaped) {
-    report.event('warning', `reconciled a run left by a crashed proctor: ${orphan.label} pid ${orphan.pid} (${orphan.action})`, {
-      data: { ...orphan },
-    })
+    report.event(
+      'warning',
+      `reconciled a run left by a crashed proctor: ${orphan.label} pid ${orphan.pid} (${orphan.action})`,
+      {
+        data: { ...orphan },
+      },
+    )
   }
 
   const lifecycle = new LifecycleHooks({
@@ -128,11 +135,13 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       resume: () => currentRun?.resume(),
     },
     onChange: progress,
+    env,
   })
 
-  let status: SessionStatus = 'completed'
-  let verdict: Verdict = 'allow'
-  let exitCode = 0
+  // Every way out of the loop below (and its catch) sets these three.
+  let status: SessionStatus
+  let verdict: Verdict
+  let exitCode: number
   let signalName: string | null = null
   let reason: string | null = null
   let outputTail = ''
@@ -146,7 +155,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
 
     const native = await prepareNativeHooks(config, opts.command, opts.cwd, opts.configFile ?? null, env)
     restoreNative = native.restore
-    if (native.active) report.event('session_start', `wired proctor into ${config.agent.adapter}'s own Stop hook`)
+    if (native.active)
+      report.event('session_start', `wired proctor into ${config.agent.adapter}'s own Stop hook`)
     let command = native.command
     let round = 1
     for (;;) {
@@ -223,7 +233,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         verdict = 'block'
         exitCode = 1
         signalName = exit.signal
-        reason = exit.signal ? `the agent was killed by ${exit.signal}` : `the agent exited with code ${exit.exitCode}`
+        reason = exit.signal
+          ? `the agent was killed by ${exit.signal}`
+          : `the agent exited with code ${exit.exitCode}`
         break
       }
 
@@ -347,7 +359,10 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   const { opts, report } = ctx
   const { config } = opts
   const mode = config.agent.pty ? 'pty' : 'pipe'
-  const transcriptPath = join(ctx.dir, ctx.round === 1 ? 'transcript.log' : `transcript.round-${ctx.round}.log`)
+  const transcriptPath = join(
+    ctx.dir,
+    ctx.round === 1 ? 'transcript.log' : `transcript.round-${ctx.round}.log`,
+  )
   const pipeline = new OutputPipeline({
     mode,
     cols: config.agent.cols,
@@ -362,7 +377,12 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     spawn: {
       command: ctx.command,
       cwd: config.agent.cwd ? join(opts.cwd, config.agent.cwd) : opts.cwd,
-      env: { ...ctx.env, ...config.agent.env, PROCTOR_SESSION_ID: ctx.sessionId, PROCTOR_ROUND: String(ctx.round) },
+      env: {
+        ...ctx.env,
+        ...config.agent.env,
+        PROCTOR_SESSION_ID: ctx.sessionId,
+        PROCTOR_ROUND: String(ctx.round),
+      },
       mode,
       cols: config.agent.cols,
       rows: config.agent.rows,
@@ -388,12 +408,17 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     opts.output?.write(chunk)
   })
   pipeline.on('capped', (max) => report.event('output_capped', `transcript capped at ${max} bytes`))
-  run.on('timeout', ({ limitMs }) => report.event('timeout', `total timeout of ${formatDuration(limitMs)} reached`))
-  run.on('idle_timeout', ({ limitMs }) => report.event('idle_timeout', `no output for ${formatDuration(limitMs)}`))
+  run.on('timeout', ({ limitMs }) =>
+    report.event('timeout', `total timeout of ${formatDuration(limitMs)} reached`),
+  )
+  run.on('idle_timeout', ({ limitMs }) =>
+    report.event('idle_timeout', `no output for ${formatDuration(limitMs)}`),
+  )
 
   const onDetection = (event: DetectionEvent) => {
     report.event(event.kind, event.text, { name: event.rule, data: { match: event.match, fire: event.fire } })
-    if (event.kind === 'approval_request') void fire(ctx.lifecycle, 'approval_request', { rule: event.rule, text: event.text })
+    if (event.kind === 'approval_request')
+      void fire(ctx.lifecycle, 'approval_request', { rule: event.rule, text: event.text })
     if (config.checkpoints.on_events.includes(event.kind)) ctx.checkpoints.onEvent(event.kind)
     const response = event.response
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
@@ -407,7 +432,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     } else {
       report.event('response', 'notify', { name: event.rule })
     }
-    if (event.kind === 'completion' && !evaluation) evaluation = onCompletion().finally(() => (evaluation = null))
+    if (event.kind === 'completion' && !evaluation)
+      evaluation = onCompletion().finally(() => (evaluation = null))
     ctx.progress()
   }
 
@@ -560,13 +586,19 @@ async function evaluateStop(e: StopEvaluation): Promise<{ verdict: Verdict; reas
   })
   e.report.event(
     'stop_hooks',
-    outcome.verdict === 'allow' ? `stop hooks allowed (round ${e.round})` : `stop hooks blocked (round ${e.round})`,
+    outcome.verdict === 'allow'
+      ? `stop hooks allowed (round ${e.round})`
+      : `stop hooks blocked (round ${e.round})`,
     { data: { verdict: outcome.verdict, reasons: outcome.reasons, round: e.round } },
   )
   return { verdict: outcome.verdict, reasons: outcome.reasons }
 }
 
-async function fire(lifecycle: LifecycleHooks, event: Parameters<LifecycleHooks['fire']>[0], extra: Record<string, unknown>) {
+async function fire(
+  lifecycle: LifecycleHooks,
+  event: Parameters<LifecycleHooks['fire']>[0],
+  extra: Record<string, unknown>,
+) {
   try {
     await lifecycle.fire(event, extra)
   } catch {
@@ -577,4 +609,3 @@ async function fire(lifecycle: LifecycleHooks, event: Parameters<LifecycleHooks[
 function commandArgv(command: CommandSpec): string[] {
   return 'shell' in command ? ['/bin/sh', '-c', command.shell] : [command.file, ...command.args]
 }
-

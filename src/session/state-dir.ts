@@ -20,7 +20,8 @@ export function ensureStateDir(base: string): StateDirs {
   mkdirSync(join(state, 'sessions'), { recursive: true })
   mkdirSync(join(state, 'runs'), { recursive: true })
   const ignore = join(state, '.gitignore')
-  if (!existsSync(ignore) || statSync(ignore).size === 0) writeFileSync(ignore, '# proctor state: never tracked\n*\n')
+  if (!existsSync(ignore) || statSync(ignore).size === 0)
+    writeFileSync(ignore, '# proctor state: never tracked\n*\n')
   return { root, state, sessions: join(state, 'sessions'), runs: join(state, 'runs') }
 }
 

@@ -7,7 +7,8 @@ export type CommandSpec = { file: string; args: string[] } | { shell: string }
 export type SpawnMode = 'pty' | 'pipe'
 
 /** Why a managed process ended, when proctor ended it. */
-export type StopCause = 'timeout' | 'idle_timeout' | 'signal' | 'detector' | 'output_cap' | 'shutdown' | 'requested'
+export type StopCause =
+  'timeout' | 'idle_timeout' | 'signal' | 'detector' | 'output_cap' | 'shutdown' | 'requested'
 
 export interface SpawnOptions {
   command: CommandSpec

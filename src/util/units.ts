@@ -6,7 +6,9 @@ const DURATION_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y
 /** Parses a duration into milliseconds; a bare number is seconds. Returns an error message on failure. */
 export function parseDuration(input: string | number): number | string {
   if (typeof input === 'number') {
-    return Number.isFinite(input) && input >= 0 ? Math.round(input * 1000) : `expected a non-negative duration, got ${input}`
+    return Number.isFinite(input) && input >= 0
+      ? Math.round(input * 1000)
+      : `expected a non-negative duration, got ${input}`
   }
   const text = input.trim()
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
@@ -40,7 +42,9 @@ const SIZE_UNITS: Record<string, number> = {
 /** Parses a size into bytes; a bare number is bytes. Returns an error message on failure. */
 export function parseSize(input: string | number): number | string {
   if (typeof input === 'number') {
-    return Number.isFinite(input) && input >= 0 ? Math.floor(input) : `expected a non-negative size, got ${input}`
+    return Number.isFinite(input) && input >= 0
+      ? Math.floor(input)
+      : `expected a non-negative size, got ${input}`
   }
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(input)
   const unit = m ? (m[2] ?? '').toLowerCase() || 'b' : ''

@@ -37,11 +37,17 @@ function repo(files: Record<string, string> = { 'README.md': '# test\n' }): Temp
 
 function cleanEnv(r: TempRepo, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...r.env }
-  for (const key of Object.keys(env)) if (key.startsWith('GITHUB_') || key === 'PROCTOR_SESSION_ID') delete env[key]
+  for (const key of Object.keys(env))
+    if (key.startsWith('GITHUB_') || key === 'PROCTOR_SESSION_ID') delete env[key]
   return { ...env, NO_COLOR: '1', ...extra }
 }
 
-function start(node: string, cwd: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run> } {
+function start(
+  node: string,
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; done: Promise<Run> } {
   const child = spawn(node, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
@@ -53,7 +59,12 @@ function start(node: string, cwd: string, args: string[], env: NodeJS.ProcessEnv
   return { child, done }
 }
 
-function proctor(node: string, r: TempRepo, args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+function proctor(
+  node: string,
+  r: TempRepo,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<Run> {
   return start(node, r.dir, args, cleanEnv(r, extraEnv)).done
 }
 
@@ -114,7 +125,13 @@ describe.each(nodes)('proctor run on %s', (_label, node) => {
     expect(run.stderr).toContain('verdict allow')
 
     const report = onlyReport(r)
-    expect(report).toMatchObject({ schema: 1, status: 'completed', verdict: 'allow', exit_code: 0, rounds: 2 })
+    expect(report).toMatchObject({
+      schema: 1,
+      status: 'completed',
+      verdict: 'allow',
+      exit_code: 0,
+      rounds: 2,
+    })
     expect(report.events.some((e) => e.kind === 'response' && e.name === 'approve-edit')).toBe(true)
     expect(r.read('src/index.js')).toContain('greet') // the edit was approved by proctor's answer
     expect(report.stop_hooks.map((h) => [h.round, h.verdict])).toEqual([
@@ -141,7 +158,11 @@ describe.each(nodes)('proctor run on %s', (_label, node) => {
     const r = repo()
     const failed = await proctor(node, r, ['run', '--no-pty', '--', 'sh', '-c', 'echo working; exit 3'])
     expect(failed.code).toBe(1)
-    expect(onlyReport(r)).toMatchObject({ status: 'failed', verdict: 'block', reason: 'the agent exited with code 3' })
+    expect(onlyReport(r)).toMatchObject({
+      status: 'failed',
+      verdict: 'block',
+      reason: 'the agent exited with code 3',
+    })
 
     const r2 = repo()
     const missing = await proctor(node, r2, ['run', '--', 'no-such-agent-binary', '-p', 'x'])
@@ -152,12 +173,29 @@ describe.each(nodes)('proctor run on %s', (_label, node) => {
 
   it('total and idle timeouts end the agent with 124 and say why', async () => {
     const r = repo()
-    const total = await proctor(node, r, ['run', '--timeout', '1s', '--', 'sh', '-c', 'while true; do echo tick; sleep 0.1; done'])
+    const total = await proctor(node, r, [
+      'run',
+      '--timeout',
+      '1s',
+      '--',
+      'sh',
+      '-c',
+      'while true; do echo tick; sleep 0.1; done',
+    ])
     expect(total.code).toBe(124)
     expect(onlyReport(r)).toMatchObject({ status: 'timeout', reason: 'total timeout of 1.0s reached' })
 
     const r2 = repo()
-    const idle = await proctor(node, r2, ['run', '--no-pty', '--idle-timeout', '1s', '--', 'sh', '-c', 'echo hi; sleep 30'])
+    const idle = await proctor(node, r2, [
+      'run',
+      '--no-pty',
+      '--idle-timeout',
+      '1s',
+      '--',
+      'sh',
+      '-c',
+      'echo hi; sleep 30',
+    ])
     expect(idle.code).toBe(124)
     expect(onlyReport(r2).reason).toMatch(/no output for 1\.0s/)
   })
@@ -176,7 +214,10 @@ describe.each(nodes)('proctor run on %s', (_label, node) => {
     const pidFile = join(r.dir, 'agent.pid')
     const script = join(r.dir, 'agent.sh')
     // The agent and a grandchild that ignores SIGTERM: both must be gone after proctor exits.
-    writeFileSync(script, `#!/bin/sh\necho $$ > ${pidFile}\n(trap '' TERM; sleep 60) &\necho $! >> ${pidFile}\necho ready\nwait\n`)
+    writeFileSync(
+      script,
+      `#!/bin/sh\necho $$ > ${pidFile}\n(trap '' TERM; sleep 60) &\necho $! >> ${pidFile}\necho ready\nwait\n`,
+    )
     chmodSync(script, 0o755)
     r.write('.gitignore', 'agent.pid\nagent.sh\n')
     const { child, done } = start(node, r.dir, ['run', '--', script], cleanEnv(r, {}))
@@ -215,8 +256,16 @@ describe('crash recovery', () => {
     const pidFile = join(r.dir, 'agent.pid')
     r.write('.gitignore', 'agent.pid\n')
     // Pipe mode: a PTY agent would get SIGHUP from the kernel when its terminal's owner dies.
-    const { child, done } = start(process.execPath, r.dir, ['run', '--no-pty', '--', 'sh', '-c', `echo $$ > ${pidFile}; exec sleep 120`], cleanEnv(r))
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the agent to start')
+    const { child, done } = start(
+      process.execPath,
+      r.dir,
+      ['run', '--no-pty', '--', 'sh', '-c', `echo $$ > ${pidFile}; exec sleep 120`],
+      cleanEnv(r),
+    )
+    await until(
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+      'the agent to start',
+    )
     const agentPid = Number(readFileSync(pidFile, 'utf8').trim())
     await until(() => readdirSync(join(r.dir, '.proctor/runs')).length > 0, 'the run record')
     child.kill('SIGKILL')
@@ -227,6 +276,8 @@ describe('crash recovery', () => {
     expect(next.code).toBe(0)
     await until(() => !alive(agentPid), 'the orphan to be reaped', 10_000)
     const report = JSON.parse(next.stdout) as SessionReport
-    expect(report.events.some((e) => e.kind === 'warning' && e.message.includes(`pid ${agentPid}`))).toBe(true)
+    expect(report.events.some((e) => e.kind === 'warning' && e.message.includes(`pid ${agentPid}`))).toBe(
+      true,
+    )
   })
 })

@@ -24,12 +24,16 @@ export function registerReportCommand(program: Command): void {
       const color = process.stdout.isTTY === true && !process.env.NO_COLOR
       if (inputs.length === 1 && inputs[0]!.report) {
         const report = inputs[0]!.report
-        process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : renderSessionTerminal(report, { color }))
+        process.stdout.write(
+          flags.json ? JSON.stringify(report, null, 2) + '\n' : renderSessionTerminal(report, { color }),
+        )
         if (report.verdict !== 'allow' || report.status !== 'completed') throw new CliExit(ExitCode.failed)
         return
       }
       const batch = aggregateReports(flags.id ?? 'aggregate', inputs)
-      process.stdout.write(flags.json ? JSON.stringify(batch, null, 2) + '\n' : renderBatchTerminal(batch, { color }))
+      process.stdout.write(
+        flags.json ? JSON.stringify(batch, null, 2) + '\n' : renderBatchTerminal(batch, { color }),
+      )
       if (batch.verdict !== 'allow') throw new CliExit(ExitCode.failed)
     })
 }
@@ -39,8 +43,13 @@ function readChild(path: string): ChildInput {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    return { source: path, problem: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }
+    return {
+      source: path,
+      problem: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    }
   }
   const parsed = parseSessionReport(text)
-  return typeof parsed === 'string' ? { source: path, problem: `${path}: ${parsed}` } : { source: path, report: parsed }
+  return typeof parsed === 'string'
+    ? { source: path, problem: `${path}: ${parsed}` }
+    : { source: path, report: parsed }
 }

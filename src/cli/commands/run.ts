@@ -29,7 +29,10 @@ export function registerRunCommand(program: Command): void {
     .option('-c, --config <file>', 'config file (default: proctor.yml at the repository root)')
     .option('--shell <command>', 'run the agent through /bin/sh -c instead of an argv')
     .option('--timeout <duration>', 'total timeout, e.g. 30m (overrides timeouts.total)')
-    .option('--idle-timeout <duration>', 'stop when the agent prints nothing for this long (overrides timeouts.idle)')
+    .option(
+      '--idle-timeout <duration>',
+      'stop when the agent prints nothing for this long (overrides timeouts.idle)',
+    )
     .option('--no-pty', 'run the agent with pipes instead of a pseudo-terminal')
     .option('--json', 'print the report as JSON instead of the summary')
     .option('--session <id>', 'session id (default: generated; in CI: run id, attempt and job)')
@@ -62,7 +65,9 @@ function printOutcome(outcome: SessionOutcome, json: boolean): void {
     return
   }
   const color = process.stderr.isTTY === true && !process.env.NO_COLOR
-  process.stderr.write('\n' + renderSessionTerminal(outcome.report, { color, reportPath: outcome.reportPath }))
+  process.stderr.write(
+    '\n' + renderSessionTerminal(outcome.report, { color, reportPath: outcome.reportPath }),
+  )
 }
 
 function applyRunFlags(config: Config, flags: RunFlags): Config {

@@ -1,0 +1,43 @@
+// Checks that need the code that will use the value: detect rules are compiled by the detector itself and
+// policy globs by the policy compiler, so a rule that would fail at the first checkpoint or the first
+// output line fails at load time instead, with its file:line:col.
+import type { Config } from './schema.js'
+import type { Problem } from './zod-issues.js'
+import { compileRule, DetectRuleError } from '../supervisor/detect.js'
+import { checkPolicyConfig } from '../policy/index.js'
+
+export function semanticProblems(config: Config): { problems: Problem[]; warnings: Problem[] } {
+  const problems: Problem[] = []
+  const names = new Map<string, number>()
+  config.detect.forEach((rule, index) => {
+    const first = names.get(rule.name)
+    if (first !== undefined) {
+      problems.push({
+        path: ['detect', index, 'name'],
+        message: `duplicate detect rule name "${rule.name}" (also detect[${first}])`,
+        hint: 'give each rule its own name: events and responses are recorded by rule name',
+      })
+      return
+    }
+    names.set(rule.name, index)
+    try {
+      compileRule(rule)
+    } catch (error) {
+      if (!(error instanceof DetectRuleError)) throw error
+      problems.push({ path: ['detect', index], message: error.message.replace(/^detect rule "[^"]*": /, '') })
+    }
+  })
+  const policy = checkPolicyConfig(config.policy)
+  for (const message of policy.errors) problems.push(policyProblem(message))
+  return { problems, warnings: policy.warnings.map((message) => ({ path: ['policy'], message })) }
+}
+
+/** The policy compiler names the key in its message ("policy.forbidden_areas[0]: …"): point at that key. */
+function policyProblem(message: string): Problem {
+  const m = /^policy\.(\w+)(?:\[(\d+)\]|\.(\w+))?: ([\s\S]*)$/.exec(message)
+  if (!m) return { path: ['policy'], message }
+  const path: (string | number)[] = ['policy', m[1]!]
+  if (m[2] !== undefined) path.push(Number(m[2]))
+  if (m[3] !== undefined) path.push(m[3])
+  return { path, message: m[4]! }
+}

@@ -1,0 +1,209 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import { BASE_CONFIG, sanitizedGitEnv } from '../../src/git/env.js'
+import { GitError } from '../../src/git/errors.js'
+import { runGit, type GitInvocation } from '../../src/git/exec.js'
+import { guardOptions } from '../../src/git/guard.js'
+import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
+
+const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'
+
+const repos: TempRepo[] = []
+const dirs: string[] = []
+afterEach(() => {
+  for (const repo of repos.splice(0)) repo.cleanup()
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function repo(): TempRepo {
+  const r = makeTempRepo({ files: { 'README.md': 'hello\n' } })
+  repos.push(r)
+  return r
+}
+
+/** A call the way the runner makes it: sanitized env, our -c settings, errors naming only `argv`. */
+function call(r: TempRepo, argv: string[], extra: Partial<GitInvocation> = {}): GitInvocation {
+  return {
+    binary: 'git',
+    cwd: r.dir,
+    env: sanitizedGitEnv(r.env),
+    config: BASE_CONFIG,
+    argv,
+    args: argv,
+    ...extra,
+  }
+}
+
+describe('runGit output', () => {
+  it('returns stdout as the exact bytes of a binary blob, however large', async () => {
+    const r = repo()
+    const blob = Buffer.alloc(3 * 1024 * 1024 + 7)
+    for (let i = 0; i < blob.length; i++) blob[i] = (i * 131) % 256
+    const id = (await runGit(call(r, ['hash-object', '-w', '--stdin'], { input: blob }))).stdout
+      .toString()
+      .trim()
+    const result = await runGit(call(r, ['cat-file', 'blob', id]))
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout.equals(blob)).toBe(true)
+  })
+
+  it('always closes stdin, so a command that reads it never waits for more', async () => {
+    const r = repo()
+    for (const input of [undefined, '', Buffer.alloc(0)]) {
+      const result = await runGit(call(r, ['hash-object', '--stdin'], input === undefined ? {} : { input }))
+      expect(result.stdout.toString().trim()).toBe(EMPTY_BLOB)
+    }
+  })
+
+  it('completes commands that print nothing, with their effect visible', async () => {
+    const r = repo()
+    const result = await runGit(call(r, ['update-ref', 'refs/proctor/t', 'HEAD']))
+    expect(result).toEqual({ stdout: Buffer.alloc(0), stderr: '', exitCode: 0 })
+    expect(r.git(['rev-parse', 'refs/proctor/t'])).toBe(r.git(['rev-parse', 'HEAD']))
+  })
+})
+
+describe('runGit exit codes and errors', () => {
+  it('treats an allowed exit code as an answer and any other as a GitError', async () => {
+    const r = repo()
+    const argv = ['rev-parse', '--verify', '--quiet', 'refs/heads/nope']
+    expect(await runGit(call(r, argv, { okExitCodes: [1] }))).toMatchObject({ exitCode: 1 })
+    const error = await runGit(call(r, argv)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(GitError)
+    expect(error).toMatchObject({ exitCode: 1, signal: null })
+  })
+
+  it('names the caller’s command (not our -c settings), the exit code and the stderr tail', async () => {
+    const r = repo()
+    const error = (await runGit(call(r, ['cat-file', '-p', 'no-such-object'])).catch(
+      (e: unknown) => e,
+    )) as GitError
+    expect(error).toBeInstanceOf(GitError)
+    expect(error.args).toEqual(['cat-file', '-p', 'no-such-object'])
+    expect(error.cwd).toBe(r.dir)
+    expect(error.exitCode).toBe(128)
+    expect(error.stderr).toMatch(/no-such-object/)
+    expect(error.message).toMatch(/^git cat-file -p no-such-object failed \(exit code 128\) in /)
+    expect(error.message).not.toContain('core.hooksPath')
+  })
+
+  it('explains a missing git binary', async () => {
+    const r = repo()
+    const error = (await runGit(call(r, ['status'], { binary: '/nonexistent/git' })).catch(
+      (e: unknown) => e,
+    )) as GitError
+    expect(error).toBeInstanceOf(GitError)
+    expect(error.exitCode).toBeNull()
+    expect(error.message).toContain('could not run git status')
+    expect(error.message).toContain('is git installed and on PATH? looked for "/nonexistent/git"')
+    expect((error.cause as NodeJS.ErrnoException).code).toBe('ENOENT')
+  })
+
+  it('explains a working directory that does not exist', async () => {
+    const r = repo()
+    const missing = path.join(r.dir, 'gone')
+    await expect(runGit(call(r, ['status'], { cwd: missing }))).rejects.toThrow(
+      new RegExp(`could not run git status in ${missing}: .*does not exist`),
+    )
+  })
+
+  it('kills git at the deadline and says so', async () => {
+    const r = repo()
+    // A held ref lock plus a long lock timeout keeps update-ref retrying inside git itself.
+    fs.writeFileSync(path.join(r.dir, '.git/refs/heads/locked.lock'), '')
+    const argv = ['update-ref', 'refs/heads/locked', 'HEAD']
+    const error = (await runGit(
+      call(r, argv, { config: [...BASE_CONFIG, 'core.filesRefLockTimeout=600000'], timeoutMs: 300 }),
+    ).catch((e: unknown) => e)) as GitError
+    expect(error).toBeInstanceOf(GitError)
+    expect(error.message).toMatch(
+      /^git update-ref refs\/heads\/locked HEAD timed out after 300 ms and was killed/,
+    )
+    expect(error.exitCode).toBeNull()
+    expect(r.git(['for-each-ref', 'refs/heads/locked'])).toBe('')
+  }, 30_000)
+})
+
+describe('runGit environment', () => {
+  it('passes the whole environment, guarded variables included, to git', async () => {
+    const r = repo()
+    const env = sanitizedGitEnv({
+      ...r.env,
+      GIT_EDITOR: 'my-editor --wait',
+      PAGER: 'my-pager',
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'proctor.fromenv',
+      GIT_CONFIG_VALUE_0: 'yes',
+      GIT_SSH_COMMAND: 'echo ssh-command-reached >&2; false',
+    })
+    const base = { env }
+    expect((await runGit(call(r, ['var', 'GIT_EDITOR'], base))).stdout.toString()).toBe('my-editor --wait\n')
+    expect((await runGit(call(r, ['config', 'proctor.fromenv'], base))).stdout.toString()).toBe('yes\n')
+    expect((await runGit(call(r, ['var', 'GIT_AUTHOR_IDENT'], base))).stdout.toString()).toMatch(
+      /^Test User <test@example.com> /,
+    )
+    const ssh = (await runGit(call(r, ['ls-remote', 'ssh://example.invalid/repo.git'], base)).catch(
+      (e: unknown) => e,
+    )) as GitError
+    expect(ssh.stderr).toContain('ssh-command-reached')
+  })
+
+  it('uses GIT_INDEX_FILE for that call only, leaving the user’s index alone', async () => {
+    const r = repo()
+    const userIndex = fs.readFileSync(path.join(r.dir, '.git/index'))
+    const dir = tempDir('proctor-idx-')
+    dirs.push(dir)
+    const index = path.join(dir, 'index')
+    const env = { ...sanitizedGitEnv(r.env), GIT_INDEX_FILE: index }
+    r.write('new.txt', 'new\n')
+    await runGit(call(r, ['read-tree', 'HEAD'], { env }))
+    await runGit(call(r, ['add', '-A'], { env }))
+    expect((await runGit(call(r, ['ls-files'], { env }))).stdout.toString()).toBe('README.md\nnew.txt\n')
+    expect((await runGit(call(r, ['ls-files']))).stdout.toString()).toBe('README.md\n')
+    expect(fs.readFileSync(path.join(r.dir, '.git/index')).equals(userIndex)).toBe(true)
+  })
+
+  it('still refuses a -c setting that could run a program, unless the environment already chose one', async () => {
+    const r = repo()
+    const argv = ['-c', 'core.sshCommand=touch pwned', 'ls-remote', 'ssh://example.invalid/repo.git']
+    const error = (await runGit(call(r, argv)).catch((e: unknown) => e)) as GitError
+    expect(error).toBeInstanceOf(GitError)
+    expect(error.message).toMatch(/could not run git .*allowUnsafeSshCommand/)
+    expect(r.exists('pwned')).toBe(false)
+  })
+})
+
+describe('guardOptions', () => {
+  it('lists exactly the guarded keys of the environment and grants only what they and our -c need', () => {
+    const options = guardOptions({
+      PATH: '/bin',
+      HOME: '/home/u',
+      GIT_SSH_COMMAND: 'ssh -i key',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'A',
+      EDITOR: 'vi',
+    })
+    expect(options.allowEnvironment).toEqual([
+      'GIT_SSH_COMMAND',
+      'GIT_CONFIG_GLOBAL',
+      'GIT_AUTHOR_NAME',
+      'EDITOR',
+    ])
+    expect(options.unsafe).toEqual({
+      allowUnsafeHooksPath: true,
+      allowUnsafeFsMonitor: true,
+      allowUnsafeSshCommand: true,
+      allowUnsafeConfigPaths: true,
+      allowUnsafeEditor: true,
+    })
+  })
+
+  it('grants nothing beyond our own -c settings for a plain environment', () => {
+    expect(guardOptions({ PATH: '/bin', GIT_TERMINAL_PROMPT: '0' })).toEqual({
+      allowEnvironment: ['GIT_TERMINAL_PROMPT'],
+      unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
+    })
+  })
+})
