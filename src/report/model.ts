@@ -105,7 +105,7 @@ export interface SessionReport {
   rounds: number
   pushed: PushRecord | null
   transcript: { path: string; bytes: number; capped: boolean }
-  /** The last rendered lines of the agent's output (already sanitized for display). */
+  /** The last rendered lines of the agent's output (plain text, not yet sanitized: sinks sanitize). */
   output_tail: string
   /** CI context when present (run id, attempt, job, repository, sha, pr). */
   ci?: Record<string, string | number | null>

@@ -1,0 +1,61 @@
+// dist/ is what the action runner executes: it must hold node-pty with all six platform packages, pinned
+// to the lock file, without debug symbols, with macOS's spawn-helper executable — and run with no
+// node_modules anywhere above it, as it does on a runner.
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '../..')
+const vendored = join(root, 'dist/node_modules/@lydell')
+const platforms = ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name)
+    return statSync(full).isDirectory() ? walk(full) : [full]
+  })
+}
+
+describe('dist/', () => {
+  it('vendors node-pty and all six platform packages at the locked versions, without .pdb files', () => {
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version: string }>
+    }
+    const version = (dir: string) =>
+      (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version
+    expect(version(join(vendored, 'node-pty'))).toBe(lock.packages['node_modules/@lydell/node-pty']!.version)
+    for (const platform of platforms) {
+      const dir = join(vendored, `node-pty-${platform}`)
+      expect(existsSync(dir), platform).toBe(true)
+      expect(version(dir)).toBe(lock.packages[`node_modules/@lydell/node-pty-${platform}`]!.version)
+    }
+    expect(walk(vendored).filter((f) => f.endsWith('.pdb'))).toEqual([])
+    for (const mac of ['darwin-arm64', 'darwin-x64']) {
+      expect(statSync(join(vendored, `node-pty-${mac}`, 'spawn-helper')).mode & 0o111).not.toBe(0)
+    }
+  })
+
+  it('runs a PTY session from a copy far away from any node_modules, as on a runner', () => {
+    const away = mkdtempSync(join(tmpdir(), 'proctor-runner-'))
+    try {
+      cpSync(join(root, 'dist'), join(away, 'dist'), { recursive: true })
+      const result = spawnSync(
+        process.execPath,
+        [join(away, 'dist/cli.js'), 'run', '--json', '--', 'sh', '-c', 'test -t 1 && echo on-a-tty'],
+        {
+          cwd: away,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: away },
+        },
+      )
+      expect(result.status, result.stderr).toBe(0)
+      const report = JSON.parse(result.stdout) as { mode: string; output_tail: string }
+      expect(report.mode).toBe('pty')
+      expect(report.output_tail).toContain('on-a-tty')
+    } finally {
+      rmSync(away, { recursive: true, force: true })
+    }
+  })
+})
