@@ -35,6 +35,7 @@ export async function runCheckpointBench(): Promise<Record<string, unknown>> {
   if (process.env.PROCTOR_BENCH_30K === '1') sizes.push(30_000)
   const results: SizeResult[] = []
   for (const files of sizes) results.push(await benchSize(files))
+  const perCall = await benchPerCall()
   const at10k = results.find((r) => r.files === 10_000)!
   return {
     rounds: ROUNDS,
@@ -48,6 +49,8 @@ export async function runCheckpointBench(): Promise<Record<string, unknown>> {
       },
       speedup_vs_fresh: { target: '>= 4', value: at10k.speedup_vs_fresh, ok: at10k.speedup_vs_fresh >= 4 },
     },
+    // simple-git's cost per git call, and a guard against its 50 ms wait after commands that print nothing.
+    per_call: perCall,
     note: process.env.PROCTOR_BENCH_30K === '1' ? undefined : '30k files: set PROCTOR_BENCH_30K=1',
   }
 }
@@ -167,6 +170,35 @@ async function benchSize(count: number): Promise<SizeResult> {
       no_change_ms: round1(median(noChange)),
       raw_no_change_ms: round1(median(rawNoChange)),
     }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** One git call through the runner (simple-git) vs plain execFile: a printing and a silent command. */
+async function benchPerCall(): Promise<Record<string, number>> {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-bench-call-')))
+  const env = benchEnv()
+  try {
+    generateRepo(dir, 10, env)
+    const raw = rawGit(dir, env)
+    const git = new Git({ cwd: dir, env })
+    const perCall = async (fn: () => Promise<unknown>): Promise<number> => {
+      const times: number[] = []
+      for (let i = 0; i < 40; i++) times.push(await timed(fn))
+      return round2(median(times))
+    }
+    const result: Record<string, number> = {}
+    for (let round = 0; round < 2; round++) {
+      // The second round is the one reported: the first warms caches for both sides.
+      result.runner_rev_parse_ms = await perCall(() => git.raw(['rev-parse', 'HEAD']))
+      result.raw_rev_parse_ms = await perCall(() => raw(['rev-parse', 'HEAD']))
+      result.runner_silent_update_ref_ms = await perCall(() =>
+        git.raw(['update-ref', 'refs/bench/call', 'HEAD']),
+      )
+      result.raw_silent_update_ref_ms = await perCall(() => raw(['update-ref', 'refs/bench/call', 'HEAD']))
+    }
+    return result
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -1,12 +1,20 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { z as getState, i as info, t as readInputs, k as applyInputs, l as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, o as linksFor, x as STATE, m as createGitHubClient } from './chunks/state-DRLBKmWM.js';
+import { af as CHECKPOINT_REF_PREFIX, k as splitNul, ag as parseCheckpointMessage, ah as getState, B as info, o as ensureStateDir, q as reconcileOrphans, a9 as readInputs, Y as loadConfig, Z as applyInputs, _ as configSchema, $ as readActionsContext, H as setSecret, ab as GitHubReporter, E as warning, a4 as linksFor, a0 as createSanitizer, ad as STATE, a2 as actionClient, C as CheckpointStore, m as Git, n as PushQueue, a8 as parseSessionReport, R as REPORT_SCHEMA_VERSION, ai as checkpointRef } from './chunks/state-B-nwIH2I.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { f as ensureStateDir, r as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, G as Git, h as listCheckpoints, P as PushQueue, p as parseSessionReport, R as REPORT_SCHEMA_VERSION, i as checkpointRef } from './chunks/aggregate-D5XCiwrV.js';
-import 'os';
-import 'crypto';
+import 'node:crypto';
+import 'node:child_process';
+import 'node:os';
+import 'process';
+import 'buffer';
+import 'node:util';
 import 'fs';
+import 'tty';
+import 'util';
+import 'os';
+import 'node:events';
+import 'crypto';
 import 'path';
 import 'http';
 import 'https';
@@ -17,15 +25,12 @@ import 'assert';
 import 'timers';
 import 'net';
 import 'tls';
-import 'util';
 import 'node:assert';
 import 'node:net';
 import 'node:http';
 import 'node:stream';
 import 'node:buffer';
-import 'node:util';
 import 'node:querystring';
-import 'node:events';
 import 'node:diagnostics_channel';
 import 'node:tls';
 import 'node:zlib';
@@ -36,11 +41,42 @@ import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:dns';
-import 'node:crypto';
-import 'node:child_process';
-import 'node:os';
-import 'process';
-import 'buffer';
+
+/** The checkpoints of one session, oldest first (walks first parents while they belong to the session). */
+async function listCheckpoints(git, session) {
+    const tip = await git.revParse(`${CHECKPOINT_REF_PREFIX}${session}^{commit}`);
+    if (!tip)
+        return [];
+    const out = (await git.raw(['log', '-z', '--first-parent', '--format=%H%n%T%n%P%n%cI%n%B', tip])).stdout;
+    const checkpoints = [];
+    for (const record of splitNul(out)) {
+        const info = parseLogRecord(record);
+        if (!info || info.session !== session)
+            break;
+        checkpoints.push(info);
+    }
+    return checkpoints.reverse();
+}
+function parseLogRecord(record) {
+    const [sha, tree, parents, date, ...body] = record.replace(/^\n/, '').split('\n');
+    const parsed = parseCheckpointMessage(body.join('\n'));
+    if (!sha || !tree || parsed.session === null || parsed.seq === null)
+        return null;
+    return {
+        session: parsed.session,
+        seq: parsed.seq,
+        sha,
+        tree,
+        parent: parents ? (parents.split(' ')[0] ?? null) : null,
+        base: parsed.base,
+        trigger: parsed.trigger ?? 'unknown',
+        violations: parsed.violations,
+        skippedCount: parsed.skippedCount,
+        skipped: parsed.skipped,
+        subject: parsed.subject,
+        createdAt: date ?? '',
+    };
+}
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
@@ -63,6 +99,10 @@ async function post(env = process.env) {
     const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(() => null);
     const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs);
     const sessionDir = join(dirs.sessions, sessionId);
+    const reportExists = existsSync(join(sessionDir, 'report.json'));
+    // Without report.json main died before its final checkpoint: save the agent's last work first.
+    if (!reportExists && config.checkpoints.enabled)
+        await finalCheckpoint(cwd, sessionId, config);
     const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config);
     const report = await reportOf(cwd, sessionId, sessionDir, pushed);
     try {
@@ -71,23 +111,45 @@ async function post(env = process.env) {
         if (token)
             setSecret(token);
         const reporter = new GitHubReporter({
-            octokit: createGitHubClient({ token: token || 'none', baseUrl: ctx.apiUrl }),
+            octokit: actionClient(token, ctx.apiUrl, env),
             token,
             context: ctx,
             key: getState(STATE.key) || sessionId,
+            sessionId,
             comment: config.github.comment,
             checks: config.github.checks,
             sanitizer: createSanitizer({ secrets: [token].filter(Boolean) }),
             links: linksFor(ctx),
             onError: (error) => warning(`proctor: GitHub ${error.operation} failed: ${error.message}`),
         });
-        await reporter.adoptOpenChecks();
+        const adopted = await reporter.adoptOpenChecks();
+        if (adopted.length)
+            info(`proctor: completing check runs left open: ${adopted.join(', ')}`);
         await reporter.finish(report);
     }
     catch (error) {
         warning(`proctor: could not finish the GitHub report: ${error.message}`);
     }
     return 0;
+}
+async function finalCheckpoint(cwd, sessionId, config) {
+    const store = new CheckpointStore({
+        git: new Git({ cwd }),
+        session: sessionId,
+        maxFileSize: config.checkpoints.max_file_size,
+    });
+    try {
+        await store.open();
+        const record = await store.create('final');
+        if (record)
+            info(`proctor: final checkpoint ${record.seq} (${record.sha.slice(0, 12)}) of the work main left`);
+    }
+    catch (error) {
+        warning(`proctor: could not take the final checkpoint: ${error.message}`);
+    }
+    finally {
+        await store.close().catch(() => { });
+    }
 }
 async function pushLeftovers(cwd, sessionId, sessionDir, config) {
     const git = new Git({ cwd });
@@ -99,6 +161,7 @@ async function pushLeftovers(cwd, sessionId, sessionDir, config) {
         session: sessionId,
         remote: config.checkpoints.remote,
         branchTemplate: config.checkpoints.branch,
+        // The post step only runs in Actions, where `auto` means push.
         mode: config.checkpoints.push,
         sessionDir,
         base: checkpoints[0]?.base ?? null,

@@ -11,6 +11,7 @@ import { configSchema, type Config } from '../config/schema.js'
 import { checkpointRef } from '../checkpoints/refs.js'
 import { Git } from '../git/runner.js'
 import { PushQueue } from '../checkpoints/push.js'
+import { CheckpointStore } from '../checkpoints/store.js'
 import { listCheckpoints } from '../checkpoints/history.js'
 import { parseSessionReport } from '../report/aggregate.js'
 import { REPORT_SCHEMA_VERSION, type PushRecord, type SessionReport } from '../report/model.js'
@@ -41,6 +42,9 @@ export async function post(env: Record<string, string | undefined> = process.env
   )
   const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs)
   const sessionDir = join(dirs.sessions, sessionId)
+  const reportExists = existsSync(join(sessionDir, 'report.json'))
+  // Without report.json main died before its final checkpoint: save the agent's last work first.
+  if (!reportExists && config.checkpoints.enabled) await finalCheckpoint(cwd, sessionId, config)
   const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config)
   const report = await reportOf(cwd, sessionId, sessionDir, pushed)
 
@@ -69,6 +73,24 @@ export async function post(env: Record<string, string | undefined> = process.env
   return 0
 }
 
+async function finalCheckpoint(cwd: string, sessionId: string, config: Config): Promise<void> {
+  const store = new CheckpointStore({
+    git: new Git({ cwd }),
+    session: sessionId,
+    maxFileSize: config.checkpoints.max_file_size,
+  })
+  try {
+    await store.open()
+    const record = await store.create('final')
+    if (record)
+      core.info(`proctor: final checkpoint ${record.seq} (${record.sha.slice(0, 12)}) of the work main left`)
+  } catch (error) {
+    core.warning(`proctor: could not take the final checkpoint: ${(error as Error).message}`)
+  } finally {
+    await store.close().catch(() => {})
+  }
+}
+
 async function pushLeftovers(
   cwd: string,
   sessionId: string,
@@ -83,6 +105,7 @@ async function pushLeftovers(
     session: sessionId,
     remote: config.checkpoints.remote,
     branchTemplate: config.checkpoints.branch,
+    // The post step only runs in Actions, where `auto` means push.
     mode: config.checkpoints.push,
     sessionDir,
     base: checkpoints[0]?.base ?? null,

@@ -6,10 +6,17 @@
 // are instance options, and an instance costs well under a millisecond next to the git process itself.
 import util from 'node:util'
 
+import createDebug from 'debug'
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git'
 
 import { GitError, type GitErrorDetails } from './errors.js'
 import { guardOptions } from './guard.js'
+
+// simple-git's debug log prints its spawn options — the whole environment, tokens included. A DEBUG=* set to
+// diagnose something else in CI must not publish them: its namespaces are always switched off.
+if (createDebug.enabled('simple-git') || createDebug.enabled('simple-git:task')) {
+  createDebug.enable(`${process.env.DEBUG ?? ''},-simple-git,-simple-git:*`)
+}
 
 export interface GitInvocation {
   /** The git executable (simple-git's `binary`). */

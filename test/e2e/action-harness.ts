@@ -33,12 +33,18 @@ export function examplePayload(event: string, action?: string): Record<string, u
   const all = require('@octokit/webhooks-examples') as WebhookDefinition[]
   const examples = all.find((d) => d.name === event)?.examples ?? []
   const found = examples.find((e) => !action || e.action === action)
-  if (!found) throw new Error(`@octokit/webhooks-examples has no ${event}${action ? `/${action}` : ''} payload`)
+  if (!found)
+    throw new Error(`@octokit/webhooks-examples has no ${event}${action ? `/${action}` : ''} payload`)
   return structuredClone(found)
 }
 
 /** The `pull_request` opened payload, re-pointed at acme/widgets, `number` and `headSha` (fork: head elsewhere). */
-export function pullRequestPayload(opts: { number: number; headSha: string; baseSha: string; fork?: boolean }) {
+export function pullRequestPayload(opts: {
+  number: number
+  headSha: string
+  baseSha: string
+  fork?: boolean
+}) {
   const payload = examplePayload('pull_request', 'opened') as {
     number: number
     pull_request: Record<string, unknown> & {
@@ -119,7 +125,9 @@ export function runStep(options: StepOptions): Promise<ActionResult> {
     GITHUB_STATE: path('state'),
     RUNNER_TEMP: files,
     PROCTOR_GITHUB_RETRY_BASE_MS: '5',
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])),
+    ...Object.fromEntries(
+      Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v]),
+    ),
     ...Object.fromEntries(Object.entries(options.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
     ...options.env,
   }

@@ -207,3 +207,21 @@ describe('guardOptions', () => {
     })
   })
 })
+
+describe('debug logging', () => {
+  it('never prints the environment (tokens) even with DEBUG=* set', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const script = [
+      "import { Git } from './src/git/runner.ts'",
+      "const git = new Git({ cwd: '.', env: { ...process.env, GITHUB_TOKEN: 'ghp_leakcheck0123456789abcdef' } })",
+      "await git.raw(['rev-parse', '--is-inside-work-tree'])",
+    ].join('\n')
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: { ...process.env, DEBUG: '*' },
+      encoding: 'utf8',
+    })
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stderr + run.stdout).not.toContain('ghp_leakcheck')
+  })
+})

@@ -213,3 +213,32 @@ describe('identity', () => {
     expect(r.git(['log', '-1', '--format=%an <%ae>', c2]).trim()).toBe('Real Person <real@example.com>')
   })
 })
+
+describe('environment through simple-git', () => {
+  it('passes an inherited GIT_SSH_COMMAND to git (simple-git’s guard does not strip it)', async () => {
+    const r = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    repos.push(r)
+    const git = new Git({
+      cwd: r.dir,
+      env: { ...r.env, GIT_SSH_COMMAND: 'echo inherited-ssh-command-ran >&2; false' },
+    })
+    const result = await git.fetch('ssh://example.invalid/repo.git', ['main']).catch((e: unknown) => e)
+    expect(result).toBeInstanceOf(GitError)
+    expect((result as GitError).stderr).toContain('inherited-ssh-command-ran')
+  })
+
+  it('applies GIT_INDEX_FILE per call only, even when another one was inherited', async () => {
+    const decoyIndex = path.join(tempDir('proctor-decoy-'), 'index')
+    dirs.push(path.dirname(decoyIndex))
+    const r = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    repos.push(r)
+    const git = new Git({ cwd: r.dir, env: { ...r.env, GIT_INDEX_FILE: decoyIndex } })
+    r.write('b.txt', 'b\n')
+    const index = privateIndex()
+    await git.readTree(index, 'HEAD')
+    await git.addAll(index)
+    expect(await git.lsFiles({ indexFile: index })).toEqual(['a.txt', 'b.txt'])
+    expect(await git.lsFiles()).toEqual(['a.txt'])
+    expect(fs.existsSync(decoyIndex)).toBe(false)
+  })
+})

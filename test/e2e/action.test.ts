@@ -1,0 +1,541 @@
+// The built GitHub Action end to end: dist/index.js and dist/post.js run as the runner runs them,
+// against the local GitHub API server (every request validated against GitHub's OpenAPI description)
+// and a real git smart-HTTP server for the checkpoint pushes. Octokit spaces writes 1 s apart as in
+// production, so each session takes a few seconds.
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import {
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+  mkdirSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  startGitHubApiServer,
+  type GitHubApiServer,
+  type GitHubApiServerOptions,
+} from '../servers/github-api.js'
+import { startGitHttpServer, type GitHttpServer } from '../servers/git-http.js'
+import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
+import { sessionReport } from '../unit/github-fixtures.js'
+import {
+  alive,
+  closedPort,
+  distProblem,
+  examplePayload,
+  pullRequestPayload,
+  runStep,
+  until,
+  TOKEN,
+  type ActionResult,
+} from './action-harness.js'
+
+const PR = 7
+const SESSION = '4242-1-agent'
+const BRANCH = `refs/heads/proctor/${SESSION}`
+const MARKER = '<!-- proctor:proctor/agent -->'
+
+const AGENT = `import { mkdirSync, writeFileSync } from 'node:fs'
+mkdirSync('src', { recursive: true })
+writeFileSync('src/feature.js', 'export const feature = 1\\n')
+mkdirSync('secrets', { recursive: true })
+writeFileSync('secrets/key.txt', 'not a key\\n')
+console.log('agent: wrote src/feature.js and secrets/key.txt')
+if (process.argv[2] === 'sleep') {
+  writeFileSync(process.env.E2E_AGENT_PID, String(process.pid))
+  console.log('agent: thinking for a long time')
+  setInterval(() => {}, 1000)
+}
+`
+// A stop hook that blocks with a reason, and one that hangs (for the SIGKILL case), recording its pid.
+const LINT = `process.stderr.write('lint: src/feature.js is missing a test\\n'); process.exit(2)\n`
+const HANG = `import { writeFileSync } from 'node:fs'
+writeFileSync(process.env.E2E_HOOK_PID, String(process.pid))
+setInterval(() => {}, 1000)
+`
+const CONFIG = `policy:
+  forbidden_areas: ['secrets/**']
+  violation_severity: error
+checkpoints:
+  interval: 10m
+  min_interval: 0s
+max_stop_rounds: 1
+stop_hooks:
+  - { name: tests, command: [node, -e, "process.exit(0)"] }
+  - { name: lint, command: [node, lint.mjs] }
+`
+
+let git: GitHttpServer
+let gitRoot: string
+let api: GitHubApiServer | null = null
+const cleanups: Array<() => void> = []
+
+beforeAll(async () => {
+  const problem = distProblem()
+  if (problem) throw new Error(problem)
+  gitRoot = mkdtempSync(join(tmpdir(), 'proctor-e2e-git-'))
+  git = await startGitHttpServer({ projectRoot: gitRoot })
+})
+
+afterAll(async () => {
+  await git?.close()
+  rmSync(gitRoot, { recursive: true, force: true })
+})
+
+afterEach(async () => {
+  await api?.close()
+  api = null
+  for (const cleanup of cleanups.splice(0)) cleanup()
+})
+
+let repoCount = 0
+interface Workspace {
+  repo: TempRepo
+  head: string
+  bare: string
+  remoteSha(ref: string): string | null
+  files: string
+}
+
+function workspace(config = CONFIG): Workspace {
+  const repo = makeTempRepo({
+    files: {
+      'README.md': '# widgets\n',
+      'proctor.yml': config,
+      'agent.mjs': AGENT,
+      'lint.mjs': LINT,
+      'hang.mjs': HANG,
+    },
+  })
+  const name = `widgets-${++repoCount}.git`
+  const bare = git.createRepo(name)
+  repo.git(['remote', 'add', 'origin', git.repoUrl(name)])
+  const files = realpathSync(mkdtempSync(join(tmpdir(), 'proctor-e2e-files-')))
+  cleanups.push(
+    () => repo.cleanup(),
+    () => rmSync(files, { recursive: true, force: true }),
+  )
+  return {
+    repo,
+    head: repo.git(['rev-parse', 'HEAD']).trim(),
+    bare,
+    files,
+    remoteSha(ref) {
+      try {
+        return execFileSync('git', ['--git-dir', bare, 'rev-parse', '--verify', '-q', ref], {
+          encoding: 'utf8',
+        }).trim()
+      } catch {
+        return null
+      }
+    },
+  }
+}
+
+async function startApi(options: GitHubApiServerOptions = {}): Promise<GitHubApiServer> {
+  api = await startGitHubApiServer(options)
+  return api
+}
+
+function prEvent(ws: Workspace, fork = false) {
+  return {
+    name: 'pull_request',
+    payload: pullRequestPayload({ number: PR, headSha: ws.head, baseSha: ws.head, fork }),
+  }
+}
+
+function writes(server: GitHubApiServer) {
+  return server.calls.filter((c) => c.method !== 'GET')
+}
+
+function expectSessionOutputs(run: ActionResult, ws: Workspace) {
+  expect(run.outputs).toMatchObject({
+    verdict: 'block',
+    status: 'completed',
+    'session-id': SESSION,
+    'checkpoint-ref': `refs/proctor/${SESSION}`,
+    violations: '1',
+    'report-path': join(ws.repo.dir, '.proctor/sessions', SESSION, 'report.json'),
+  })
+  expect(Number(run.outputs['checkpoint-count'])).toBeGreaterThanOrEqual(1)
+  expect(run.outputs['checkpoint-sha']).toMatch(/^[0-9a-f]{40}$/)
+}
+
+describe('the action on a pull request', () => {
+  it('reports one sticky comment, check runs with annotations, the summary and outputs; a re-run edits the same comment', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+    })
+
+    // lint blocked (max_stop_rounds 1): the step fails, by the verdict.
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expectSessionOutputs(run, ws)
+    expect(ws.remoteSha(BRANCH)).toBe(run.outputs['checkpoint-sha'])
+
+    const comments = server.state.commentsOn(PR)
+    expect(comments).toHaveLength(1)
+    expect(comments[0]!.body.split('\n')[0]).toBe(MARKER)
+    expect(comments[0]!.body).toMatch(/block/)
+    expect(comments[0]!.body).toContain('secrets/key.txt')
+    expect(run.outputs['comment-url']).toBe(
+      `https://github.com/acme/widgets/pull/${PR}#issuecomment-${comments[0]!.id}`,
+    )
+
+    const [tests] = server.state.checkRunsNamed('proctor / tests')
+    const [lint] = server.state.checkRunsNamed('proctor / lint')
+    const [policy] = server.state.checkRunsNamed('proctor / policy')
+    expect(tests).toMatchObject({
+      head_sha: ws.head,
+      status: 'completed',
+      conclusion: 'success',
+      external_id: SESSION,
+    })
+    expect(lint).toMatchObject({ status: 'completed', conclusion: 'failure' })
+    expect(lint!.output.text).toContain('src/feature.js is missing a test')
+    expect(policy).toMatchObject({ conclusion: 'failure' })
+    expect(policy!.annotations).toEqual([
+      expect.objectContaining({ path: 'secrets/key.txt', annotation_level: 'failure' }),
+    ])
+    expect(server.state.checkRuns.size).toBe(3)
+
+    expect(run.summary).toContain('proctor')
+    expect(run.summary).toContain('secrets/key.txt')
+    expect(run.summary).toContain('lint')
+    expect(run.state['proctor-finished']).toBe('true')
+    // The token shows up only in the command that asks the runner to mask it.
+    expect(run.stdout.split('\n').filter((line) => line.includes('ghs_E2e'))).toEqual([
+      `::add-mask::${TOKEN}`,
+    ])
+
+    // design.md §10: ≤ 1 comment create, ≤ 2 calls per hook check run, 1 for the policy check.
+    expect(server.count('issues/create-comment')).toBe(1)
+    expect(server.count('checks/create') + server.count('checks/update')).toBeLessThanOrEqual(2 * 2 + 1)
+    expect(server.count('issues/list-comments')).toBeLessThanOrEqual(1)
+    expect(server.validationFailures).toEqual([])
+
+    // The post step has nothing to do after a finished main step.
+    const before = server.calls.length
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      state: run.state,
+    })
+    expect(post.code).toBe(0)
+    expect(server.calls.length).toBe(before)
+
+    // Re-run of the job: the same comment is edited, never a second one.
+    const rerun = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+      attempt: 2,
+    })
+    expect(rerun.code).toBe(1)
+    expect(rerun.outputs['session-id']).toBe('4242-2-agent')
+    expect(server.state.commentsOn(PR)).toHaveLength(1)
+    expect(server.count('issues/create-comment')).toBe(1)
+    expect(server.state.commentsOn(PR)[0]!.body).toContain('4242-2-agent')
+    expect(rerun.outputs['comment-url']).toBe(run.outputs['comment-url'])
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('GitHub down (connection refused, or 500s): same verdict and exit code, the summary is still written', async () => {
+    const ws = workspace()
+    const refused = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: `http://127.0.0.1:${await closedPort()}`,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+    })
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1)
+    expectSessionOutputs(refused, ws)
+    expect(refused.outputs['comment-url']).toBe('')
+    expect(refused.summary).toContain('secrets/key.txt')
+    expect(refused.stdout).toMatch(/::warning::proctor: GitHub/)
+    // The outage breaker: one request's retries, then no more waiting on GitHub.
+    expect(refused.stdout).toContain('skipping further API calls')
+
+    const ws2 = workspace()
+    const server = await startApi({ faults: [{ kind: 'status', status: 500, times: 10_000 }] })
+    const failing = await runStep({
+      entry: 'index',
+      cwd: ws2.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws2),
+      inputs: { command: 'node agent.mjs' },
+    })
+    expect(failing.code).toBe(1)
+    expectSessionOutputs(failing, ws2)
+    expect(failing.summary).toContain('secrets/key.txt')
+    expect(ws2.remoteSha(BRANCH)).toBe(failing.outputs['checkpoint-sha'])
+    expect(server.state.comments.size).toBe(0)
+  })
+
+  it('a fork pull request makes zero writes to GitHub: summary, workflow annotations, exit by the verdict', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws, true),
+      inputs: { command: 'node agent.mjs', 'push-checkpoints': 'never' },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expect(run.outputs.verdict).toBe('block')
+    expect(writes(server)).toEqual([])
+    expect(run.summary).toContain('secrets/key.txt')
+    expect(run.stdout).toContain('::error title=proctor / lint::')
+    expect(run.stdout).toContain('file=secrets/key.txt')
+    expect(run.stdout).toContain('read-only token')
+  })
+
+  it('a comment-triggered run checks the commenter first: without write access the agent never starts', async () => {
+    const server = await startApi({ collaborators: { mallory: 'read' } })
+    const ws = workspace()
+    const payload = examplePayload('issue_comment', 'created') as {
+      issue: Record<string, unknown> & { number: number }
+      comment: { user: { login: string } }
+      repository: { full_name: string; name: string; owner: { login: string } }
+    }
+    payload.issue.number = PR
+    payload.issue.pull_request = { url: `https://api.github.com/repos/acme/widgets/pulls/${PR}` }
+    payload.comment.user.login = 'mallory'
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: { name: 'issue_comment', payload },
+      inputs: { command: 'node agent.mjs' },
+    })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('mallory does not have write access')
+    expect(ws.repo.exists('src/feature.js')).toBe(false)
+    expect(server.count('repos/get-collaborator-permission-level')).toBe(1)
+    expect(writes(server)).toEqual([])
+  })
+})
+
+describe('cancellation', () => {
+  it('SIGINT, then SIGTERM 7.5 s later as the runner does: final checkpoint pushed, comment says interrupted, exit inside the window', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    const agentPid = join(ws.files, 'agent.pid')
+    let signalled = 0
+    let termTimer: NodeJS.Timeout | undefined
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs sleep' },
+      env: { E2E_AGENT_PID: agentPid },
+      onSpawn: (child) => {
+        void until(
+          'the agent to start sleeping',
+          () => existsSync(agentPid) && server.state.commentsOn(PR).length === 1,
+        ).then(() => {
+          signalled = Date.now()
+          child.kill('SIGINT')
+          termTimer = setTimeout(() => child.kill('SIGTERM'), 7_500)
+        })
+      },
+    })
+    clearTimeout(termTimer)
+    const elapsed = Date.now() - signalled
+    expect(signalled).toBeGreaterThan(0)
+    // The runner SIGKILLs 10 s after SIGINT; the step must be done before that.
+    expect(elapsed).toBeLessThan(10_000)
+    expect(run.code, run.stdout + run.stderr).toBe(130)
+    expect(run.outputs.status).toBe('interrupted')
+    expect(alive(Number(readFileSync(agentPid, 'utf8')))).toBe(false)
+    expect(ws.remoteSha(BRANCH)).toBe(run.outputs['checkpoint-sha'])
+    const body = server.state.commentsOn(PR)[0]!.body
+    expect(body).toMatch(/interrupted/)
+    expect(server.state.commentsOn(PR)).toHaveLength(1)
+  })
+
+  it('main killed by SIGKILL while the agent works: the post step reaps the agent, checkpoints and pushes its work, finishes the comment', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    const agentPid = join(ws.files, 'agent.pid')
+    const main = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs sleep' },
+      env: { E2E_AGENT_PID: agentPid },
+      onSpawn: (child) => {
+        void until(
+          'the agent to start sleeping',
+          () => existsSync(agentPid) && server.state.commentsOn(PR).length === 1,
+        ).then(() => child.kill('SIGKILL'))
+      },
+    })
+    expect(main.signal).toBe('SIGKILL')
+    const pid = Number(readFileSync(agentPid, 'utf8'))
+    cleanups.push(() => alive(pid) && process.kill(pid, 'SIGKILL'))
+    expect(alive(pid)).toBe(true)
+    expect(main.state['proctor-finished']).toBeUndefined()
+    expect(ws.remoteSha(BRANCH)).toBeNull()
+
+    // The runner gives the post step the same inputs and the saved state.
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs sleep' },
+      state: main.state,
+    })
+    expect(post.code, post.stdout + post.stderr).toBe(0)
+    expect(alive(pid)).toBe(false)
+    const pushed = ws.remoteSha(BRANCH)
+    expect(pushed).toMatch(/^[0-9a-f]{40}$/)
+    const tree = execFileSync('git', ['--git-dir', ws.bare, 'ls-tree', '-r', '--name-only', pushed!], {
+      encoding: 'utf8',
+    })
+    expect(tree.split('\n')).toContain('src/feature.js')
+    const comments = server.state.commentsOn(PR)
+    expect(comments).toHaveLength(1)
+    expect(comments[0]!.body).toMatch(/interrupted/)
+    expect(post.summary).toContain('interrupted')
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('main killed by SIGKILL during a stop hook: the post step completes the open check run as cancelled', async () => {
+    const server = await startApi()
+    const ws = workspace(CONFIG.replace('command: [node, lint.mjs]', 'command: [node, hang.mjs]'))
+    const hookPid = join(ws.files, 'hook.pid')
+    const main = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+      env: { E2E_HOOK_PID: hookPid },
+      onSpawn: (child) => {
+        void until(
+          'the hanging hook with its in_progress check, and the passed one completed',
+          () =>
+            existsSync(hookPid) &&
+            server.state.checkRunsNamed('proctor / lint').some((r) => r.status === 'in_progress') &&
+            server.state.checkRunsNamed('proctor / tests').some((r) => r.status === 'completed'),
+        ).then(() => child.kill('SIGKILL'))
+      },
+    })
+    expect(main.signal).toBe('SIGKILL')
+    // Stop hooks are not in the run registry (yet), so nothing reaps this one: the test does.
+    const pid = Number(readFileSync(hookPid, 'utf8'))
+    cleanups.push(() => alive(pid) && process.kill(pid, 'SIGKILL'))
+
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+      state: main.state,
+    })
+    expect(post.code, post.stdout + post.stderr).toBe(0)
+    expect(server.state.checkRunsNamed('proctor / lint')).toEqual([
+      expect.objectContaining({ status: 'completed', conclusion: 'cancelled' }),
+    ])
+    expect(server.state.checkRunsNamed('proctor / tests')).toEqual([
+      expect.objectContaining({ conclusion: 'success' }),
+    ])
+    expect(server.count('checks/list-for-ref')).toBe(1)
+    expect(server.state.commentsOn(PR)).toHaveLength(1)
+    expect(server.validationFailures).toEqual([])
+  })
+})
+
+describe('mode: aggregate', () => {
+  it('aggregates saved reports (one malformed, one missing) for a fork PR via workflow_run: one comment, one check, the hook fired once', async () => {
+    const headSha = 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0'
+    const server = await startApi({ pulls: { 17: { headSha, headRepo: 'mallory/widgets' } } })
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'proctor-e2e-agg-')))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const save = (name: string, text: string) => {
+      mkdirSync(join(dir, 'reports', name), { recursive: true })
+      writeFileSync(join(dir, 'reports', name, 'report.json'), text)
+    }
+    save('a', JSON.stringify(sessionReport({ session_id: 'leg-a', ci: { pr: 17 } })))
+    save(
+      'b',
+      JSON.stringify(
+        sessionReport({ session_id: 'leg-b', status: 'failed', verdict: 'block', ci: { pr: 17 } }),
+      ),
+    )
+    save('c', '{"schema": 1, "session_id": "leg-c"')
+    writeFileSync(join(dir, 'capture.mjs'), 'process.stdin.pipe(process.stdout)\n')
+    writeFileSync(
+      join(dir, 'proctor.yml'),
+      `hooks:\n  subagent_batch_complete:\n    - { command: "node capture.mjs >> batch-hook.jsonl" }\n`,
+    )
+    const payload = examplePayload('workflow_run', 'completed') as {
+      workflow_run: Record<string, unknown> & { head_repository: { full_name: string } }
+      repository: { full_name: string; name: string; owner: { login: string } }
+    }
+    Object.assign(payload.workflow_run, { id: 777, head_sha: headSha, pull_requests: [] })
+    payload.workflow_run.head_repository.full_name = 'mallory/widgets'
+    Object.assign(payload.repository, { full_name: 'acme/widgets', name: 'widgets' })
+
+    const run = await runStep({
+      entry: 'index',
+      cwd: dir,
+      apiUrl: server.url,
+      event: { name: 'workflow_run', payload },
+      inputs: { mode: 'aggregate', reports: 'reports/*/report.json\nreports/missing/report.json' },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expect(run.outputs).toMatchObject({
+      verdict: 'block',
+      status: 'errored',
+      'child-count': '4',
+      'completed-count': '1',
+      'failed-count': '1',
+      'errored-count': '2',
+    })
+    const comments = server.state.commentsOn(17)
+    expect(comments).toHaveLength(1)
+    expect(comments[0]!.body.split('\n')[0]).toBe('<!-- proctor:proctor/agent/batch -->')
+    expect(comments[0]!.body).toContain('leg-b')
+    const checks = [...server.state.checkRuns.values()]
+    expect(checks).toHaveLength(1)
+    expect(checks[0]).toMatchObject({ name: 'proctor / batch', head_sha: headSha, conclusion: 'failure' })
+    expect(run.summary).toContain('leg-a')
+    expect(run.summary).toMatch(/malformed report/)
+    expect(server.count('pulls/get')).toBe(1)
+    expect(server.validationFailures).toEqual([])
+
+    const fired = readFileSync(join(dir, 'batch-hook.jsonl'), 'utf8').trim().split('\n')
+    expect(fired).toHaveLength(1)
+    const extra = (JSON.parse(fired[0]!) as { extra: Record<string, number> }).extra
+    expect(extra.child_count).toBe(4)
+    expect(
+      extra.completed_count +
+        extra.failed_count +
+        extra.errored_count +
+        extra.interrupted_count +
+        extra.timeout_count,
+    ).toBe(4)
+  })
+})
