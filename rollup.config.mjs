@@ -16,7 +16,7 @@ export default {
   },
   external,
   output: {
-    dir: 'dist',
+    dir: process.env.PROCTOR_BUILD_DIR ?? 'dist',
     format: 'es',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
@@ -34,7 +34,12 @@ export default {
         return source === '@xterm/headless' ? fileURLToPath(import.meta.resolve('@xterm/headless')) : null
       },
     },
-    typescript({ tsconfig: './tsconfig.build.json', noEmitOnError: true, outDir: 'dist', noEmit: false }),
+    typescript({
+      tsconfig: './tsconfig.build.json',
+      noEmitOnError: true,
+      outDir: process.env.PROCTOR_BUILD_DIR ?? 'dist',
+      noEmit: false,
+    }),
     nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
     commonjs(),
     json(),

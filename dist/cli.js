@@ -1,18 +1,23 @@
 #!/usr/bin/env node
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { a as getDefaultExportFromCjs, j as formatDuration, l as loadConfig, m as parseDuration, n as specialKind, u as unwrap, o as distExports, b as configSchema, t as toJSONSchema, q as displayName, C as ConfigError, d as createSanitizer, v as findRepoRoot, w as lifecycleEvents, x as listSessions, h as listCheckpoints, P as PushQueue, G as Git, y as resolveCheckpoint, z as assertSessionId, e as aggregateReports, p as parseSessionReport, f as ensureStateDir } from './chunks/aggregate-D5XCiwrV.js';
+import { a as getDefaultExportFromCjs, n as formatDuration, l as loadConfig, q as parseDuration, t as specialKind, u as unwrap, v as distExports, b as configSchema, w as toJSONSchema, x as displayName, C as ConfigError, d as createSanitizer, y as findRepoRoot, z as lifecycleEvents, j as CheckpointStore, A as listSessions, k as listCheckpoints, B as diffTrees, P as PushQueue, D as PROCTOR_DIR, G as Git, E as resolveCheckpoint, F as assertSessionId, e as aggregateReports, f as parseSessionReport, h as ensureStateDir } from './chunks/aggregate-DOHV7hY8.js';
 import require$$0 from 'node:events';
 import require$$1 from 'node:child_process';
 import sp__default, { join, resolve as resolve$1, isAbsolute, delimiter, dirname } from 'node:path';
 import fs__default, { existsSync, statSync, accessSync, constants, readFileSync } from 'node:fs';
 import process$1 from 'node:process';
-import { r as runSession, c as parsePrePushLines, i as isDeletion, d as runStopHooks, n as nativeAdapters, e as continuationMessage, g as isNativeAdapterName, E as EVENTS_NEEDING_AN_ANSWER, M as MIN_POOL_SIZE, h as MAX_POOL_SIZE, j as isLifecycleEvent, k as describeCommand, L as LifecycleHooks, C as CheckpointStore, l as diffTrees, o as restoreCheckpoint, R as RestoreRefused, P as PROCTOR_DIR, q as installShutdownSignals, s as runBatch, B as BatchError, t as parseTaskFlag } from './chunks/batch-5GHUnpNH.js';
+import { r as runSession, p as parsePrePushLines, i as isDeletion, c as runStopHooks, n as nativeAdapters, d as continuationMessage, e as isNativeAdapterName, E as EVENTS_NEEDING_AN_ANSWER, M as MIN_POOL_SIZE, g as MAX_POOL_SIZE, h as isLifecycleEvent, j as describeCommand, L as LifecycleHooks, k as restoreCheckpoint, R as RestoreRefused, l as installShutdownSignals, o as runBatch, B as BatchError, q as parseTaskFlag } from './chunks/batch-BXgRvTmH.js';
 import { mkdir, writeFile, readFile, chmod } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:os';
 import 'process';
 import 'buffer';
+import 'node:util';
+import 'tty';
+import 'util';
+import 'os';
+import 'fs';
 import 'node:module';
 import 'node:stream';
 
@@ -5740,10 +5745,15 @@ function readChild(path) {
         text = readFileSync(path, 'utf8');
     }
     catch (error) {
-        return { source: path, problem: `cannot read ${path}: ${error.code ?? error.message}` };
+        return {
+            source: path,
+            problem: `cannot read ${path}: ${error.code ?? error.message}`,
+        };
     }
     const parsed = parseSessionReport(text);
-    return typeof parsed === 'string' ? { source: path, problem: `${path}: ${parsed}` } : { source: path, report: parsed };
+    return typeof parsed === 'string'
+        ? { source: path, problem: `${path}: ${parsed}` }
+        : { source: path, report: parsed };
 }
 
 function registerBatchCommand(program) {
@@ -5863,7 +5873,9 @@ async function pushCheckpointsAlong(options) {
         });
         queue.schedule();
         const record = await queue.flush();
-        lines.push(record.ok ? `pushed checkpoints ${session} → ${record.branch}` : `checkpoints ${session} not pushed: ${record.reason}`);
+        lines.push(record.ok
+            ? `pushed checkpoints ${session} → ${record.branch}`
+            : `checkpoints ${session} not pushed: ${record.reason}`);
     }
     return lines.join('\n');
 }
@@ -5919,7 +5931,9 @@ async function main(argv) {
     }
 }
 function isCommanderError(error) {
-    return typeof error === 'object' && error !== null && String(error.code).startsWith('commander.');
+    return (typeof error === 'object' &&
+        error !== null &&
+        String(error.code).startsWith('commander.'));
 }
 const code = await main(process.argv);
 // Exit explicitly once stdout and stderr are flushed: a stray handle (a watcher, a stdin listener) must

@@ -1,20 +1,12 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { af as CHECKPOINT_REF_PREFIX, k as splitNul, ag as parseCheckpointMessage, ah as getState, B as info, o as ensureStateDir, q as reconcileOrphans, a9 as readInputs, Y as loadConfig, Z as applyInputs, _ as configSchema, $ as readActionsContext, H as setSecret, ab as GitHubReporter, E as warning, a4 as linksFor, a0 as createSanitizer, ad as STATE, a2 as actionClient, C as CheckpointStore, m as Git, n as PushQueue, a8 as parseSessionReport, R as REPORT_SCHEMA_VERSION, ai as checkpointRef } from './chunks/state-B-nwIH2I.js';
+import { z as getState, i as info, t as readInputs, k as applyInputs, l as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, o as linksFor, x as STATE, m as actionClient } from './chunks/state-BsJAVmTW.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import 'node:crypto';
-import 'node:child_process';
-import 'node:os';
-import 'process';
-import 'buffer';
-import 'node:util';
-import 'fs';
-import 'tty';
-import 'util';
+import { h as ensureStateDir, i as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, j as CheckpointStore, G as Git, k as listCheckpoints, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, m as checkpointRef } from './chunks/aggregate-DOHV7hY8.js';
 import 'os';
-import 'node:events';
 import 'crypto';
+import 'fs';
 import 'path';
 import 'http';
 import 'https';
@@ -25,12 +17,15 @@ import 'assert';
 import 'timers';
 import 'net';
 import 'tls';
+import 'util';
 import 'node:assert';
 import 'node:net';
 import 'node:http';
 import 'node:stream';
 import 'node:buffer';
+import 'node:util';
 import 'node:querystring';
+import 'node:events';
 import 'node:diagnostics_channel';
 import 'node:tls';
 import 'node:zlib';
@@ -41,42 +36,12 @@ import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:dns';
-
-/** The checkpoints of one session, oldest first (walks first parents while they belong to the session). */
-async function listCheckpoints(git, session) {
-    const tip = await git.revParse(`${CHECKPOINT_REF_PREFIX}${session}^{commit}`);
-    if (!tip)
-        return [];
-    const out = (await git.raw(['log', '-z', '--first-parent', '--format=%H%n%T%n%P%n%cI%n%B', tip])).stdout;
-    const checkpoints = [];
-    for (const record of splitNul(out)) {
-        const info = parseLogRecord(record);
-        if (!info || info.session !== session)
-            break;
-        checkpoints.push(info);
-    }
-    return checkpoints.reverse();
-}
-function parseLogRecord(record) {
-    const [sha, tree, parents, date, ...body] = record.replace(/^\n/, '').split('\n');
-    const parsed = parseCheckpointMessage(body.join('\n'));
-    if (!sha || !tree || parsed.session === null || parsed.seq === null)
-        return null;
-    return {
-        session: parsed.session,
-        seq: parsed.seq,
-        sha,
-        tree,
-        parent: parents ? (parents.split(' ')[0] ?? null) : null,
-        base: parsed.base,
-        trigger: parsed.trigger ?? 'unknown',
-        violations: parsed.violations,
-        skippedCount: parsed.skippedCount,
-        skipped: parsed.skipped,
-        subject: parsed.subject,
-        createdAt: date ?? '',
-    };
-}
+import 'node:crypto';
+import 'node:child_process';
+import 'node:os';
+import 'process';
+import 'buffer';
+import 'tty';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that

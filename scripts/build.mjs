@@ -10,6 +10,7 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -17,7 +18,9 @@ import {
 import { join } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
-const dist = join(root, 'dist')
+const final = join(root, 'dist')
+// Build beside dist/ and swap at the end, so a test running the bundle never sees it half-written.
+const dist = join(root, `.dist-build-${process.pid}`)
 const platforms = ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']
 
 rmSync(dist, { recursive: true, force: true })
@@ -27,6 +30,7 @@ execFileSync(
   {
     cwd: root,
     stdio: 'inherit',
+    env: { ...process.env, PROCTOR_BUILD_DIR: dist },
   },
 )
 chmodSync(join(dist, 'cli.js'), 0o755)
@@ -90,3 +94,6 @@ function* walk(dir) {
 
 // Marks dist/ as ESM even when copied away from the repository's package.json.
 writeFileSync(join(dist, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n')
+
+rmSync(final, { recursive: true, force: true })
+renameSync(dist, final)

@@ -140,7 +140,13 @@ export function readReportGlobs(patterns: string, cwd: string): ChildInput[] {
   const seen = new Set<string>()
   const children: ChildInput[] = []
   for (const pattern of list) {
-    const files = expand(pattern, cwd)
+    let files: string[]
+    try {
+      files = expand(pattern, cwd)
+    } catch (error) {
+      children.push({ source: pattern, problem: (error as Error).message })
+      continue
+    }
     if (files.length === 0) {
       children.push({ source: pattern, problem: `no report file matches "${pattern}" (in ${cwd})` })
       continue

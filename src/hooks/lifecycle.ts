@@ -24,6 +24,8 @@ export interface LifecycleHooksOptions {
   env: Record<string, string | undefined>
   /** Warnings (pool saturation, dropped firings, failed async hooks); the session records them as events. */
   onWarning?: Warn
+  /** Run registry (the state dir) so hooks of a crashed proctor are reaped by the next start. */
+  registryDir?: string
 }
 
 export type FireStatus = 'ok' | 'error' | 'timeout' | 'stopped' | 'scheduled' | 'dropped'
@@ -122,6 +124,9 @@ export class LifecycleHooks {
       stdin: payload,
       timeoutMs: entry.timeout,
       graceMs: this.options.shutdownGraceMs,
+      ...(this.options.registryDir
+        ? { registry: { dir: this.options.registryDir, session: this.options.sessionId } }
+        : {}),
       label: `${event} hook ${name}`,
     })
     this.running.add(started)

@@ -15,6 +15,8 @@ export interface HookProcessOptions {
   timeoutMs: number
   graceMs: number
   label: string
+  /** Records the hook in the run registry, so a crashed proctor's hooks are reaped like its agent. */
+  registry?: { dir: string; session?: string }
 }
 
 export interface HookRun {
@@ -49,6 +51,7 @@ export function startHookProcess(options: HookProcessOptions): StartedHook {
       stdin: options.stdin,
       graceMs: options.graceMs,
       label: options.label,
+      ...(options.registry ? { registry: { ...options.registry, role: 'hook' as const } } : {}),
       onOutput: (chunk, stream) => (stream === 'stderr' ? stderr : stdout).push(chunk),
     })
   } catch (error) {

@@ -20,6 +20,8 @@ export interface RunStopHooksOptions {
   onResult?: (result: StopHookResult) => void
   /** Aborting stops every running hook (their results become errors). */
   signal?: AbortSignal
+  /** Run registry (the state dir) so hooks of a crashed proctor are reaped by the next start. */
+  registry?: { dir: string; session?: string }
 }
 
 export interface StopHooksOutcome {
@@ -48,6 +50,7 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
           timeoutMs: hook.timeout,
           graceMs: options.graceMs,
           label: `stop hook ${hook.name}`,
+          registry: options.registry,
         })
         running.push(started)
         if (options.signal?.aborted) void started.process?.stop('shutdown')

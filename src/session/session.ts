@@ -103,6 +103,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     cwd: opts.cwd,
     env,
     onWarning: (message, data) => report.event('warning', message, data ? { data } : {}),
+    registryDir: dirs.state,
   })
 
   // Interruption: the first SIGINT/SIGTERM (or abort) stops the agent and the hooks; finishing goes on.
@@ -172,6 +173,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       report.round(round)
       const attempt = await superviseAgent({
         opts,
+        registryDir: dirs.state,
         command,
         round,
         sessionId,
@@ -242,6 +244,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       // The agent finished by itself: the stop hooks decide whether it may stop.
       const decision = await evaluateStop({
         config,
+        registryDir: dirs.state,
         sessionId,
         cwd: opts.cwd,
         env,
@@ -330,6 +333,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
 
 interface AttemptContext {
   opts: SessionOptions
+  registryDir: string
   command: CommandSpec
   round: number
   sessionId: string
@@ -387,7 +391,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       cols: config.agent.cols,
       rows: config.agent.rows,
       graceMs: config.timeouts.grace,
-      registry: { dir: ensureStateDir(opts.cwd).state, role: 'agent', session: ctx.sessionId },
+      registry: { dir: ctx.registryDir, role: 'agent', session: ctx.sessionId },
       label: 'agent',
     },
     totalTimeoutMs: config.timeouts.total,
@@ -443,6 +447,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     try {
       const decision = await evaluateStop({
         config,
+        registryDir: ctx.registryDir,
         sessionId: ctx.sessionId,
         cwd: opts.cwd,
         env: ctx.env,
@@ -541,6 +546,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
 
 interface StopEvaluation {
   config: Config
+  registryDir: string
   sessionId: string
   cwd: string
   env: Record<string, string | undefined>
@@ -578,6 +584,7 @@ async function evaluateStop(e: StopEvaluation): Promise<{ verdict: Verdict; reas
     graceMs: Math.min(e.config.timeouts.grace, INTERRUPT_GRACE_MS),
     round: e.round,
     signal: e.signal,
+    registry: { dir: e.registryDir, session: e.sessionId },
     onStart: (name) => e.listener?.hookStarted?.(name, e.round),
     onResult: (result) => {
       e.report.stopHook(result)

@@ -19,32 +19,36 @@ export function transcriptCapNote(maxBytes: number, dropped: number): string {
   return `\n[proctor: transcript capped at ${maxBytes} bytes; ${dropped} bytes dropped]\n`
 }
 
-/** Above this many bytes queued for the disk, write() returns false until 'drain' (backpressure). */
-const TRANSCRIPT_HIGH_WATER = 1024 * 1024
 /**
- * A PTY delivers a few KB per read; one disk write per read costs more CPU than everything else
- * proctor does with the bytes. Small chunks are collected for up to COALESCE_MS (or COALESCE_BYTES).
+ * A PTY delivers a few KB per read; one disk write per read costs more than everything else proctor
+ * does with the bytes. Chunks are copied into one block of BLOCK_BYTES that goes to disk when full,
+ * or FLUSH_MS after its first byte so interactive output reaches the file promptly.
  */
-const COALESCE_BYTES = 64 * 1024
-const COALESCE_MS = 20
+const BLOCK_BYTES = 64 * 1024
+const FLUSH_MS = 20
 
 /**
- * The full raw byte stream, in order, to one file. Writes go through a write stream so they never block
- * the event loop; write() returns false while the stream is backlogged, like a Writable, so a producer
- * that can pause (a PTY) may wait for 'drain'.
+ * The full raw byte stream, in order, to one file.
+ *
+ * Blocks are written synchronously. A write to the page cache takes microseconds, which is less than
+ * handing it to the thread pool costs, and it keeps memory flat: an asynchronous stream queues every
+ * byte the disk has not taken yet (tens of MB in a flood) unless the producer honours backpressure,
+ * whereas a blocking write simply delays the next read of the PTY, so a disk that falls behind slows
+ * the agent down instead of growing proctor. Nothing is queued beyond the one block.
  */
-export class Transcript extends EventEmitter<{ drain: []; capped: [maxBytes: number] }> {
+export class Transcript extends EventEmitter<{ capped: [maxBytes: number] }> {
   readonly path: string
   readonly maxBytes: number
-  private readonly stream: fs.WriteStream
+  private fd: number | null = null
   private written = 0
   private droppedBytes = 0
   private error: string | null = null
   private closing: Promise<TranscriptSummary> | null = null
-  private pending: Buffer[] = []
-  private pendingSize = 0
-  private pendingTimer: NodeJS.Timeout | null = null
+  private readonly block: Buffer
+  private blockUsed = 0
+  private flushTimer: NodeJS.Timeout | null = null
 
+  /** Throws when the directory cannot be created; a file that cannot be opened is reported by close(). */
   constructor(filePath: string, maxBytes: number) {
     super()
     if (!Number.isFinite(maxBytes) || maxBytes < 0) {
@@ -52,11 +56,14 @@ export class Transcript extends EventEmitter<{ drain: []; capped: [maxBytes: num
     }
     this.path = filePath
     this.maxBytes = maxBytes
+    this.block = Buffer.allocUnsafeSlow(Math.min(BLOCK_BYTES, Math.max(1, maxBytes)))
     fs.mkdirSync(path.dirname(filePath), { recursive: true })
-    this.stream = fs.createWriteStream(filePath, { flags: 'w', highWaterMark: TRANSCRIPT_HIGH_WATER })
-    // An unwritable transcript must not take the session down: remember why and keep going without it.
-    this.stream.on('error', (err) => this.fail(err))
-    this.stream.on('drain', () => this.emit('drain'))
+    try {
+      this.fd = fs.openSync(filePath, 'w')
+    } catch (err) {
+      // An unwritable transcript must not take the session down: remember why and keep going without it.
+      this.fail(err as Error)
+    }
   }
 
   get bytes(): number {
@@ -71,75 +78,94 @@ export class Transcript extends EventEmitter<{ drain: []; capped: [maxBytes: num
     return this.droppedBytes > 0
   }
 
-  /** True while the disk is behind; 'drain' follows. */
-  get backlogged(): boolean {
-    return this.stream.writableNeedDrain
-  }
-
-  /** Bytes accepted but not yet on disk. */
+  /** Bytes accepted but not yet handed to the file (at most one block). */
   get pendingBytes(): number {
-    return this.pendingSize + this.stream.writableLength
+    return this.blockUsed
   }
 
-  /** Appends a chunk (up to the cap). Returns false while the disk is behind; 'drain' follows. */
-  write(chunk: Buffer): boolean {
-    if (this.closing) return true
+  /** Appends a chunk (up to the cap). The chunk is copied or written at once, never kept. */
+  write(chunk: Uint8Array): void {
+    if (this.closing) return
     const room = this.maxBytes - this.written
     if (chunk.length > room) {
       const wasCapped = this.capped
       this.droppedBytes += chunk.length - Math.max(room, 0)
       if (!wasCapped) this.emit('capped', this.maxBytes)
-      if (room <= 0) return true
+      if (room <= 0) return
       chunk = chunk.subarray(0, room)
     }
     this.written += chunk.length
-    if (this.error || chunk.length === 0) return true
-    this.pending.push(chunk)
-    this.pendingSize += chunk.length
-    if (this.pendingSize >= COALESCE_BYTES) this.writePending()
-    else if (!this.pendingTimer) {
-      this.pendingTimer = setTimeout(() => this.writePending(), COALESCE_MS)
-      this.pendingTimer.unref()
+    if (this.fd === null || chunk.length === 0) return
+    if (this.blockUsed + chunk.length > this.block.length) this.writeBlock()
+    if (chunk.length >= this.block.length) {
+      // Larger than a block: straight to the file, no copy.
+      this.writeAll(chunk)
+      return
     }
-    return !this.stream.writableNeedDrain
+    this.block.set(chunk, this.blockUsed)
+    this.blockUsed += chunk.length
+    if (this.blockUsed === this.block.length) this.writeBlock()
+    else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.writeBlock(), FLUSH_MS)
+      this.flushTimer.unref()
+    }
   }
 
-  /** Hands the collected chunks to the stream as one write. */
-  private writePending(): void {
-    if (this.pendingTimer) {
-      clearTimeout(this.pendingTimer)
-      this.pendingTimer = null
+  /** Hands the collected block to the file. */
+  private writeBlock(): void {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer)
+      this.flushTimer = null
     }
-    if (this.pending.length === 0) return
-    const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingSize)
-    this.pending = []
-    this.pendingSize = 0
-    if (!this.error && !this.stream.destroyed) this.stream.write(data)
+    if (this.blockUsed === 0) return
+    const used = this.blockUsed
+    this.blockUsed = 0
+    this.writeAll(this.block.subarray(0, used))
+  }
+
+  private writeAll(data: Uint8Array): void {
+    if (this.fd === null) return
+    try {
+      let offset = 0
+      while (offset < data.length) offset += fs.writeSync(this.fd, data, offset, data.length - offset)
+    } catch (err) {
+      this.fail(err as Error)
+    }
   }
 
   private fail(err: Error): void {
     this.error ??= `cannot write transcript ${this.path}: ${err.message}`
+    if (this.fd !== null) {
+      try {
+        fs.closeSync(this.fd)
+      } catch {
+        // Already failing; the first error is the one reported.
+      }
+      this.fd = null
+    }
   }
 
   /** Appends the cap note when capped, flushes and closes the file. Idempotent. */
   close(): Promise<TranscriptSummary> {
-    this.closing ??= new Promise<TranscriptSummary>((resolve) => {
-      this.writePending()
-      if (this.capped && !this.error) this.stream.write(transcriptCapNote(this.maxBytes, this.droppedBytes))
-      const done = () =>
-        resolve({
-          path: this.path,
-          bytes: this.written,
-          capped: this.capped,
-          dropped: this.droppedBytes,
-          error: this.error,
-        })
-      if (this.stream.destroyed) return done()
-      this.stream.end((err?: Error | null) => {
-        if (err) this.fail(err)
-        done()
+    if (!this.closing) {
+      this.writeBlock()
+      if (this.capped) this.writeAll(Buffer.from(transcriptCapNote(this.maxBytes, this.droppedBytes)))
+      if (this.fd !== null) {
+        try {
+          fs.closeSync(this.fd)
+        } catch (err) {
+          this.fail(err as Error)
+        }
+        this.fd = null
+      }
+      this.closing = Promise.resolve({
+        path: this.path,
+        bytes: this.written,
+        capped: this.capped,
+        dropped: this.droppedBytes,
+        error: this.error,
       })
-    })
+    }
     return this.closing
   }
 }

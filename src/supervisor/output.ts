@@ -35,8 +35,6 @@ export interface OutputPipelineEvents {
   event: [event: DetectionEvent]
   /** The transcript reached its cap (once); later bytes are counted, not written. */
   capped: [maxBytes: number]
-  /** The transcript caught up after write() returned false. */
-  drain: []
 }
 
 const DEFAULT_SETTLE_MS = 10
@@ -58,8 +56,6 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   private lastOutput: number | null = null
   private totalBytes = 0
   private closing: Promise<TranscriptSummary> | null = null
-  private batch: Buffer[] = []
-  private batchScheduled = false
 
   /** Throws DetectRuleError when a rule is unusable (bad regex, conflicting responses). */
   constructor(opts: OutputPipelineOptions) {
@@ -73,7 +69,6 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     // The transcript may throw (its directory cannot be created): before anything needs disposing.
     this.transcript = new Transcript(opts.transcriptPath, opts.transcriptMax)
     this.transcript.on('capped', (max) => this.emit('capped', max))
-    this.transcript.on('drain', () => this.emit('drain'))
     this.view =
       opts.mode === 'pty'
         ? new RenderedScreen({
@@ -96,50 +91,32 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   }
 
   /**
-   * Takes one raw chunk, in arrival order. Returns false while the transcript's disk writes are behind
-   * (like Writable.write): a producer that can pause (a PTY) should wait for 'drain'. Nothing is lost
-   * either way. Chunks after close() are ignored.
+   * Takes one raw chunk, in arrival order. Every byte is on its way to disk when this returns (see
+   * Transcript); the rendered screen may keep a reference to the chunk until it is parsed, so the
+   * caller must not reuse the buffer. Chunks after close() are ignored.
+   *
+   * No copies and no per-chunk allocations here: in a flood this runs thousands of times a second,
+   * and whatever it allocates is garbage the process carries until the next collection.
    */
-  write(chunk: Buffer): boolean {
-    if (this.closing || chunk.length === 0) return true
+  write(chunk: Buffer): void {
+    if (this.closing || chunk.length === 0) return
     this.totalBytes += chunk.length
     this.lastOutput = this.clock()
     this.buffer.append(chunk)
-    this.batch.push(chunk)
-    if (!this.batchScheduled) {
-      this.batchScheduled = true
-      setImmediate(() => this.drainBatch())
-    }
-    return !this.transcript.backlogged
+    this.transcript.write(chunk)
+    this.view.write(chunk)
+    if (this.view.kind === 'lines') this.markDirty()
   }
 
   /** Resolves once everything written so far is rendered and has been through the detectors. */
   async flush(): Promise<void> {
-    this.drainBatch()
     await this.view.flush()
     this.scan()
   }
 
-  /**
-   * A PTY delivers output in small reads (a few KB); the chunks that arrived in one turn of the event
-   * loop go to disk and to the renderer as one write, which costs far less than one write each.
-   */
-  private drainBatch(): void {
-    this.batchScheduled = false
-    if (this.batch.length === 0) return
-    const data = this.batch.length === 1 ? this.batch[0]! : Buffer.concat(this.batch)
-    this.batch = []
-    this.transcript.write(data)
-    this.view.write(data)
-    if (this.view.kind === 'lines') this.markDirty()
-  }
-
   /** Call when the PTY is resized: the rendered screen must match the agent's terminal. */
   resize(cols: number, rows: number): void {
-    if (this.view instanceof RenderedScreen) {
-      this.drainBatch()
-      this.view.resize(cols, rows)
-    }
+    if (this.view instanceof RenderedScreen) this.view.resize(cols, rows)
   }
 
   /** The last rendered lines of output (for reports and the stop hooks' final_text). Not sanitized. */
@@ -150,7 +127,6 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   /** Flushes, runs the detectors one last time, closes the transcript. Idempotent. */
   close(): Promise<TranscriptSummary> {
     this.closing ??= (async () => {
-      this.drainBatch()
       await this.view.flush()
       this.scan()
       const summary = await this.transcript.close()

@@ -33,7 +33,7 @@ export interface OutputView {
 export interface ScreenOptions {
   cols: number
   rows: number
-  /** Lines kept above the screen; tailText() can reach back this far. */
+  /** Lines kept above the screen; tailText() can reach back this far. Default DEFAULT_SCROLLBACK. */
   scrollback?: number
   /** Called each time xterm has parsed a written chunk (the screen changed). */
   onParsed?: () => void
@@ -49,7 +49,9 @@ const MAX_UNPARSED_BYTES = 16 * 1024 * 1024
  * Rendering costs more CPU per byte than reading the PTY. In a flood (more than FEED_BUDGET bytes
  * within FEED_WINDOW_MS) only the last FLOOD_TAIL bytes of the rest of the window are rendered: everything
  * before it would have scrolled off the screen before the next detection scan anyway, and the
- * transcript keeps every byte. Interactive output never comes close to this rate.
+ * transcript keeps every byte. Interactive output never comes close to this rate. Once a window had to
+ * be thinned, the next ones get no budget of their own (only their tail is rendered) until output
+ * slows down: a budget rendered at the start of every window of a flood is scrolled away unseen.
  */
 const FEED_WINDOW_MS = 50
 const FEED_BUDGET = 64 * 1024
@@ -58,18 +60,23 @@ const FLOOD_TAIL = 32 * 1024
 
 /** Switches between the normal and the alternate screen; the last one in skipped bytes is replayed. */
 const SCREEN_SWITCHES = ['\x1b[?1049h', '\x1b[?1049l', '\x1b[?1047h', '\x1b[?1047l', '\x1b[?47h', '\x1b[?47l']
+/** Every switch starts with CSI ?, so one backward search finds the candidates. */
+const PRIVATE_CSI = '\x1b[?'
+const LONGEST_SWITCH = Math.max(...SCREEN_SWITCHES.map((s) => s.length))
 
+/**
+ * The last screen switch in bytes that are skipped. This runs over every byte of a flood, so it makes
+ * one backward pass (searching for each switch separately made it the costliest step of a flood).
+ */
 function lastScreenSwitch(bytes: Buffer): string | null {
-  let best: string | null = null
-  let bestAt = -1
-  for (const seq of SCREEN_SWITCHES) {
-    const at = bytes.lastIndexOf(seq, undefined, 'latin1')
-    if (at > bestAt) {
-      bestAt = at
-      best = seq
-    }
+  let at = bytes.lastIndexOf(PRIVATE_CSI, undefined, 'latin1')
+  while (at !== -1) {
+    const text = bytes.toString('latin1', at, at + LONGEST_SWITCH)
+    const found = SCREEN_SWITCHES.find((seq) => text.startsWith(seq))
+    if (found) return found
+    at = at === 0 ? -1 : bytes.lastIndexOf(PRIVATE_CSI, at - 1, 'latin1')
   }
-  return best
+  return null
 }
 
 /** Where to start rendering a thinned flood: after a line break, so no character or sequence is cut. */
@@ -78,6 +85,13 @@ function tailStart(bytes: Buffer, keep: number): number {
   const nl = bytes.indexOf(0x0a, from)
   return nl === -1 || nl === bytes.length - 1 ? from : nl + 1
 }
+
+/**
+ * Reports and stop hooks read the last 40 lines; the transcript has everything else. Each scrollback
+ * line is a live object of 12 bytes per column, and filling 1000 of them in a flood made the screen
+ * the largest part of proctor's memory (about 10 MB more peak RSS than 200 lines).
+ */
+const DEFAULT_SCROLLBACK = 200
 
 /** The private corner of xterm that tells when scrollback lines are trimmed (see followTrims). */
 interface XtermInternals {
@@ -102,6 +116,9 @@ export class RenderedScreen implements OutputView {
   private disposed = false
   private windowStart = -Infinity
   private fedInWindow = 0
+  /** The last window was thinned: until a quiet window, only tails are rendered. */
+  private flooding = false
+  private thinned = false
   private held: Uint8Array[] = []
   private heldBytes = 0
   private heldSwitch: string | null = null
@@ -117,7 +134,7 @@ export class RenderedScreen implements OutputView {
     this.term = new xterm.Terminal({
       cols: opts.cols,
       rows: opts.rows,
-      scrollback: opts.scrollback ?? 1000,
+      scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
       allowProposedApi: true,
     })
   }
@@ -130,6 +147,8 @@ export class RenderedScreen implements OutputView {
   /** Follows a PTY resize so the rendering wraps where the agent's terminal does. */
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.cols && rows === this.rows)) return
+    // Held output was written before the resize, so it is rendered at the old size.
+    this.releaseHeld()
     this.cols = cols
     this.rows = rows
     this.term.resize(cols, rows)
@@ -144,10 +163,13 @@ export class RenderedScreen implements OutputView {
     if (this.disposed || chunk.length === 0) return
     const now = performance.now()
     if (now - this.windowStart >= FEED_WINDOW_MS && this.held.length === 0) {
+      // A whole window went by without output to hold: whatever flood there was is over.
       this.windowStart = now
       this.fedInWindow = 0
+      this.flooding = false
     }
-    if (this.held.length === 0 && this.fedInWindow + chunk.length <= FEED_BUDGET) this.feed(chunk)
+    const budget = this.flooding ? 0 : FEED_BUDGET
+    if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(chunk)
     else this.hold(chunk)
   }
 
@@ -182,6 +204,7 @@ export class RenderedScreen implements OutputView {
       const dropped = this.held.shift()!
       this.heldBytes -= dropped.length
       this.skipped += dropped.length
+      this.thinned = true
       this.heldSwitch =
         lastScreenSwitch(Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)) ?? this.heldSwitch
     }
@@ -207,6 +230,8 @@ export class RenderedScreen implements OutputView {
       this.skipped += start
       this.heldSwitch = lastScreenSwitch(data.subarray(0, start)) ?? this.heldSwitch
     }
+    this.flooding = this.thinned || start > 0
+    this.thinned = false
     const prefix = this.heldSwitch
     this.heldSwitch = null
     this.windowStart = performance.now()

@@ -197,11 +197,18 @@ export async function closedPort(): Promise<number> {
   return port
 }
 
+/** Whether `pid` is a live process (a zombie waiting for its reaper counts as gone). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch {
     return false
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) S ...": the state follows the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return true
   }
 }

@@ -47,6 +47,8 @@ mkdirSync('secrets', { recursive: true })
 writeFileSync('secrets/key.txt', 'not a key\\n')
 console.log('agent: wrote src/feature.js and secrets/key.txt')
 if (process.argv[2] === 'sleep') {
+  // Like many CLIs it survives its terminal closing (SIGHUP when proctor dies), so only a reaper stops it.
+  process.on('SIGHUP', () => {})
   writeFileSync(process.env.E2E_AGENT_PID, String(process.pid))
   console.log('agent: thinking for a long time')
   setInterval(() => {}, 1000)
@@ -406,7 +408,7 @@ describe('cancellation', () => {
       state: main.state,
     })
     expect(post.code, post.stdout + post.stderr).toBe(0)
-    expect(alive(pid)).toBe(false)
+    expect(alive(pid), post.stdout).toBe(false)
     const pushed = ws.remoteSha(BRANCH)
     expect(pushed).toMatch(/^[0-9a-f]{40}$/)
     const tree = execFileSync('git', ['--git-dir', ws.bare, 'ls-tree', '-r', '--name-only', pushed!], {

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { configSchema, type DetectRule } from '../../src/config/schema.js'
 import type { DetectionEvent } from '../../src/supervisor/detect.js'
 import { OutputPipeline, type OutputPipelineOptions } from '../../src/supervisor/output.js'
+import { spawnManaged } from '../../src/supervisor/process.js'
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/tui/redraw-prompt.mjs')
 
@@ -233,6 +234,46 @@ describe('OutputPipeline with real processes', () => {
     await p.flush()
     // Exit 0 means the TUI got both answers (its last words may be lost by node-pty on Node 20/22).
     expect(events.map((e) => e.fire)).toEqual([1, 2])
+  })
+
+  it('keeps every byte of an 8 MB PTY flood and still answers the prompt that follows it', async () => {
+    const { p, events } = pipeline({
+      cols: 120,
+      rows: 40,
+      rules: rules({
+        name: 'proceed',
+        match: 'Do you want to proceed\\?',
+        kind: 'approval_request',
+        respond: { send: 'y\\r' },
+      }),
+    })
+    const line = 'flood line: the quick brown fox 0123456789\n'
+    // About 8 MB of whole lines, so the prompt starts a line of its own.
+    const floodBytes = Math.floor((8 * 1024 * 1024) / line.length) * line.length
+    const child = spawnManaged({
+      command: {
+        shell: `yes '${line.trimEnd()}' | head -c ${floodBytes}; printf 'Do you want to proceed? '; read answer; echo "got $answer"`,
+      },
+      cwd: dir,
+      env: process.env,
+      mode: 'pty',
+      graceMs: 2000,
+      onOutput: (chunk) => p.write(chunk),
+    })
+    const event = await nextEvent(p, 60_000)
+    expect(event).toMatchObject({ rule: 'proceed', text: 'Do you want to proceed?' })
+    child.write(event.response.text!)
+    const exit = await child.exited
+    expect(exit.exitCode).toBe(0)
+    const summary = await p.close()
+    expect(events).toHaveLength(1)
+    // The terminal turns each \n into \r\n: the file holds the flood exactly, then the prompt.
+    const flood = line.repeat(floodBytes / line.length).replaceAll('\n', '\r\n')
+    const transcript = fs.readFileSync(path.join(dir, 'transcript.log'))
+    expect(summary).toMatchObject({ bytes: transcript.length, capped: false, dropped: 0 })
+    expect(transcript.length).toBe(p.bytes)
+    expect(transcript.subarray(0, flood.length).equals(Buffer.from(flood))).toBe(true)
+    expect(transcript.subarray(flood.length).toString()).toMatch(/^Do you want to proceed\? /)
   })
 
   it('answers a prompt without a newline from a real piped process', async () => {

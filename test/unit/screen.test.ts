@@ -88,6 +88,47 @@ describe('RenderedScreen (real @xterm/headless)', () => {
     screen.dispose()
   })
 
+  it('the last screen switch in a skipped flood wins over other private modes around it', async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    // A progress display hides and shows the cursor (CSI ?25l / ?25h) on every line.
+    const noise = ('\x1b[?25l' + 'y'.repeat(30) + '\x1b[?25h\r\n').repeat(5000)
+    // Read by the PTY in 4 KB pieces, so each switch sits inside a chunk full of other private modes.
+    const feed = (text: string) => {
+      const bytes = Buffer.from(text)
+      for (let i = 0; i < bytes.length; i += 4096) screen.write(bytes.subarray(i, i + 4096))
+    }
+    feed(noise + '\x1b[?1049h' + noise + '\x1b[?1049l' + noise + '\x1b[?1049h' + noise)
+    feed('\x1b[H\x1b[2KAllow this action?')
+    await screen.flush()
+    expect(screen.skippedBytes).toBeGreaterThan(3 * noise.length)
+    expect(screen.bufferType).toBe('alternate')
+    expect(screen.visibleLines()[0]).toBe('Allow this action?')
+    feed(noise + '\x1b[?1049l' + noise + 'back on the normal screen')
+    await screen.flush()
+    expect(screen.bufferType).toBe('normal')
+    expect(screen.visibleLines().at(-1)).toBe('back on the normal screen')
+    screen.dispose()
+  })
+
+  it('after a flood, interactive output is rendered in full again', async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    const flood = Buffer.from('z'.repeat(38) + '\r\n')
+      .toString()
+      .repeat(20_000)
+    const bytes = Buffer.from(flood)
+    for (let i = 0; i < bytes.length; i += 4096) screen.write(bytes.subarray(i, i + 4096))
+    await screen.flush()
+    const skippedByFlood = screen.skippedBytes
+    expect(skippedByFlood).toBeGreaterThan(bytes.length / 2)
+    for (let i = 0; i < 50; i++) {
+      screen.write(Buffer.from(`\x1b[H\x1b[2Jframe ${i}\r\nDo you want to proceed?`))
+      await screen.flush()
+      expect(screen.visibleLines().slice(0, 2)).toEqual([`frame ${i}`, 'Do you want to proceed?'])
+    }
+    expect(screen.skippedBytes).toBe(skippedByFlood)
+    screen.dispose()
+  })
+
   it('interactive output is rendered in full', async () => {
     const screen = new RenderedScreen({ cols: 40, rows: 5 })
     for (let i = 0; i < 200; i++) {
