@@ -139,12 +139,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     env,
   })
 
-  // Every way out of the loop below (and its catch) sets these three.
-  let status: SessionStatus
-  let verdict: Verdict
-  let exitCode: number
-  let signalName: string | null = null
-  let reason: string | null = null
+  let ending: Ending
   let outputTail = ''
   let transcript = { bytes: 0, capped: false }
   let restoreNative = async () => undefined as void
@@ -161,13 +156,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     let command = native.command
     let round = 1
     for (;;) {
+      // Interrupted between rounds (e.g. during the stop hooks): no new agent run starts.
       if (interruptedBy) {
-        // Interrupted between rounds (e.g. during the stop hooks): no new agent run starts.
-        status = 'interrupted'
-        verdict = 'block'
-        exitCode = exitCodeForSignal(interruptedBy)
-        signalName = interruptedBy
-        reason = `interrupted by ${interruptedBy}`
+        ending = interrupted(interruptedBy)
         break
       }
       report.round(round)
@@ -194,50 +185,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         capped: transcript.capped || attempt.transcript.capped,
       }
       round = attempt.round
-      const exit = attempt.exit
-
-      if (interruptedBy || exit.cause === 'signal') {
-        const signal = interruptedBy ?? 'SIGINT'
-        status = 'interrupted'
-        verdict = 'block'
-        exitCode = exitCodeForSignal(signal)
-        signalName = signal
-        reason = `interrupted by ${signal}`
-        break
-      }
-      if (exit.cause === 'timeout' || exit.cause === 'idle_timeout') {
-        status = 'timeout'
-        verdict = 'block'
-        exitCode = 124
-        reason =
-          exit.cause === 'timeout'
-            ? `total timeout of ${formatDuration(config.timeouts.total)} reached`
-            : `no output for ${formatDuration(config.timeouts.idle)} (idle timeout)`
-        break
-      }
-      if (attempt.decided) {
-        // Stop hooks already ran while an interactive agent was still on screen.
-        verdict = attempt.decided.verdict
-        status = 'completed'
-        exitCode = verdict === 'allow' ? 0 : 1
-        reason = attempt.decided.reason
-        break
-      }
-      if (exit.cause === 'detector') {
-        status = 'failed'
-        verdict = 'block'
-        exitCode = 1
-        reason = attempt.stopReason ?? 'stopped by a detector rule'
-        break
-      }
-      if (exit.exitCode !== 0) {
-        status = 'failed'
-        verdict = 'block'
-        exitCode = 1
-        signalName = exit.signal
-        reason = exit.signal
-          ? `the agent was killed by ${exit.signal}`
-          : `the agent exited with code ${exit.exitCode}`
+      const early = endingOfAttempt(attempt, interruptedBy, config)
+      if (early) {
+        ending = early
         break
       }
 
@@ -260,16 +210,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       progress()
       if (interruptedBy) continue // the top of the loop records the interruption
       if (decision.verdict === 'allow') {
-        status = 'completed'
-        verdict = 'allow'
-        exitCode = 0
+        ending = completed('allow', null)
         break
       }
       if (round >= config.max_stop_rounds) {
-        status = 'completed'
-        verdict = 'block'
-        exitCode = 1
-        reason = `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`
+        ending = completed('block', gaveUp(round, config))
         break
       }
       const plan = planContinuation(config.agent.adapter, {
@@ -281,13 +226,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         round: round + 1,
       })
       if (plan.kind !== 'rerun') {
-        status = 'completed'
-        verdict = 'block'
-        exitCode = 1
-        reason =
+        ending = completed(
+          'block',
           plan.kind === 'native'
             ? `stop hooks still block after the agent's own Stop hook let it finish`
-            : `stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`
+            : `stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
+        )
         break
       }
       round++
@@ -297,17 +241,13 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       })
     }
   } catch (error) {
-    status = 'errored'
-    verdict = 'block'
-    exitCode = error instanceof SpawnError ? 2 : 1
-    reason = (error as Error).message
-    report.event('error', reason)
-    if (interruptedBy) {
-      status = 'interrupted'
-      exitCode = exitCodeForSignal(interruptedBy)
-      signalName = interruptedBy
-    }
+    const message = (error as Error).message
+    report.event('error', message)
+    ending = interruptedBy
+      ? { ...interrupted(interruptedBy), reason: message }
+      : errored(message, error instanceof SpawnError ? 2 : 1)
   }
+  const { status, verdict, exitCode, reason } = ending
 
   // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
   await restoreNative().catch((error: unknown) =>
@@ -318,7 +258,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   } catch (error) {
     report.event('error', `final checkpoint failed: ${(error as Error).message}`)
   }
-  report.finish({ status, verdict, exitCode, signal: signalName, reason, outputTail, transcript })
+  report.finish({ ...ending, outputTail, transcript })
   report.event('session_end', `session ended: ${status}, verdict ${verdict}`)
   await fire(lifecycle, 'session_end', { status, verdict, exit_code: exitCode, reason })
   await lifecycle.shutdown()
@@ -479,7 +419,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
           verdict: 'block',
           reason:
             round >= config.max_stop_rounds
-              ? `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`
+              ? gaveUp(round, config)
               : 'stop hooks blocked and the agent cannot be sent back (pipe mode)',
         }
         void run.stop('requested')
@@ -615,4 +555,82 @@ async function fire(
 
 function commandArgv(command: CommandSpec): string[] {
   return 'shell' in command ? ['/bin/sh', '-c', command.shell] : [command.file, ...command.args]
+}
+
+/** How a session ended: what report.json and the exit code say. */
+interface Ending {
+  status: SessionStatus
+  verdict: Verdict
+  exitCode: number
+  signal: string | null
+  reason: string | null
+}
+
+const completed = (verdict: Verdict, reason: string | null): Ending => ({
+  status: 'completed',
+  verdict,
+  exitCode: verdict === 'allow' ? 0 : 1,
+  signal: null,
+  reason,
+})
+
+const interrupted = (signal: ShutdownSignal): Ending => ({
+  status: 'interrupted',
+  verdict: 'block',
+  exitCode: exitCodeForSignal(signal),
+  signal,
+  reason: `interrupted by ${signal}`,
+})
+
+const errored = (reason: string, exitCode = 1): Ending => ({
+  status: 'errored',
+  verdict: 'block',
+  exitCode,
+  signal: null,
+  reason,
+})
+
+const failed = (reason: string, signal: string | null = null): Ending => ({
+  status: 'failed',
+  verdict: 'block',
+  exitCode: 1,
+  signal,
+  reason,
+})
+
+function gaveUp(round: number, config: Config): string {
+  return `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`
+}
+
+/** The ending an agent run decides by itself (signal, timeout, detector, failure), or null: ask the stop hooks. */
+function endingOfAttempt(
+  attempt: AttemptResult,
+  interruptedBy: ShutdownSignal | null,
+  config: Config,
+): Ending | null {
+  const exit = attempt.exit
+  if (interruptedBy || exit.cause === 'signal') return interrupted(interruptedBy ?? 'SIGINT')
+  if (exit.cause === 'timeout') {
+    return {
+      ...failed(`total timeout of ${formatDuration(config.timeouts.total)} reached`),
+      status: 'timeout',
+      exitCode: 124,
+    }
+  }
+  if (exit.cause === 'idle_timeout') {
+    return {
+      ...failed(`no output for ${formatDuration(config.timeouts.idle)} (idle timeout)`),
+      status: 'timeout',
+      exitCode: 124,
+    }
+  }
+  // Stop hooks already ran while an interactive agent was still on screen.
+  if (attempt.decided) return completed(attempt.decided.verdict, attempt.decided.reason)
+  if (exit.cause === 'detector') return failed(attempt.stopReason ?? 'stopped by a detector rule')
+  if (exit.exitCode !== 0) {
+    return exit.signal
+      ? failed(`the agent was killed by ${exit.signal}`, exit.signal)
+      : failed(`the agent exited with code ${exit.exitCode}`)
+  }
+  return null
 }
