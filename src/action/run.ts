@@ -15,6 +15,7 @@ import { GitHubReporter } from '../github/reporter.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
 import { appendJobSummary, writeOutputs } from '../github/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
+import { RedactingWriter } from '../util/redacting-writer.js'
 import { failsPolicyCheck } from '../policy/index.js'
 import type { SessionReport } from '../report/model.js'
 import { agentCommand, applyInputs, InputError, readInputs, type ActionInputs } from './inputs.js'
@@ -127,12 +128,14 @@ export async function main(env: Record<string, string | undefined> = process.env
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
 
+  // The agent's output goes to the job log line by line, redacted (tokens the runner does not know about).
+  const liveLog = new RedactingWriter(process.stdout, sanitizer)
   const outcome = await runSession({
     config,
     command,
     cwd: process.cwd(),
     sessionId,
-    output: process.stdout,
+    output: liveLog,
     input: null,
     installSignalHandlers: true,
     env,
@@ -152,6 +155,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       hookFinished: (result) => void reporter.hookFinished(result),
     },
   })
+  liveLog.end()
   const report = outcome.report
   core.saveState(STATE.reportPath, outcome.reportPath)
 
@@ -164,6 +168,8 @@ export async function main(env: Record<string, string | undefined> = process.env
           Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now()),
         )
   if (readOnly) await uploadSessionArtifact(report, outcome.reportPath)
+  // Token-shaped strings found while rendering: mask them in whatever this job prints from now on.
+  for (const secret of sanitizer.discovered()) core.setSecret(secret)
 
   const last = report.checkpoints[report.checkpoints.length - 1]
   writeOutputs({

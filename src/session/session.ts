@@ -39,7 +39,7 @@ export interface SessionOptions {
   cwd: string
   sessionId?: string
   /** Where the agent's output is echoed live (the terminal), or null. */
-  output: NodeJS.WritableStream | null
+  output: { write(chunk: Uint8Array | string): unknown } | null
   /** Keystrokes forwarded to a PTY agent (an interactive terminal), or null. */
   input: NodeJS.ReadStream | null
   /** Handle SIGINT/SIGTERM to this process (the CLI); batches and tests use `signal` instead. */

@@ -1,0 +1,35 @@
+// The action echoes the agent's output into the job log: tokens must be gone, even when the agent's
+// output arrives in pieces that split a token in two.
+import { describe, expect, it } from 'vitest'
+import { RedactingWriter } from '../../src/util/redacting-writer.js'
+import { createSanitizer } from '../../src/util/sanitize.js'
+
+function collect(): { sink: { write(c: string | Uint8Array): void }; text: () => string } {
+  const parts: string[] = []
+  return { sink: { write: (c) => void parts.push(String(c)) }, text: () => parts.join('') }
+}
+
+describe('RedactingWriter', () => {
+  const token = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
+
+  it('redacts a token split across chunks, and a registered secret', () => {
+    const out = collect()
+    const writer = new RedactingWriter(out.sink, createSanitizer({ secrets: ['hunter2-secret-value'] }))
+    writer.write(`using ${token.slice(0, 10)}`)
+    writer.write(Buffer.from(`${token.slice(10)} now\r\n`))
+    writer.write('password is hunter2-secret-value\n')
+    writer.write('no newline at the end')
+    writer.end()
+    expect(out.text()).not.toContain(token.slice(4))
+    expect(out.text()).not.toContain('hunter2-secret-value')
+    expect(out.text()).toContain('using ***')
+    expect(out.text()).toContain('no newline at the end')
+  })
+
+  it('does not hold a long line without newlines forever', () => {
+    const out = collect()
+    const writer = new RedactingWriter(out.sink, createSanitizer({ secrets: [] }), 100)
+    writer.write('#'.repeat(150))
+    expect(out.text()).toHaveLength(150)
+  })
+})
