@@ -33,3 +33,14 @@ describe('RedactingWriter', () => {
     expect(out.text()).toHaveLength(150)
   })
 })
+
+describe('workflow commands in agent output', () => {
+  it('cannot be issued by the agent', () => {
+    const out = collect()
+    const writer = new RedactingWriter(out.sink, createSanitizer({ secrets: [] }))
+    writer.write('::add-mask::nothing\r\n  ::stop-commands::x\n\x1b[31m::error::fake\x1b[0m\nkeep a::b\n')
+    writer.end()
+    expect(out.text()).not.toMatch(/^[\s\x1b[\]0-9;]*::/m)
+    expect(out.text()).toContain('keep a::b')
+  })
+})
