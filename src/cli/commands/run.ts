@@ -7,6 +7,8 @@ import { runSession, type SessionOutcome } from '../../session/session.js'
 import { renderSessionTerminal } from '../../report/terminal.js'
 import type { CommandSpec } from '../../supervisor/types.js'
 import type { Config } from '../../config/schema.js'
+import { RedactingWriter } from '../../util/redacting-writer.js'
+import { createSanitizer } from '../../util/sanitize.js'
 
 interface RunFlags {
   config?: string
@@ -44,19 +46,34 @@ export function registerRunCommand(program: Command): void {
       for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
       const config = applyRunFlags(loaded.config, flags)
       const command = chooseCommand(argv, flags.shell, config)
+      const echo = flags.quiet || flags.json || !config.output.passthrough ? null : liveOutput()
       const outcome = await runSession({
         config,
         configFile: loaded.file,
         command,
         cwd: process.cwd(),
         sessionId: flags.session,
-        output: flags.quiet || flags.json || !config.output.passthrough ? null : process.stdout,
+        output: echo,
         input: process.stdin.isTTY ? process.stdin : null,
         installSignalHandlers: true,
       })
+      if (echo instanceof RedactingWriter) echo.end()
       printOutcome(outcome, flags.json === true)
       if (outcome.exitCode !== 0) throw new CliExit(outcome.exitCode)
     })
+}
+
+/**
+ * A terminal gets the agent's output as it is (a TUI needs its escapes). Anything else is a log — a CI
+ * job, a file: there it is redacted line by line and cannot issue workflow commands.
+ */
+function liveOutput(): { write(chunk: Uint8Array | string): unknown } {
+  if (process.stdout.isTTY) return process.stdout
+  const secrets = [process.env.GITHUB_TOKEN, process.env.GH_TOKEN, process.env.ACTIONS_RUNTIME_TOKEN]
+  return new RedactingWriter(
+    process.stdout,
+    createSanitizer({ secrets: secrets.filter((s): s is string => !!s) }),
+  )
 }
 
 function printOutcome(outcome: SessionOutcome, json: boolean): void {
