@@ -5,7 +5,7 @@ import * as fs$1 from 'node:fs';
 import fs__default, { existsSync, readdirSync as readdirSync$1, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, win32, posix, join, basename, resolve as resolve$1 } from 'node:path';
 import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport } from './chunks/aggregate-DOHV7hY8.js';
-import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, r as runSession, f as failsPolicyCheck } from './chunks/batch-DfHS4_wp.js';
+import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, f as failsPolicyCheck } from './chunks/batch-D8OWHZXF.js';
 import os, { EOL as EOL$1, tmpdir } from 'node:os';
 import os__default from 'os';
 import * as fs from 'fs';
@@ -97529,12 +97529,14 @@ async function main(env = process.env) {
     const onSignal = () => void (signalAt ??= Date.now());
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // The agent's output goes to the job log line by line, redacted (tokens the runner does not know about).
+    const liveLog = new RedactingWriter(process.stdout, sanitizer);
     const outcome = await runSession({
         config,
         command,
         cwd: process.cwd(),
         sessionId,
-        output: process.stdout,
+        output: liveLog,
         input: null,
         installSignalHandlers: true,
         env,
@@ -97554,6 +97556,7 @@ async function main(env = process.env) {
             hookFinished: (result) => void reporter.hookFinished(result),
         },
     });
+    liveLog.end();
     const report = outcome.report;
     saveState(STATE.reportPath, outcome.reportPath);
     const finish = reporter.finish(report);
@@ -97562,6 +97565,9 @@ async function main(env = process.env) {
         : await withDeadline(finish, Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now()));
     if (readOnly)
         await uploadSessionArtifact(report, outcome.reportPath);
+    // Token-shaped strings found while rendering: mask them in whatever this job prints from now on.
+    for (const secret of sanitizer.discovered())
+        setSecret(secret);
     const last = report.checkpoints[report.checkpoints.length - 1];
     writeOutputs({
         verdict: report.verdict,

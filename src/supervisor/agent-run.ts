@@ -98,6 +98,7 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     if (!this.child || this.ended || this.paused) return
     this.paused = true
     clearTimeout(this.idleTimer)
+    this.idleTimer = undefined
     this.child.pause()
   }
 
@@ -136,7 +137,11 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
   private armIdle(): void {
     const idle = this.options.idleTimeoutMs ?? 0
     if (idle <= 0 || this.ended) return
-    clearTimeout(this.idleTimer)
+    // One timer pushed back on every chunk: creating a new one per chunk costs measurably in a flood.
+    if (this.idleTimer && !this.paused) {
+      this.idleTimer.refresh()
+      return
+    }
     this.idleTimer = setTimeout(() => {
       if (this.ended || this.paused) return
       this.emit('idle_timeout', { limitMs: idle })
