@@ -81,6 +81,11 @@ export class CheckpointStore {
   private queue: Promise<unknown> = Promise.resolve()
   private opened: Promise<void> | undefined
   private filterAttributeFiles = false
+  /**
+   * The private index holds exactly headTree (just seeded, or just committed). With nothing staged since,
+   * `write-tree` would only confirm that, so an unchanged worktree costs the listing alone.
+   */
+  private indexMatchesHead = false
   /** .gitattributes text per directory; a checkpoint re-reads them (the agent may edit them). */
   private attributesCache = new Map<string, string>()
 
@@ -163,12 +168,19 @@ export class CheckpointStore {
     fs.mkdirSync(path.dirname(this.indexFile), { recursive: true })
     // A lock left by a crashed proctor of this same session: nobody else uses this private index.
     fs.rmSync(`${this.indexFile}.lock`, { force: true })
-    // ... the identity probe in the background (needed at the first commit) ...
+    // ... the identity probe and the empty tree (the CAS of a new ref) in the background, both needed
+    // at the first commit ...
     void this.git.identityEnv().catch(() => undefined)
-    // ... and one cat-file for HEAD, the chain tip and their trees (missing ones come back as null).
-    const [objects, filters] = await Promise.all([
+    void this.git.emptyTree().catch(() => undefined)
+    const seeding = !fs.existsSync(this.indexFile)
+    // ... and one cat-file for HEAD, the chain tip and their trees (missing ones come back as null),
+    // alongside the other reads the seeding needs.
+    const [objects, filters, hidden] = await Promise.all([
       this.git.resolveObjects(['HEAD^{commit}', 'HEAD^{tree}', `${this.ref}^{commit}`, `${this.ref}^{tree}`]),
       this.globalAttributeFiles(infoAttributes),
+      seeding && fs.existsSync(this.userIndex)
+        ? this.git.hasHiddenIndexEntries().catch(() => true)
+        : Promise.resolve(true),
     ])
     this.filterAttributeFiles = filters
     this.head = objects[2] ?? null
@@ -184,7 +196,7 @@ export class CheckpointStore {
       this.baseTree = objects[1] ?? (await this.git.emptyTree())
       this.headTree = this.baseTree
     }
-    if (!fs.existsSync(this.indexFile)) await this.seedIndex()
+    if (seeding) await this.seedIndex(hidden)
   }
 
   /**
@@ -194,16 +206,15 @@ export class CheckpointStore {
    * what the user staged but did not commit, keeping matching stat entries. Assume-unchanged or
    * skip-worktree entries, an unborn HEAD or a resumed chain take the plain path.
    */
-  private async seedIndex(): Promise<void> {
+  private async seedIndex(userIndexHasHiddenEntries: boolean): Promise<void> {
     const startTree = this.head ? this.headTree : this.baseCommit
     try {
-      const canCopy =
-        startTree !== null && fs.existsSync(this.userIndex) && !(await this.git.hasHiddenIndexEntries())
-      if (canCopy) {
+      if (startTree !== null && fs.existsSync(this.userIndex) && !userIndexHasHiddenEntries) {
         const stat = fs.statSync(this.userIndex)
         fs.copyFileSync(this.userIndex, this.indexFile)
         fs.utimesSync(this.indexFile, stat.atime, stat.mtime)
         await this.git.readTree(this.indexFile, startTree, { reset: true })
+        this.indexMatchesHead = true
         return
       }
     } catch {
@@ -211,6 +222,7 @@ export class CheckpointStore {
     }
     fs.rmSync(this.indexFile, { force: true })
     await this.git.readTree(this.indexFile, startTree)
+    this.indexMatchesHead = true
   }
 
   // ---- one checkpoint ----------------------------------------------------------------------------
@@ -228,8 +240,13 @@ export class CheckpointStore {
     } finally {
       pauser?.resume()
     }
+    if (staged.length === 0 && this.indexMatchesHead) return null
+    this.indexMatchesHead = false
     const tree = await this.git.writeTree(this.indexFile)
-    if (tree === this.headTree) return null
+    if (tree === this.headTree) {
+      this.indexMatchesHead = true
+      return null
+    }
 
     const seq = this.seq + 1
     // The detailed diffs cost two git processes each; they are only computed for the policy hook.
@@ -271,6 +288,7 @@ export class CheckpointStore {
     }
     this.head = sha
     this.headTree = tree
+    this.indexMatchesHead = true
     this.seq = seq
     this.lastAt = this.now()
     const record: CheckpointRecord = {
@@ -287,7 +305,7 @@ export class CheckpointStore {
   }
 
   /**
-   * Bring the private index up to date with the worktree. One status walk finds what changed; only
+   * Bring the private index up to date with the worktree. The listing finds what changed; only
    * those paths are hashed, with `update-index` (no second directory walk), minus files over
    * max_file_size, LFS-tracked files and .proctor/. If that fails (a path vanished or changed type
    * mid-way, a nested repository without commits), fall back to a whole-tree `add -A`, leaving out
@@ -319,28 +337,35 @@ export class CheckpointStore {
     return paths
   }
 
-  /** Paths whose worktree state differs from the private index (modified, deleted, untracked). */
+  /**
+   * Paths whose worktree state differs from the private index (modified, deleted, untracked). Two
+   * listings run side by side instead of one `status`: status also diffs HEAD against the index (work
+   * we never use) and walks tracked and untracked files one after the other. `diff` (not `diff-files`)
+   * confirms stat-only changes by content, so a touched but unchanged file is not counted as changed.
+   */
   private async changedPaths(): Promise<string[]> {
-    const result = await this.git.raw(
-      [
-        'status',
-        '--porcelain=v1',
-        '-z',
-        '--untracked-files=all',
-        '--ignore-submodules=dirty',
-        '--no-renames',
-      ],
-      // Optional locks on: status may write refreshed stat data back, but only into OUR index.
-      { indexFile: this.indexFile, env: { GIT_OPTIONAL_LOCKS: '1' } },
-    )
+    const [modified, untracked] = await Promise.all([
+      this.git.raw(
+        [
+          'diff',
+          '--name-only',
+          '-z',
+          '--no-color',
+          '--no-ext-diff',
+          '--no-textconv',
+          '--no-renames',
+          '--ignore-submodules=dirty',
+        ],
+        // Optional locks on: diff may write refreshed stat data back, but only into OUR index.
+        { indexFile: this.indexFile, env: { GIT_OPTIONAL_LOCKS: '1' } },
+      ),
+      this.git.raw(['ls-files', '-z', '--others', '--exclude-standard'], { indexFile: this.indexFile }),
+    ])
     const paths: string[] = []
-    const fields = result.stdout.split('\0')
-    for (const field of fields) {
-      if (field.length < 4) continue
-      const worktree = field[1]
-      // X-only changes (HEAD vs our index) are already staged; only worktree-side changes matter.
-      if (worktree === ' ' && field[0] !== '?') continue
-      const p = field.slice(3).replace(/\/$/, '')
+    for (const field of [...modified.stdout.split('\0'), ...untracked.stdout.split('\0')]) {
+      if (field === '') continue
+      // A nested repository is listed as a directory.
+      const p = field.replace(/\/$/, '')
       if (p === PROCTOR_DIR || p.startsWith(`${PROCTOR_DIR}/`)) continue
       paths.push(p)
     }

@@ -165,6 +165,38 @@ describe('CheckpointStore.create', () => {
     expect(repo.git(['show', `${again!.sha}:a.txt`])).toBe('cccc\n')
   })
 
+  it('does not count a file rewritten with the same content as changed', async () => {
+    const repo = setup({ 'same.txt': 'same\n', 'edit.txt': 'one\n' })
+    const store = open(repo)
+    await store.open()
+    const later = new Date(Date.now() + 60_000)
+    repo.write('same.txt', 'same\n')
+    fs.utimesSync(path.join(repo.dir, 'same.txt'), later, later)
+    expect(await store.create('interval')).toBeNull()
+    repo.write('edit.txt', 'two\n')
+    const record = await store.create('interval')
+    expect(record!.files_changed).toEqual(['edit.txt'])
+    expect(record!.seq).toBe(1)
+  })
+
+  it('records the staged work of a checkpoint that failed, with no further change needed', async () => {
+    const repo = setup()
+    let failPolicy = true
+    const store = open(repo, {
+      validate: () => {
+        if (failPolicy) throw new Error('policy crashed')
+        return []
+      },
+    })
+    repo.write('src/app.ts', 'export const a = 3\n')
+    await expect(store.create('interval')).rejects.toThrow('policy crashed')
+    failPolicy = false
+    const record = await store.create('interval')
+    expect(record).not.toBeNull()
+    expect(record!.files_changed).toEqual(['src/app.ts'])
+    expect(repo.git(['show', `${record!.sha}:src/app.ts`])).toBe('export const a = 3\n')
+  })
+
   it('works on an unborn HEAD: the first checkpoint has no parent', async () => {
     const repo = setup({ 'a.txt': 'a\n' }, false)
     const record = await open(repo).create('interval')
