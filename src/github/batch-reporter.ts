@@ -6,10 +6,9 @@ import type { ReportLinks } from '../report/markdown.js'
 import { renderBatchComment, renderBatchSummary } from '../report/markdown.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import type { GitHubOctokit } from './client.js'
-import { describeError } from './client.js'
 import { CheckRuns, type CheckConclusion } from './checks.js'
 import { StickyComment, type CommentMode } from './comment.js'
-import type { ReporterError } from './reporter.js'
+import { recordFailure, type ReporterError } from './reporter.js'
 import { appendJobSummary, type SummaryWriteResult } from './summary.js'
 
 export const BATCH_CHECK = 'batch'
@@ -130,14 +129,7 @@ export class BatchReporter {
   }
 
   private fail(operation: string, error: unknown): void {
-    const { status, message } = describeError(error)
-    const entry = { operation, status, message: this.options.sanitizer.forLog(message) }
-    this.errors.push(entry)
-    try {
-      this.options.onError?.(entry)
-    } catch {
-      // A faulty callback must not break reporting.
-    }
+    recordFailure(this.errors, operation, error, this.options)
   }
 }
 

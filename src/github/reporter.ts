@@ -12,6 +12,26 @@ import { StickyComment, type CommentMode } from './comment.js'
 import { canWrite, checkRunSha, linksFor, type ActionsContext } from './context.js'
 import { appendJobSummary, type SummaryWriteResult } from './summary.js'
 
+/**
+ * A GitHub call that failed: kept (sanitized) for the result and passed to `onError`. Reporting never
+ * throws — GitHub is a sink — so this is where every failure ends up.
+ */
+export function recordFailure(
+  errors: ReporterError[],
+  operation: string,
+  error: unknown,
+  options: { sanitizer: Sanitizer; onError?: (error: ReporterError) => void },
+): void {
+  const { status, message } = describeError(error)
+  const entry = { operation, status, message: options.sanitizer.forLog(message) }
+  errors.push(entry)
+  try {
+    options.onError?.(entry)
+  } catch {
+    // A faulty callback must not break reporting.
+  }
+}
+
 export interface ReporterError {
   operation: string
   status: number | null
@@ -207,14 +227,7 @@ export class GitHubReporter {
   }
 
   private fail(operation: string, error: unknown): void {
-    const { status, message } = describeError(error)
-    const entry = { operation, status, message: this.options.sanitizer.forLog(message) }
-    this.errors.push(entry)
-    try {
-      this.options.onError?.(entry)
-    } catch {
-      // A faulty callback must not break reporting either.
-    }
+    recordFailure(this.errors, operation, error, this.options)
   }
 }
 
