@@ -2,6 +2,8 @@
 // against the ideal ceil(20/4) × task time, where the task time is measured by running the same command
 // bare; what is left over, per wave of children, is the overhead proctor adds to each child (worktree,
 // session, report, subagent_stop). Target: ≤ 100 ms per child. Peak RSS is proctor's own process.
+// The checkout dominates what is left (git writes every file of the repository per child), so the
+// figures depend on BENCH_BATCH_FILES (default 200) and on the disk under TMPDIR, where the repo goes.
 // Run alone: node --import tsx bench/batch.ts
 import { spawn, execFileSync } from 'node:child_process'
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'

@@ -12,6 +12,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
+import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Git } from '../git/runner.js'
 import { findRepoRoot } from '../config/load.js'
@@ -73,25 +74,35 @@ export function worktreesDir(root: string, batchId: string): string {
  * does itself (`reset --hard` in the new worktree), split in two.
  */
 export async function addWorktree(repo: BatchRepo, dir: string): Promise<void> {
-  mkdirSync(join(dir, '..'), { recursive: true })
+  await registerWorktree(repo, dir)
+  await checkoutWorktree(repo, dir)
+}
+
+/** `git worktree add --no-checkout` under the lock: after it, the worktree exists and must be removed. */
+export async function registerWorktree(repo: BatchRepo, dir: string): Promise<void> {
+  await mkdir(join(dir, '..'), { recursive: true })
   await repo.serial(() =>
     repo.git.raw(['worktree', 'add', '--quiet', '--no-checkout', '--detach', '--', dir, repo.base]),
   )
+}
+
+export async function checkoutWorktree(repo: BatchRepo, dir: string): Promise<void> {
   await repo.git.at(dir).raw(['reset', '--hard', '--quiet', '--no-recurse-submodules'])
 }
 
 /**
  * Removes a task's worktree (its checkpoints live on in refs). The files go first, in parallel with other
- * tasks; only git's own bookkeeping (`worktree remove`) takes the lock. Falls back to delete + prune.
+ * tasks and off the event loop; only git's own bookkeeping (`worktree remove`) takes the lock. Falls back
+ * to delete + prune.
  */
 export async function removeWorktree(repo: BatchRepo, dir: string): Promise<string | null> {
-  emptyExceptGitLink(dir)
+  await emptyExceptGitLink(dir)
   return repo.serial(async () => {
     try {
       await repo.git.worktreeRemove(dir, { force: true })
       return null
     } catch (error) {
-      rmSync(dir, { recursive: true, force: true })
+      await rm(dir, { recursive: true, force: true })
       try {
         await repo.git.raw(['worktree', 'prune'])
       } catch {
@@ -103,11 +114,10 @@ export async function removeWorktree(repo: BatchRepo, dir: string): Promise<stri
 }
 
 /** Deletes a worktree's files but keeps its `.git` link, so `git worktree remove` still recognizes it. */
-function emptyExceptGitLink(dir: string): void {
+async function emptyExceptGitLink(dir: string): Promise<void> {
   try {
-    for (const entry of readdirSync(dir)) {
-      if (entry !== '.git') rmSync(join(dir, entry), { recursive: true, force: true })
-    }
+    const entries = (await readdir(dir)).filter((entry) => entry !== '.git')
+    await Promise.all(entries.map((entry) => rm(join(dir, entry), { recursive: true, force: true })))
   } catch {
     // Whatever is left, `git worktree remove --force` (or the fallback) deletes.
   }

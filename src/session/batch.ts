@@ -23,8 +23,8 @@ import {
   tasksFromConfig,
   type BatchTask,
 } from './batch-tasks.js'
+import { WorktreePrefetcher } from './batch-prefetch.js'
 import {
-  addWorktree,
   collectChildSession,
   openBatchRepo,
   reapLeftoverWorktrees,
@@ -136,17 +136,27 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
   const inputs: ChildInput[] = new Array<ChildInput>(tasks.length)
   const worktrees: Record<number, string> = {}
   const wtRoot = worktreesDir(repo.root, batchId)
+  const prefetcher = new WorktreePrefetcher({
+    repo,
+    count: tasks.length,
+    lookahead: concurrency,
+    dirFor: (index) => join(wtRoot, `${index}-${sanitizeRefPart(tasks[index]!.name)}`),
+    signal: abort.signal,
+  })
+  // Worktrees are removed in the background, so a child's slot goes to the next task at once.
+  const removals: Promise<void>[] = []
 
   const child = new ChildRunner({
     opts,
     env,
     repo,
     batchId,
-    wtRoot,
     keep,
     signal: abort.signal,
     lifecycle,
     say,
+    prefetcher,
+    removals,
   })
   await runPool({
     count: tasks.length,
@@ -176,6 +186,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
     },
   })
   opts.signal?.removeEventListener('abort', onAbort)
+  await prefetcher.discardUntaken((dir) => removeWorktree(repo, dir))
+  await Promise.all(removals)
   if (!keep) removeEmptyWorktreesDir(wtRoot)
 
   const batch = aggregateReports(batchId, inputs, {
@@ -238,11 +250,13 @@ interface ChildRunnerContext {
   env: Record<string, string | undefined>
   repo: BatchRepo
   batchId: string
-  wtRoot: string
   keep: boolean
   signal: AbortSignal
   lifecycle: LifecycleHooks
   say: (line: string) => void
+  prefetcher: WorktreePrefetcher
+  /** Where a child leaves the removal of its worktree, for the batch to await at the end. */
+  removals: Promise<void>[]
 }
 
 interface ChildResult {
@@ -257,13 +271,14 @@ class ChildRunner {
   async run(task: BatchTask, index: number, total: number): Promise<ChildResult> {
     const { c } = this
     const sessionId = childSessionId(c.batchId, index, task.name)
-    const worktree = join(c.wtRoot, `${index}-${sanitizeRefPart(task.name)}`)
     const label = `[${index + 1}/${total}] ${task.name}`
     const began = Date.now()
+    const prepared = c.prefetcher.take(index)
+    const worktree = prepared.dir
     let input: ChildInput
     let created = false
     try {
-      await addWorktree(c.repo, worktree)
+      await prepared.ready
       created = true
       if (c.signal.aborted) {
         input = { source: task.name, name: task.name, role: task.role, status: 'interrupted' }
@@ -284,9 +299,16 @@ class ChildRunner {
     }
     let keptWorktree: string | null = null
     if (created && c.keep) keptWorktree = worktree
-    else if (created) {
-      const problem = await removeWorktree(c.repo, worktree)
-      if (problem) c.say(`warning: ${label}: worktree ${worktree} was deleted by hand: ${problem}`)
+    else if (prepared.registered) {
+      c.removals.push(
+        removeWorktree(c.repo, worktree).then(
+          (problem) => {
+            if (problem) c.say(`warning: ${label}: worktree ${worktree} was deleted by hand: ${problem}`)
+          },
+          (error: Error) =>
+            c.say(`warning: ${label}: could not remove worktree ${worktree}: ${error.message}`),
+        ),
+      )
     }
 
     const entry = aggregateReports(c.batchId, [input]).children[0]!
