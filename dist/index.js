@@ -1,11 +1,11 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as appendJobSummary, d as describeError, i as info, w as warning, c as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, e as HttpCodes, f as error$1, g as getOctokit, h as retry$1, j as defaults$1, I as InputError, k as applyInputs, l as readActionsContext, m as actionClient, n as canWrite, o as linksFor, p as expandKey, q as writeOutputs, t as readInputs, u as notice, G as GitHubReporter, v as saveState, x as STATE, y as agentCommand } from './chunks/state-BsJAVmTW.js';
+import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as appendJobSummary, c as recordFailure, i as info, w as warning, d as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, e as HttpCodes, f as error$1, g as getOctokit, h as retry$1, j as defaults$1, I as InputError, k as applyInputs, l as readActionsContext, m as actionClient, n as canWrite, o as linksFor, p as expandKey, q as writeOutputs, t as readInputs, u as notice, G as GitHubReporter, v as saveState, x as STATE, y as agentCommand } from './chunks/state-DqKKoYlx.js';
 import * as fs$1 from 'node:fs';
 import fs__default, { existsSync, readdirSync as readdirSync$1, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, win32, posix, join, basename, resolve as resolve$1 } from 'node:path';
-import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport } from './chunks/aggregate-DOHV7hY8.js';
-import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, f as failsPolicyCheck } from './chunks/batch-D8OWHZXF.js';
+import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport } from './chunks/aggregate-yOj-WmU8.js';
+import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, f as failsPolicyCheck } from './chunks/batch-CrsuY-Af.js';
 import os, { EOL as EOL$1, tmpdir } from 'node:os';
 import os__default from 'os';
 import * as fs from 'fs';
@@ -156,15 +156,7 @@ class BatchReporter {
         }
     }
     fail(operation, error) {
-        const { status, message } = describeError(error);
-        const entry = { operation, status, message: this.options.sanitizer.forLog(message) };
-        this.errors.push(entry);
-        try {
-            this.options.onError?.(entry);
-        }
-        catch {
-            // A faulty callback must not break reporting.
-        }
+        recordFailure(this.errors, operation, error, this.options);
     }
 }
 function batchTitle(batch) {
