@@ -2,7 +2,7 @@
 // baseline taken in the same run (raw node-pty, raw git plumbing, raw spawns, the ideal schedule), so the
 // figures mean the same on a fast laptop and a busy CI runner. Results: bench/results/latest.{json,md}.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { runPtyBench } from './pty.js'
@@ -85,6 +85,14 @@ async function runCliBench(): Promise<Record<string, unknown>> {
   }
 }
 
+function previousResults(file: string): Record<string, unknown> {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { results?: Record<string, unknown> }).results ?? {}
+  } catch {
+    return {}
+  }
+}
+
 function round(n: number): number {
   return Math.round(n * 10) / 10
 }
@@ -113,20 +121,19 @@ function flatten(value: unknown, prefix = ''): [string, string][] {
 }
 
 const wanted = process.argv.slice(2).filter((a) => a in suites)
-const results: Record<string, unknown> = {}
+const out = join(root, 'bench/results')
+// Running some suites keeps the last figures of the others (each suite records when and where it ran).
+const results: Record<string, unknown> = previousResults(join(out, 'latest.json'))
 for (const name of wanted.length ? wanted : Object.keys(suites)) {
   process.stderr.write(`bench: ${name}…\n`)
+  const ran = { ran_at: new Date().toISOString(), node: process.version }
   try {
-    results[name] = await suites[name]!()
+    results[name] = { ...ran, ...(await suites[name]!()) }
   } catch (error) {
-    results[name] = { error: (error as Error).message }
+    results[name] = { ...ran, error: (error as Error).message }
   }
 }
-const out = join(root, 'bench/results')
 mkdirSync(out, { recursive: true })
-writeFileSync(
-  join(out, 'latest.json'),
-  JSON.stringify({ node: process.version, at: new Date().toISOString(), results }, null, 2) + '\n',
-)
+writeFileSync(join(out, 'latest.json'), JSON.stringify({ results }, null, 2) + '\n')
 writeFileSync(join(out, 'latest.md'), toMarkdown(results))
 process.stdout.write(toMarkdown(results))
