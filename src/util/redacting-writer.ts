@@ -38,6 +38,6 @@ export class RedactingWriter {
 
   private clean(text: string): string {
     // The runner reads a command where a line starts with "::" (after blanks); colours may come first.
-    return this.sanitizer.redact(text).replace(/^([\s\x1b\[\]0-9;?]*):(?=:)/gm, '$1:\u200b')
+    return this.sanitizer.redact(text).replace(/^([\s\x1b[\]0-9;?]*):(?=:)/gm, '$1:\u200b')
   }
 }
