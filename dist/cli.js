@@ -7,7 +7,7 @@ import require$$1 from 'node:child_process';
 import sp__default, { join, resolve as resolve$1, isAbsolute, delimiter, dirname } from 'node:path';
 import fs__default, { existsSync, statSync, accessSync, constants, readFileSync } from 'node:fs';
 import process$1 from 'node:process';
-import { r as runSession, R as RedactingWriter, p as parsePrePushLines, i as isDeletion, c as runStopHooks, n as nativeAdapters, d as continuationMessage, e as isNativeAdapterName, E as EVENTS_NEEDING_AN_ANSWER, M as MIN_POOL_SIZE, g as MAX_POOL_SIZE, h as isLifecycleEvent, j as describeCommand, L as LifecycleHooks, k as restoreCheckpoint, l as RestoreRefused, o as installShutdownSignals, q as runBatch, B as BatchError, s as parseTaskFlag } from './chunks/batch-7LbhXX1i.js';
+import { r as runSession, R as RedactingWriter, p as parsePrePushLines, i as isDeletion, c as runStopHooks, n as nativeAdapters, d as continuationMessage, e as isNativeAdapterName, E as EVENTS_NEEDING_AN_ANSWER, M as MIN_POOL_SIZE, g as MAX_POOL_SIZE, h as isLifecycleEvent, j as describeCommand, L as LifecycleHooks, k as restoreCheckpoint, l as RestoreRefused, o as installShutdownSignals, q as runBatch, B as BatchError, s as parseTaskFlag } from './chunks/batch-Dt1N3yR1.js';
 import { mkdir, writeFile, readFile, chmod } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:os';

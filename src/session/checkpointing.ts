@@ -113,13 +113,21 @@ export class SessionCheckpoints {
     return this.records[this.records.length - 1] ?? null
   }
 
-  /** Final checkpoint, final push (or bundle), and the private index is removed. */
-  async finish(): Promise<void> {
+  /**
+   * Final checkpoint, final push (or bundle), and the private index is removed. `pushDeadlineMs` bounds the
+   * push while proctor itself is being cancelled: report.json must be written before the runner's SIGKILL,
+   * and the action's post step (or `proctor checkpoints push`) pushes what is left.
+   */
+  async finish(pushDeadlineMs?: number): Promise<void> {
     if (!this.store || !this.triggers || !this.push) return
     try {
       await this.triggers.final()
     } finally {
-      let pushed = await this.push.flush()
+      let pushed = await withDeadline(this.push.flush(), pushDeadlineMs, () => ({
+        ...this.push!.state,
+        ok: false,
+        reason: `the push did not finish within ${pushDeadlineMs} ms of the cancellation; run \`proctor checkpoints push\``,
+      }))
       if (this.o.config.checkpoints.push === 'auto' && this.pushMode() === 'never') {
         pushed = {
           ...pushed,
@@ -239,5 +247,17 @@ export class SessionCheckpoints {
       }
     }
     return fresh
+  }
+}
+
+/** The promise's value, or `fallback()` once `ms` have passed (no deadline when `ms` is undefined). */
+async function withDeadline<T>(promise: Promise<T>, ms: number | undefined, fallback: () => T): Promise<T> {
+  if (ms === undefined) return promise
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback()), ms)))
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
   }
 }

@@ -63,6 +63,8 @@ export interface SessionOutcome {
 
 /** While a signal is being handled the agent gets less grace: the runner's cancel window is 7.5 s in all. */
 const INTERRUPT_GRACE_MS = 2_500
+/** ...and the final push gets this long before report.json is written anyway. */
+const INTERRUPT_PUSH_DEADLINE_MS = 3_000
 
 export async function runSession(opts: SessionOptions): Promise<SessionOutcome> {
   const { config } = opts
@@ -254,7 +256,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
   )
   try {
-    await checkpoints.finish()
+    await checkpoints.finish(interruptedBy ? INTERRUPT_PUSH_DEADLINE_MS : undefined)
   } catch (error) {
     report.event('error', `final checkpoint failed: ${(error as Error).message}`)
   }

@@ -250,6 +250,44 @@ describe.each(nodes)('proctor run on %s', (_label, node) => {
   })
 })
 
+describe('cancellation with a remote that does not answer', () => {
+  it('still writes report.json and exits 130 in time; the report says the push did not finish', async () => {
+    const { createServer } = await import('node:net')
+    const sockets: import('node:net').Socket[] = []
+    // Accepts connections and never answers: a push to it hangs until the connection is closed.
+    const server = createServer((socket) => void sockets.push(socket))
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
+    const port = (server.address() as import('node:net').AddressInfo).port
+    try {
+      const r = repo()
+      r.git(['remote', 'add', 'origin', `http://127.0.0.1:${port}/repo.git`])
+      r.write('proctor.yml', 'checkpoints: { push: always }\n')
+      r.commitAll('config')
+      const { child, done } = start(
+        process.execPath,
+        r.dir,
+        ['run', '--no-pty', '--', 'sh', '-c', 'echo work > work.txt; echo ready; sleep 60'],
+        cleanEnv(r),
+      )
+      let seen = ''
+      child.stdout!.on('data', (d: Buffer) => (seen += d.toString()))
+      await until(() => seen.includes('ready'), 'the agent to start')
+      const sentAt = Date.now()
+      child.kill('SIGINT')
+      const run = await done
+      expect(run.code).toBe(130)
+      expect(Date.now() - sentAt).toBeLessThan(7_500)
+      const report = onlyReport(r)
+      expect(report.checkpoints.length).toBe(1)
+      expect(report.pushed).toMatchObject({ ok: false })
+      expect(report.pushed!.reason).toMatch(/did not finish/)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+    }
+  })
+})
+
 describe('crash recovery', () => {
   it('a proctor killed with SIGKILL leaves its agent; the next start reaps it after checking its identity', async () => {
     const r = repo()
