@@ -21,7 +21,9 @@ async function ask(question) {
 }
 
 if (reason !== null) {
-  say(`● Continuing: ${reason.split('\n')[0]}`)
+  // The reason is proctor's message: a header, then one "- hook: reason" line per blocking stop hook.
+  const asked = reason.split('\n').filter((line) => line.startsWith('- '))
+  say(`● Continuing after the stop hooks blocked: ${asked.join(' ') || reason}`)
   mkdirSync('test', { recursive: true })
   writeFileSync(
     'test/greeting.test.js',
