@@ -1,11 +1,11 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as appendJobSummary, c as recordFailure, i as info, w as warning, d as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, e as HttpCodes, f as error$1, g as getOctokit, h as retry$1, j as defaults$1, I as InputError, k as applyInputs, l as readActionsContext, m as actionClient, n as canWrite, o as linksFor, p as expandKey, q as writeOutputs, t as readInputs, u as notice, G as GitHubReporter, v as saveState, x as STATE, y as agentCommand } from './chunks/state-DqKKoYlx.js';
+import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as appendJobSummary, c as recordFailure, i as info, w as warning, d as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, e as HttpCodes, f as error$1, g as getOctokit, h as retry$1, j as defaults$1, I as InputError, k as applyInputs, l as readActionsContext, m as actionClient, n as canWrite, o as linksFor, p as expandKey, q as writeOutputs, t as readInputs, u as notice, G as GitHubReporter, v as saveState, x as STATE, y as agentCommand } from './chunks/state-CPXrjGYE.js';
 import * as fs$1 from 'node:fs';
 import fs__default, { existsSync, readdirSync as readdirSync$1, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, win32, posix, join, basename, resolve as resolve$1 } from 'node:path';
-import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport } from './chunks/aggregate-yOj-WmU8.js';
-import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, f as failsPolicyCheck } from './chunks/batch-Dt1N3yR1.js';
+import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport } from './chunks/aggregate-CWjEL05F.js';
+import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, f as failsPolicyCheck } from './chunks/batch-C-waTocf.js';
 import os, { EOL as EOL$1, tmpdir } from 'node:os';
 import os__default from 'os';
 import * as fs from 'fs';

@@ -168,10 +168,8 @@ export class CheckpointStore {
     fs.mkdirSync(path.dirname(this.indexFile), { recursive: true })
     // A lock left by a crashed proctor of this same session: nobody else uses this private index.
     fs.rmSync(`${this.indexFile}.lock`, { force: true })
-    // ... the identity probe and the empty tree (the CAS of a new ref) in the background, both needed
-    // at the first commit ...
-    void this.git.identityEnv().catch(() => undefined)
-    void this.git.emptyTree().catch(() => undefined)
+    // The identity probe and the empty tree are only needed at the first commit (see checkpoint()):
+    // a session whose agent changes nothing never pays for them, and opening does not compete with them.
     const seeding = !fs.existsSync(this.indexFile)
     // ... and one cat-file for HEAD, the chain tip and their trees (missing ones come back as null),
     // alongside the other reads the seeding needs.
@@ -242,6 +240,9 @@ export class CheckpointStore {
     }
     if (staged.length === 0 && this.indexMatchesHead) return null
     this.indexMatchesHead = false
+    // Probes the commit will need (once per runner), overlapping the write-tree and the diffs.
+    void this.git.identityEnv().catch(() => undefined)
+    void this.git.emptyTree().catch(() => undefined)
     const tree = await this.git.writeTree(this.indexFile)
     if (tree === this.headTree) {
       this.indexMatchesHead = true

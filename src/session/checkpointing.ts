@@ -60,17 +60,7 @@ export class SessionCheckpoints {
         ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }
         : undefined,
     })
-    await this.store.open()
-    this.push = new PushQueue({
-      git,
-      session: this.o.sessionId,
-      remote: config.checkpoints.remote,
-      branchTemplate: config.checkpoints.branch,
-      mode: this.pushMode(),
-      sessionDir: this.o.sessionDir,
-      base: this.store.base,
-    })
-    this.triggers = new CheckpointTriggers({
+    const triggers = new CheckpointTriggers({
       root: this.root,
       git,
       intervalMs: config.checkpoints.interval,
@@ -80,7 +70,23 @@ export class SessionCheckpoints {
       onError: (error, trigger) =>
         report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
     })
-    await this.triggers.start()
+    // Seeding the private index and starting the watcher are independent (a checkpoint the watcher
+    // triggers early waits for the store to open), so they overlap instead of adding up.
+    const [opened, watching] = await Promise.allSettled([this.store.open(), triggers.start()])
+    if (opened.status === 'rejected' || watching.status === 'rejected') {
+      await triggers.stop()
+      throw opened.status === 'rejected' ? opened.reason : (watching as PromiseRejectedResult).reason
+    }
+    this.triggers = triggers
+    this.push = new PushQueue({
+      git,
+      session: this.o.sessionId,
+      remote: config.checkpoints.remote,
+      branchTemplate: config.checkpoints.branch,
+      mode: this.pushMode(),
+      sessionDir: this.o.sessionDir,
+      base: this.store.base,
+    })
   }
 
   /** `auto` pushes in CI only: a laptop session keeps its checkpoints local unless told `always`. */
