@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { a as getDefaultExportFromCjs, n as formatDuration, l as loadConfig, d as createSanitizer, q as parseDuration, t as specialKind, u as unwrap, v as distExports, b as configSchema, w as toJSONSchema, x as displayName, C as ConfigError, y as findRepoRoot, z as lifecycleEvents, j as CheckpointStore, A as listSessions, k as listCheckpoints, B as diffTrees, P as PushQueue, D as PROCTOR_DIR, G as Git, E as resolveCheckpoint, F as assertSessionId, e as aggregateReports, f as parseSessionReport, h as ensureStateDir } from './chunks/aggregate-CWjEL05F.js';
+import { a as getDefaultExportFromCjs, n as formatDuration, l as loadConfig, d as createSanitizer, q as parseDuration, t as specialKind, u as unwrap, v as distExports, b as configSchema, w as toJSONSchema, x as displayName, C as ConfigError, h as ensureStateDir, y as lifecycleEvents, z as findRepoRoot, j as CheckpointStore, A as listSessions, k as listCheckpoints, B as diffTrees, P as PushQueue, D as PROCTOR_DIR, G as Git, E as resolveCheckpoint, F as assertSessionId, e as aggregateReports, f as parseSessionReport } from './chunks/aggregate-DWZDA94O.js';
 import require$$0 from 'node:events';
 import require$$1 from 'node:child_process';
-import sp__default, { join, resolve as resolve$1, isAbsolute, delimiter, dirname } from 'node:path';
-import fs__default, { existsSync, statSync, accessSync, constants, readFileSync } from 'node:fs';
+import sp__default, { join, isAbsolute, resolve as resolve$1, delimiter, dirname } from 'node:path';
+import fs__default, { statSync, accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import process$1 from 'node:process';
-import { r as runSession, R as RedactingWriter, p as parsePrePushLines, i as isDeletion, c as runStopHooks, n as nativeAdapters, d as continuationMessage, e as isNativeAdapterName, E as EVENTS_NEEDING_AN_ANSWER, M as MIN_POOL_SIZE, g as MAX_POOL_SIZE, h as isLifecycleEvent, j as describeCommand, L as LifecycleHooks, k as restoreCheckpoint, l as RestoreRefused, o as installShutdownSignals, q as runBatch, B as BatchError, s as parseTaskFlag } from './chunks/batch-C-waTocf.js';
+import { r as runSession, R as RedactingWriter, p as parsePrePushLines, i as isDeletion, c as runStopHooks, n as nativeAdapters, d as continuationMessage, e as isNativeAdapterName, E as EVENTS_NEEDING_AN_ANSWER, M as MIN_POOL_SIZE, g as MAX_POOL_SIZE, h as isLifecycleEvent, j as describeCommand, L as LifecycleHooks, k as restoreCheckpoint, l as RestoreRefused, o as installShutdownSignals, q as runBatch, B as BatchError, s as parseTaskFlag } from './chunks/batch-CyzhwcZ_.js';
 import { mkdir, writeFile, readFile, chmod } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:os';
@@ -4857,15 +4857,10 @@ function collect(value, previous) {
     return [...previous, value];
 }
 
-// proctor's own state lives in <repo>/.proctor/, which ignores itself so it never shows in `git status`
-// and never enters a checkpoint.
+// Where the hooks keep their state (native adapters' rounds): a folder under proctor's own `.proctor/`,
+// created the one way the session creates it (with its `.gitignore` of `*`).
 async function proctorStateDir(cwd, ...sub) {
-    const root = join(findRepoRoot(cwd) ?? resolve$1(cwd), '.proctor');
-    await mkdir(root, { recursive: true });
-    const ignore = join(root, '.gitignore');
-    if (!existsSync(ignore))
-        await writeFile(ignore, '*\n');
-    const dir = join(root, ...sub);
+    const dir = join(ensureStateDir(cwd).state, ...sub);
     await mkdir(dir, { recursive: true });
     return dir;
 }

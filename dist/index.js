@@ -1,11 +1,11 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as appendJobSummary, c as recordFailure, i as info, w as warning, d as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, e as HttpCodes, f as error$1, g as getOctokit, h as retry$1, j as defaults$1, I as InputError, k as applyInputs, l as readActionsContext, m as actionClient, n as canWrite, o as linksFor, p as expandKey, q as writeOutputs, t as readInputs, u as notice, G as GitHubReporter, v as saveState, x as STATE, y as agentCommand } from './chunks/state-CPXrjGYE.js';
+import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as batchCheckTitle, c as appendJobSummary, d as recordFailure, i as info, w as warning, e as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, f as HttpCodes, g as error$1, h as getOctokit, j as retry$1, k as defaults$1, I as InputError, l as applyInputs, m as readActionsContext, n as actionClient, o as canWrite, p as linksFor, q as expandKey, t as writeOutputs, u as readInputs, v as notice, G as GitHubReporter, x as saveState, y as STATE, z as agentCommand } from './chunks/state-CY_1qkfS.js';
 import * as fs$1 from 'node:fs';
 import fs__default, { existsSync, readdirSync as readdirSync$1, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, win32, posix, join, basename, resolve as resolve$1 } from 'node:path';
-import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport } from './chunks/aggregate-CWjEL05F.js';
-import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, f as failsPolicyCheck } from './chunks/batch-C-waTocf.js';
+import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport } from './chunks/aggregate-DWZDA94O.js';
+import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, w as withDeadline, f as failsPolicyCheck } from './chunks/batch-CyzhwcZ_.js';
 import os, { EOL as EOL$1, tmpdir } from 'node:os';
 import os__default from 'os';
 import * as fs from 'fs';
@@ -127,7 +127,7 @@ class BatchReporter {
                 ...(options.emit ? { emit: options.emit } : {}),
             });
             await checks.conclude(BATCH_CHECK, checkConclusion, {
-                title: batchTitle(batch),
+                title: batchCheckTitle(batch),
                 summary: renderBatchSummary(batch, {
                     links: options.links,
                     sanitizer: options.sanitizer,
@@ -158,16 +158,6 @@ class BatchReporter {
     fail(operation, error) {
         recordFailure(this.errors, operation, error, this.options);
     }
-}
-function batchTitle(batch) {
-    const counts = [
-        `${batch.completed_count} completed`,
-        batch.failed_count ? `${batch.failed_count} failed` : '',
-        batch.errored_count ? `${batch.errored_count} errored` : '',
-        batch.interrupted_count ? `${batch.interrupted_count} interrupted` : '',
-        batch.timeout_count ? `${batch.timeout_count} timed out` : '',
-    ].filter(Boolean);
-    return `${batch.verdict}: ${batch.child_count} session${batch.child_count === 1 ? '' : 's'} (${counts.join(', ')})`;
 }
 
 async function resolvePullRequest(options) {
@@ -97554,7 +97544,7 @@ async function main(env = process.env) {
     const finish = reporter.finish(report);
     const finished = signalAt === null
         ? await finish
-        : await withDeadline(finish, Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now()));
+        : await withDeadline(finish, Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now()), () => null);
     if (readOnly)
         await uploadSessionArtifact(report, outcome.reportPath);
     // Token-shaped strings found while rendering: mask them in whatever this job prints from now on.
@@ -97593,16 +97583,6 @@ function safe(fn) {
     }
     catch (error) {
         return error;
-    }
-}
-async function withDeadline(promise, ms) {
-    let timer;
-    const deadline = new Promise((resolveDeadline) => (timer = setTimeout(() => resolveDeadline(null), Math.max(0, ms))));
-    try {
-        return await Promise.race([promise, deadline]);
-    }
-    finally {
-        clearTimeout(timer);
     }
 }
 

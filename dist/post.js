@@ -1,9 +1,9 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { z as getState, i as info, t as readInputs, k as applyInputs, l as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, o as linksFor, x as STATE, m as actionClient } from './chunks/state-CPXrjGYE.js';
+import { A as getState, i as info, u as readInputs, l as applyInputs, m as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, p as linksFor, y as STATE, n as actionClient } from './chunks/state-CY_1qkfS.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { h as ensureStateDir, i as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, j as CheckpointStore, G as Git, k as listCheckpoints, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, m as checkpointRef } from './chunks/aggregate-CWjEL05F.js';
+import { h as ensureStateDir, i as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, j as CheckpointStore, G as Git, k as listCheckpoints, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, m as checkpointRef } from './chunks/aggregate-DWZDA94O.js';
 import 'os';
 import 'crypto';
 import 'fs';

@@ -16,6 +16,7 @@ import { actorPermission, canTrigger } from '../github/permissions.js'
 import { appendJobSummary, writeOutputs } from '../github/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { RedactingWriter } from '../util/redacting-writer.js'
+import { withDeadline } from '../util/deadline.js'
 import { failsPolicyCheck } from '../policy/index.js'
 import type { SessionReport } from '../report/model.js'
 import { agentCommand, applyInputs, InputError, readInputs, type ActionInputs } from './inputs.js'
@@ -166,6 +167,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       : await withDeadline(
           finish,
           Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now()),
+          () => null,
         )
   if (readOnly) await uploadSessionArtifact(report, outcome.reportPath)
   // Token-shaped strings found while rendering: mask them in whatever this job prints from now on.
@@ -205,17 +207,5 @@ function safe<T>(fn: () => T): T | Error {
     return fn()
   } catch (error) {
     return error as Error
-  }
-}
-
-async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<null>(
-    (resolveDeadline) => (timer = setTimeout(() => resolveDeadline(null), Math.max(0, ms))),
-  )
-  try {
-    return await Promise.race([promise, deadline])
-  } finally {
-    clearTimeout(timer)
   }
 }

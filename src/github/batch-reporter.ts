@@ -3,7 +3,7 @@
 // GitHubReporter it never throws: failures are collected and never change the verdict.
 import type { BatchReport } from '../report/model.js'
 import type { ReportLinks } from '../report/markdown.js'
-import { renderBatchComment, renderBatchSummary } from '../report/markdown.js'
+import { batchCheckTitle, renderBatchComment, renderBatchSummary } from '../report/markdown.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import type { GitHubOctokit } from './client.js'
 import { CheckRuns, type CheckConclusion } from './checks.js'
@@ -96,7 +96,7 @@ export class BatchReporter {
         ...(options.emit ? { emit: options.emit } : {}),
       })
       await checks.conclude(BATCH_CHECK, checkConclusion, {
-        title: batchTitle(batch),
+        title: batchCheckTitle(batch),
         summary: renderBatchSummary(batch, {
           links: options.links,
           sanitizer: options.sanitizer,
@@ -131,15 +131,4 @@ export class BatchReporter {
   private fail(operation: string, error: unknown): void {
     recordFailure(this.errors, operation, error, this.options)
   }
-}
-
-function batchTitle(batch: BatchReport): string {
-  const counts = [
-    `${batch.completed_count} completed`,
-    batch.failed_count ? `${batch.failed_count} failed` : '',
-    batch.errored_count ? `${batch.errored_count} errored` : '',
-    batch.interrupted_count ? `${batch.interrupted_count} interrupted` : '',
-    batch.timeout_count ? `${batch.timeout_count} timed out` : '',
-  ].filter(Boolean)
-  return `${batch.verdict}: ${batch.child_count} session${batch.child_count === 1 ? '' : 's'} (${counts.join(', ')})`
 }

@@ -472,15 +472,26 @@ function fitBytes(maxBytes: number, render: (limitChars: number) => string): str
   return render(Math.floor(maxBytes / 4))
 }
 
-function batchHeading(batch: BatchReport): string {
-  const icon = batch.verdict === 'allow' ? '✅' : '❌'
-  const counts = [
+/** "3 completed, 1 failed…": the non-zero counters (completed always). */
+function batchCounts(batch: BatchReport): string[] {
+  return [
     `${batch.completed_count} completed`,
     batch.failed_count ? `${batch.failed_count} failed` : '',
     batch.errored_count ? `${batch.errored_count} errored` : '',
     batch.interrupted_count ? `${batch.interrupted_count} interrupted` : '',
     batch.timeout_count ? `${batch.timeout_count} timed out` : '',
   ].filter(Boolean)
+}
+
+/** The title of the `proctor / batch` check run. */
+export function batchCheckTitle(batch: BatchReport): string {
+  const sessions = `${batch.child_count} session${batch.child_count === 1 ? '' : 's'}`
+  return `${batch.verdict}: ${sessions} (${batchCounts(batch).join(', ')})`
+}
+
+function batchHeading(batch: BatchReport): string {
+  const icon = batch.verdict === 'allow' ? '✅' : '❌'
+  const counts = batchCounts(batch)
   return `### ${icon} proctor batch · ${batch.verdict} · ${batch.child_count} session${batch.child_count === 1 ? '' : 's'} · ${formatDuration(batch.total_duration_ms)}\n<sub>${counts.join(' · ')}</sub>`
 }
 

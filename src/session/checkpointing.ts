@@ -11,6 +11,7 @@ import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import { PushQueue } from '../checkpoints/push.js'
 import { dedupeViolations, evaluatePolicy, filesToRevert, notifiesAgent } from '../policy/index.js'
 import { revertPaths } from '../checkpoints/restore.js'
+import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
 import { findRepoRoot } from '../config/load.js'
 
@@ -129,11 +130,15 @@ export class SessionCheckpoints {
     try {
       await this.triggers.final()
     } finally {
-      let pushed = await withDeadline(this.push.flush(), pushDeadlineMs, () => ({
-        ...this.push!.state,
-        ok: false,
-        reason: `the push did not finish within ${pushDeadlineMs} ms of the cancellation; run \`proctor checkpoints push\``,
-      }))
+      const flush = this.push.flush()
+      let pushed =
+        pushDeadlineMs === undefined
+          ? await flush
+          : await withDeadline(flush, pushDeadlineMs, () => ({
+              ...this.push!.state,
+              ok: false,
+              reason: `the push did not finish within ${pushDeadlineMs} ms of the cancellation; run \`proctor checkpoints push\``,
+            }))
       if (this.o.config.checkpoints.push === 'auto' && this.pushMode() === 'never') {
         pushed = {
           ...pushed,
@@ -253,17 +258,5 @@ export class SessionCheckpoints {
       }
     }
     return fresh
-  }
-}
-
-/** The promise's value, or `fallback()` once `ms` have passed (no deadline when `ms` is undefined). */
-async function withDeadline<T>(promise: Promise<T>, ms: number | undefined, fallback: () => T): Promise<T> {
-  if (ms === undefined) return promise
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback()), ms)))
-  try {
-    return await Promise.race([promise, late])
-  } finally {
-    clearTimeout(timer)
   }
 }
