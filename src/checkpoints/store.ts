@@ -7,6 +7,8 @@ import path from 'node:path'
 
 import type { CheckpointRecord, Violation } from '../report/model.js'
 import { RefMovedError } from '../git/errors.js'
+import { CommitWriter } from '../git/commit-writer.js'
+import { RefUpdater } from '../git/ref-updater.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
@@ -69,6 +71,12 @@ export class CheckpointStore {
   readonly ref: string
   private readonly options: CheckpointStoreOptions
   private git: Git
+  /**
+   * Created once the repository is known: one git process for the session's commit objects and one for
+   * its ref updates, instead of a process for each per checkpoint.
+   */
+  private commits: CommitWriter | undefined
+  private refs: RefUpdater | undefined
   private root = ''
   private indexFile = ''
   private userIndex = ''
@@ -137,6 +145,7 @@ export class CheckpointStore {
   /** Wait for queued checkpoints, then delete the private index (the commits and ref stay). */
   async close(options: { keepIndex?: boolean } = {}): Promise<void> {
     await this.queue
+    await Promise.all([this.commits?.close(), this.refs?.close()])
     if (!options.keepIndex && this.indexFile) {
       fs.rmSync(this.indexFile, { force: true })
       fs.rmSync(`${this.indexFile}.lock`, { force: true })
@@ -162,9 +171,11 @@ export class CheckpointStore {
     ).stdout.split('\n')
     this.root = paths[0]!
     this.git = this.options.git.at(this.root)
+    this.refs = new RefUpdater(this.git, 'proctor checkpoint')
     this.userIndex = path.resolve(this.options.git.cwd, paths[1]!)
     this.indexFile = path.resolve(this.options.git.cwd, paths[2]!)
     const infoAttributes = path.resolve(this.options.git.cwd, paths[3]!)
+    this.commits = new CommitWriter(this.git, `${this.indexFile}.commit`)
     fs.mkdirSync(path.dirname(this.indexFile), { recursive: true })
     // A lock left by a crashed proctor of this same session: nobody else uses this private index.
     fs.rmSync(`${this.indexFile}.lock`, { force: true })
@@ -240,9 +251,9 @@ export class CheckpointStore {
     }
     if (staged.length === 0 && this.indexMatchesHead) return null
     this.indexMatchesHead = false
-    // Probes the commit will need (once per runner), overlapping the write-tree and the diffs.
-    void this.git.identityEnv().catch(() => undefined)
-    void this.git.emptyTree().catch(() => undefined)
+    // What the commit will need (started once per session), overlapping the write-tree and the diffs.
+    this.commits!.prepare()
+    this.refs!.prepare()
     const tree = await this.git.writeTree(this.indexFile)
     if (tree === this.headTree) {
       this.indexMatchesHead = true
@@ -273,9 +284,9 @@ export class CheckpointStore {
       skipped,
       maxFileSize: this.options.maxFileSize,
     })
-    const sha = await this.git.commitTree(tree, parent ? [parent] : [], message)
+    const sha = await this.commits!.commit(tree, parent ? [parent] : [], message)
     try {
-      await this.git.updateRefCas(this.ref, sha, this.head, `proctor checkpoint ${seq}`)
+      await this.refs!.updateCas(this.ref, sha, this.head)
     } catch (error) {
       if (error instanceof RefMovedError) {
         throw new Error(

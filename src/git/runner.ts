@@ -1,4 +1,5 @@
-// THE one git runner: every git process proctor starts goes through `Git.exec`. Argv arrays only (no
+// THE one git runner: every git process proctor starts goes through `Git.exec` (one-shot calls) or
+// `Git.stream` (the two long-lived processes a checkpointing session talks to, stream.ts). Argv arrays only (no
 // shell), a sanitized environment, our `-c` settings, `GIT_INDEX_FILE` only per call for a private index,
 // NUL-separated output, and errors that carry the argv, exit code and stderr tail.
 //
@@ -19,6 +20,7 @@ import path from 'node:path'
 import { BASE_CONFIG, FALLBACK_IDENTITY, PRIVATE_INDEX_CONFIG, sanitizedGitEnv } from './env.js'
 import { GitError, RefMovedError, tail } from './errors.js'
 import { runGit, type GitBufferResult, type GitInvocation } from './exec.js'
+import { GitStream } from './stream.js'
 import {
   parseCheckAttrZ,
   parseLsFilesStageZ,
@@ -83,6 +85,18 @@ export interface PushOutcome {
   stderr: string
 }
 
+export interface CommitIdent {
+  /** `Name <email>` */
+  name: string
+  /** `<seconds> <+hhmm>` when GIT_*_DATE pins it; null: the time of each commit. */
+  date: string | null
+}
+
+export interface CommitIdents {
+  author: CommitIdent
+  committer: CommitIdent
+}
+
 export interface CatFileInfo {
   type: string
   size: number
@@ -98,7 +112,7 @@ export class Git {
   private readonly maxConcurrent: number
   private running = 0
   private readonly waiting: (() => void)[] = []
-  private identity: Promise<Record<string, string>> | undefined
+  private identity: Promise<{ env: Record<string, string>; idents: CommitIdents }> | undefined
   private emptyTreeSha: Promise<string> | undefined
 
   constructor(options: GitRunnerOptions) {
@@ -487,25 +501,72 @@ export class Git {
    * GIT_AUTHOR_* / GIT_COMMITTER_*), else `proctor <proctor@localhost>`; a CI runner without
    * user.name must not make checkpoints fail.
    */
-  identityEnv(): Promise<Record<string, string>> {
+  async identityEnv(): Promise<Record<string, string>> {
+    return (await this.identityProbe()).env
+  }
+
+  /**
+   * Who our commits are by, as `git commit-tree` would write it: `Name <email>` per role, and the date
+   * only when GIT_AUTHOR_DATE / GIT_COMMITTER_DATE pins it (otherwise each commit takes the time it is made).
+   */
+  async commitIdents(): Promise<CommitIdents> {
+    return (await this.identityProbe()).idents
+  }
+
+  private identityProbe(): Promise<{ env: Record<string, string>; idents: CommitIdents }> {
     this.identity ??= (async () => {
       const env: Record<string, string> = {}
-      for (const role of ['AUTHOR', 'COMMITTER'] as const) {
-        const probe = await this.raw(['var', `GIT_${role}_IDENT`], {
-          config: ['user.useConfigOnly=true'],
-          okExitCodes: [128, 1],
-        })
-        if (probe.exitCode !== 0) {
-          env[`GIT_${role}_NAME`] = FALLBACK_IDENTITY.name
-          env[`GIT_${role}_EMAIL`] = FALLBACK_IDENTITY.email
-        }
-      }
-      return env
+      const probe = (role: 'AUTHOR' | 'COMMITTER', config: string[], extra: Record<string, string> = {}) =>
+        this.raw(['var', `GIT_${role}_IDENT`], { config, env: extra, okExitCodes: [128, 1] })
+      const idents = await Promise.all(
+        (['AUTHOR', 'COMMITTER'] as const).map(async (role) => {
+          let result = await probe(role, ['user.useConfigOnly=true'])
+          if (result.exitCode !== 0) {
+            env[`GIT_${role}_NAME`] = FALLBACK_IDENTITY.name
+            env[`GIT_${role}_EMAIL`] = FALLBACK_IDENTITY.email
+            result = await probe(role, [], {
+              [`GIT_${role}_NAME`]: FALLBACK_IDENTITY.name,
+              [`GIT_${role}_EMAIL`]: FALLBACK_IDENTITY.email,
+            })
+          }
+          const line = result.stdout.trim()
+          const match = /^(.* <[^<>]*>) (\d+ [+-]\d{4})$/.exec(line)
+          if (result.exitCode !== 0 || !match) {
+            throw new GitError(
+              {
+                args: ['var', `GIT_${role}_IDENT`],
+                cwd: this.cwd,
+                exitCode: result.exitCode,
+                signal: null,
+                stderr: result.stderr,
+              },
+              `git var GIT_${role}_IDENT gave no usable identity ("${line}")`,
+            )
+          }
+          return { name: match[1]!, date: this.env[`GIT_${role}_DATE`] ? match[2]! : null }
+        }),
+      )
+      return { env, idents: { author: idents[0], committer: idents[1] } }
     })()
     return this.identity
   }
 
+  /**
+   * A long-lived git process for a request/answer conversation (`update-ref --stdin`,
+   * `hash-object --stdin-paths`), with the same environment and settings as every other call.
+   */
+  stream(
+    args: readonly string[],
+    options: Omit<GitCallOptions, 'input' | 'okExitCodes' | 'timeoutMs'> = {},
+  ): GitStream {
+    return new GitStream(this.invocation(args, options))
+  }
+
   private spawnGit(args: readonly string[], options: GitCallOptions): Promise<GitBufferResult> {
+    return runGit(this.invocation(args, options))
+  }
+
+  private invocation(args: readonly string[], options: GitCallOptions): GitInvocation {
     const env = { ...this.env, ...options.env }
     if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile
     const call: GitInvocation = {
@@ -519,7 +580,7 @@ export class Git {
     if (options.input !== undefined) call.input = options.input
     if (options.okExitCodes) call.okExitCodes = options.okExitCodes
     if (options.timeoutMs) call.timeoutMs = options.timeoutMs
-    return runGit(call)
+    return call
   }
 
   private async acquire(): Promise<void> {
