@@ -1,6 +1,8 @@
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
 // were not pushed yet, and finishes the comment and check runs as cancelled. Otherwise it does nothing.
+// The work main left is judged by the same policy as in a session: the final checkpoint's diff and the
+// session's cumulative diff, so a forbidden file written just before the kill still fails the policy check.
 import * as core from '@actions/core'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,10 +13,17 @@ import { configSchema, type Config } from '../config/schema.js'
 import { checkpointRef } from '../checkpoints/refs.js'
 import { Git } from '../git/runner.js'
 import { PushQueue } from '../checkpoints/push.js'
-import { CheckpointStore } from '../checkpoints/store.js'
+import { diffTrees } from '../checkpoints/diff.js'
+import { CheckpointStore, type ValidateContext } from '../checkpoints/store.js'
 import { listCheckpoints } from '../checkpoints/history.js'
 import { parseSessionReport } from '../report/aggregate.js'
-import { REPORT_SCHEMA_VERSION, type PushRecord, type SessionReport } from '../report/model.js'
+import {
+  REPORT_SCHEMA_VERSION,
+  type PushRecord,
+  type SessionReport,
+  type Violation,
+} from '../report/model.js'
+import { dedupeViolations, evaluatePolicy } from '../policy/index.js'
 import { actionClient } from './client.js'
 import { readActionsContext, linksFor } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
@@ -44,9 +53,10 @@ export async function post(env: Record<string, string | undefined> = process.env
   const sessionDir = join(dirs.sessions, sessionId)
   const reportExists = existsSync(join(sessionDir, 'report.json'))
   // Without report.json main died before its final checkpoint: save the agent's last work first.
-  if (!reportExists && config.checkpoints.enabled) await finalCheckpoint(cwd, sessionId, config)
+  const violations =
+    !reportExists && config.checkpoints.enabled ? await finalCheckpoint(cwd, sessionId, config) : []
   const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config)
-  const report = await reportOf(cwd, sessionId, sessionDir, pushed)
+  const report = await reportOf(cwd, sessionId, sessionDir, pushed, violations)
 
   try {
     const ctx = readActionsContext(env)
@@ -73,19 +83,39 @@ export async function post(env: Record<string, string | undefined> = process.env
   return 0
 }
 
-async function finalCheckpoint(cwd: string, sessionId: string, config: Config): Promise<void> {
+/**
+ * Checkpoints what main left and returns the policy's verdict on the session's work: this checkpoint's
+ * diff and the cumulative one, or (nothing new since main's last checkpoint) the cumulative diff alone.
+ */
+async function finalCheckpoint(cwd: string, sessionId: string, config: Config): Promise<Violation[]> {
+  const git = new Git({ cwd })
+  const judge = (files: ValidateContext['files'], seq: number, scope: 'checkpoint' | 'cumulative') =>
+    evaluatePolicy({ files, checkpoint: seq, worktree: cwd, policy: config.policy, scope })
   const store = new CheckpointStore({
-    git: new Git({ cwd }),
+    git,
     session: sessionId,
     maxFileSize: config.checkpoints.max_file_size,
+    validate: (ctx) =>
+      dedupeViolations([
+        ...judge(ctx.files, ctx.seq, 'checkpoint'),
+        ...judge(ctx.cumulative, ctx.seq, 'cumulative'),
+      ]),
   })
   try {
     await store.open()
-    const record = await store.create('final')
-    if (record)
+    const result = await store.createDetailed('final')
+    if (result) {
+      const { record } = result
       core.info(`proctor: final checkpoint ${record.seq} (${record.sha.slice(0, 12)}) of the work main left`)
+      return result.violations
+    }
+    const latest = store.latest
+    if (!latest) return []
+    const seq = (await listCheckpoints(git, sessionId)).at(-1)?.seq ?? 0
+    return judge(await diffTrees(git, store.base, latest), seq, 'cumulative')
   } catch (error) {
     core.warning(`proctor: could not take the final checkpoint: ${(error as Error).message}`)
+    return []
   } finally {
     await store.close().catch(() => {})
   }
@@ -126,6 +156,7 @@ async function reportOf(
   sessionId: string,
   sessionDir: string,
   pushed: PushRecord | null,
+  violations: Violation[],
 ): Promise<SessionReport> {
   const path = join(sessionDir, 'report.json')
   if (existsSync(path)) {
@@ -159,7 +190,7 @@ async function reportOf(
       skipped: c.skipped,
       created_at: c.createdAt,
     })),
-    violations: [],
+    violations,
     stop_hooks: [],
     rounds: 0,
     pushed,

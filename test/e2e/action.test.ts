@@ -419,6 +419,12 @@ describe('cancellation', () => {
     expect(comments).toHaveLength(1)
     expect(comments[0]!.body).toMatch(/interrupted/)
     expect(post.summary).toContain('interrupted')
+    // The work main left is judged by the session's policy: the forbidden file fails the policy check.
+    const [policy] = server.state.checkRunsNamed('proctor / policy')
+    expect(policy).toMatchObject({ status: 'completed', conclusion: 'failure' })
+    expect(policy!.annotations).toEqual([
+      expect.objectContaining({ path: 'secrets/key.txt', annotation_level: 'failure' }),
+    ])
     expect(server.validationFailures).toEqual([])
   })
 
