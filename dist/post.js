@@ -1,9 +1,9 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { A as getState, i as info, u as readInputs, l as applyInputs, m as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, p as linksFor, y as STATE, n as actionClient } from './chunks/state-CY_1qkfS.js';
+import { A as getState, i as info, u as readInputs, l as applyInputs, m as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, p as linksFor, y as STATE, n as actionClient } from './chunks/state-Cdmh15OV.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { h as ensureStateDir, i as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, j as CheckpointStore, G as Git, k as listCheckpoints, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, m as checkpointRef } from './chunks/aggregate-DWZDA94O.js';
+import { i as ensureStateDir, j as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, G as Git, k as CheckpointStore, m as dedupeViolations, n as listCheckpoints, o as diffTrees, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, q as checkpointRef, s as evaluatePolicy } from './chunks/aggregate-CbBiMkFI.js';
 import 'os';
 import 'crypto';
 import 'fs';
@@ -46,6 +46,8 @@ import 'tty';
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
 // were not pushed yet, and finishes the comment and check runs as cancelled. Otherwise it does nothing.
+// The work main left is judged by the same policy as in a session: the final checkpoint's diff and the
+// session's cumulative diff, so a forbidden file written just before the kill still fails the policy check.
 async function post(env = process.env) {
     if (getState(STATE.finished) === 'true')
         return 0;
@@ -66,10 +68,9 @@ async function post(env = process.env) {
     const sessionDir = join(dirs.sessions, sessionId);
     const reportExists = existsSync(join(sessionDir, 'report.json'));
     // Without report.json main died before its final checkpoint: save the agent's last work first.
-    if (!reportExists && config.checkpoints.enabled)
-        await finalCheckpoint(cwd, sessionId, config);
+    const violations = !reportExists && config.checkpoints.enabled ? await finalCheckpoint(cwd, sessionId, config) : [];
     const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config);
-    const report = await reportOf(cwd, sessionId, sessionDir, pushed);
+    const report = await reportOf(cwd, sessionId, sessionDir, pushed, violations);
     try {
         const ctx = readActionsContext(env);
         const token = inputs.githubToken;
@@ -97,20 +98,39 @@ async function post(env = process.env) {
     }
     return 0;
 }
+/**
+ * Checkpoints what main left and returns the policy's verdict on the session's work: this checkpoint's
+ * diff and the cumulative one, or (nothing new since main's last checkpoint) the cumulative diff alone.
+ */
 async function finalCheckpoint(cwd, sessionId, config) {
+    const git = new Git({ cwd });
+    const judge = (files, seq, scope) => evaluatePolicy({ files, checkpoint: seq, worktree: cwd, policy: config.policy, scope });
     const store = new CheckpointStore({
-        git: new Git({ cwd }),
+        git,
         session: sessionId,
         maxFileSize: config.checkpoints.max_file_size,
+        validate: (ctx) => dedupeViolations([
+            ...judge(ctx.files, ctx.seq, 'checkpoint'),
+            ...judge(ctx.cumulative, ctx.seq, 'cumulative'),
+        ]),
     });
     try {
         await store.open();
-        const record = await store.create('final');
-        if (record)
+        const result = await store.createDetailed('final');
+        if (result) {
+            const { record } = result;
             info(`proctor: final checkpoint ${record.seq} (${record.sha.slice(0, 12)}) of the work main left`);
+            return result.violations;
+        }
+        const latest = store.latest;
+        if (!latest)
+            return [];
+        const seq = (await listCheckpoints(git, sessionId)).at(-1)?.seq ?? 0;
+        return judge(await diffTrees(git, store.base, latest), seq, 'cumulative');
     }
     catch (error) {
         warning(`proctor: could not take the final checkpoint: ${error.message}`);
+        return [];
     }
     finally {
         await store.close().catch(() => { });
@@ -139,7 +159,7 @@ async function pushLeftovers(cwd, sessionId, sessionDir, config) {
     return record;
 }
 /** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
-async function reportOf(cwd, sessionId, sessionDir, pushed) {
+async function reportOf(cwd, sessionId, sessionDir, pushed, violations) {
     const path = join(sessionDir, 'report.json');
     if (existsSync(path)) {
         const parsed = parseSessionReport(readFileSync(path, 'utf8'));
@@ -173,7 +193,7 @@ async function reportOf(cwd, sessionId, sessionDir, pushed) {
             skipped: c.skipped,
             created_at: c.createdAt,
         })),
-        violations: [],
+        violations,
         stop_hooks: [],
         rounds: 0,
         pushed,
