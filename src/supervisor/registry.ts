@@ -2,12 +2,19 @@
 // If proctor is SIGKILLed, its agent keeps running (a PTY child that ignores SIGHUP, or any pipe
 // child); the next start finds the record whose owner is gone and reaps the group — but only after
 // proving, by start time, that the recorded pid is still the very process we started.
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { hostName, pidExists, processStartToken } from './proc-info.js'
 import { terminateGroup } from './group.js'
 import type { ExitInfo } from './types.js'
+
+/**
+ * Records of finished runs (exited, crashed, reaped) are kept this long for the audit trail, and at most
+ * KEEP_FINISHED of them, newest first; a laptop that runs proctor every day must not collect them forever.
+ */
+export const FINISHED_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+export const KEEP_FINISHED = 200
 
 export type RunRole = 'agent' | 'hook' | 'batch'
 export type RunState = 'running' | 'exited' | 'crashed' | 'reaped'
@@ -200,5 +207,36 @@ export async function reconcileOrphans(
       killed,
     })
   }
+  pruneFinished(stateDir)
   return outcomes
+}
+
+/**
+ * Deletes records of finished runs older than the retention or beyond the newest `keep`, and temp files
+ * a crash left mid-write. `running` records are never touched: they are what reaping depends on.
+ * Returns the ids deleted.
+ */
+export function pruneFinished(
+  stateDir: string,
+  opts: { now?: number; retentionMs?: number; keep?: number } = {},
+): string[] {
+  const now = opts.now ?? Date.now()
+  const retentionMs = opts.retentionMs ?? FINISHED_RETENTION_MS
+  const keep = opts.keep ?? KEEP_FINISHED
+  const finished = readRecords(stateDir)
+    .filter((record) => record.state !== 'running')
+    .map((record) => ({ id: record.id, ended: Date.parse(record.ended_at ?? record.started_at) || 0 }))
+    .sort((a, b) => b.ended - a.ended)
+  const doomed = finished.filter((run, index) => index >= keep || now - run.ended > retentionMs)
+  for (const run of doomed) rmSync(recordPath(stateDir, run.id), { force: true })
+  try {
+    for (const name of readdirSync(runsDir(stateDir))) {
+      if (!name.endsWith('.tmp')) continue
+      const file = join(runsDir(stateDir), name)
+      if (now - statSync(file).mtimeMs > 60 * 60 * 1000) rmSync(file, { force: true })
+    }
+  } catch {
+    // No runs dir yet: nothing to prune.
+  }
+  return doomed.map((run) => run.id)
 }

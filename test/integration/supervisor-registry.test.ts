@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnManaged } from '../../src/supervisor/process.js'
@@ -196,6 +196,73 @@ describe('run registry', () => {
     expect(outcomes).toEqual([expect.objectContaining({ id: 'gone', action: 'gone' })])
     const record = JSON.parse(readFileSync(join(runsDir(stateDir), 'gone.json'), 'utf8')) as RunRecord
     expect(record.state).toBe('crashed')
+  })
+
+  it('prunes finished records past a week or beyond the newest 200, never a running one', async () => {
+    const stateDir = tempStateDir()
+    const me = { pid: process.pid, start: processStartToken(process.pid), host: hostName() }
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString()
+    // A running record of a live owner (this test), started long ago: reaping depends on it.
+    writeRecord(stateDir, {
+      id: 'live-old',
+      pid: process.pid,
+      pgid: process.pid,
+      start: null,
+      owner: me,
+      started_at: daysAgo(30),
+    })
+    writeRecord(stateDir, {
+      id: 'exited-old',
+      pid: 1,
+      pgid: 1,
+      start: null,
+      owner: me,
+      state: 'exited',
+      ended_at: daysAgo(8),
+    })
+    writeRecord(stateDir, {
+      id: 'reaped-old',
+      pid: 1,
+      pgid: 1,
+      start: null,
+      owner: me,
+      state: 'reaped',
+      ended_at: daysAgo(10),
+    })
+    writeRecord(stateDir, {
+      id: 'exited-new',
+      pid: 1,
+      pgid: 1,
+      start: null,
+      owner: me,
+      state: 'exited',
+      ended_at: daysAgo(1),
+    })
+    for (let i = 0; i < 205; i++) {
+      writeRecord(stateDir, {
+        id: `many-${String(i).padStart(3, '0')}`,
+        pid: 1,
+        pgid: 1,
+        start: null,
+        owner: me,
+        state: 'exited',
+        ended_at: new Date(Date.now() - 3_600_000 - i * 1000).toISOString(),
+      })
+    }
+    writeFileSync(join(runsDir(stateDir), 'x.json.123.tmp'), '{')
+    utimesSync(join(runsDir(stateDir), 'x.json.123.tmp'), new Date(0), new Date(0))
+
+    await reconcileOrphans(stateDir)
+    const ids = new Set(readRecords(stateDir).map((r) => r.id))
+    expect(ids.has('live-old')).toBe(true)
+    expect(ids.has('exited-old')).toBe(false)
+    expect(ids.has('reaped-old')).toBe(false)
+    expect(ids.has('exited-new')).toBe(false) // the oldest of the finished ones beyond the newest 200
+    expect(ids.has('many-000')).toBe(true)
+    expect(ids.has('many-199')).toBe(true)
+    expect(ids.has('many-200')).toBe(false)
+    expect(ids.size).toBe(201)
+    expect(readdirSync(runsDir(stateDir)).filter((n) => n.endsWith('.tmp'))).toEqual([])
   })
 })
 
