@@ -52,14 +52,18 @@ export class GitStream {
     // A write after git died is reported by the 'close' below, not as an unhandled EPIPE.
     this.child.stdin.on('error', () => undefined)
     this.exit = new Promise((resolve) => {
+      const settle = (code: number | null, signal: NodeJS.Signals | null, what: string) => {
+        if (this.exited) return
+        this.exited = { code, signal }
+        this.fail(this.failure(what))
+        resolve()
+      }
+      // A git that cannot be started (ENOENT) may report only 'error'.
       this.child.on('error', (error) => {
         this.stderr += `${error.message}\n`
+        if (this.child.pid === undefined) settle(null, null, 'could not start')
       })
-      this.child.on('close', (code, signal) => {
-        this.exited = { code, signal }
-        this.fail(this.failure('exited'))
-        resolve()
-      })
+      this.child.on('close', (code, signal) => settle(code, signal, 'exited'))
     })
     this.idle()
   }

@@ -162,6 +162,22 @@ describe('RefUpdater', () => {
   })
 })
 
+describe('a git that cannot start', () => {
+  it('fails the commit and the ref update with the reason instead of hanging', async () => {
+    const { tree, head } = setup()
+    const repo = repos[0]!
+    const missing = new Git({ cwd: repo.dir, env: isolatedGitEnv(), binary: '/nonexistent/git' })
+    const commits = new CommitWriter(missing, path.join(repo.dir, '.git', 'scratch-missing'))
+    const refs = new RefUpdater(missing, 'r')
+    closers.push(
+      () => commits.close(),
+      () => refs.close(),
+    )
+    await expect(commits.commit(tree, [head], 'm\n')).rejects.toThrow(/nonexistent\/git|ENOENT/)
+    await expect(refs.updateCas('refs/proctor/x', head, null)).rejects.toThrow(/nonexistent\/git|ENOENT/)
+  })
+})
+
 describe('an unclosed stream', () => {
   it('does not keep the process alive', async () => {
     const { repo } = setup()
