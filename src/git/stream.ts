@@ -87,7 +87,8 @@ export class GitStream {
   async close(): Promise<void> {
     await this.queue
     if (this.exited) return
-    this.child.ref()
+    // Every handle must keep the loop alive until 'close': git may exit before its pipes reach end-of-file.
+    this.busy()
     this.child.stdin.end()
     const timer = setTimeout(() => this.child.kill('SIGKILL'), CLOSE_GRACE_MS)
     timer.unref()
@@ -145,6 +146,7 @@ export class GitStream {
   private busy(): void {
     this.child.ref()
     socket(this.child.stdout).ref()
+    socket(this.child.stderr).ref()
   }
 
   private idle(): void {
