@@ -2,8 +2,10 @@
 // against the ideal ceil(20/4) × task time, where the task time is measured by running the same command
 // bare; what is left over, per wave of children, is the overhead proctor adds to each child (worktree,
 // session, report, subagent_stop). Target: ≤ 100 ms per child. Peak RSS is proctor's own process.
-// The checkout dominates what is left (git writes every file of the repository per child), so the
-// figures depend on BENCH_BATCH_FILES (default 200) and on the disk under TMPDIR, where the repo goes.
+// One batch's wall time swings with the machine's I/O (the first wave checks out every file of the
+// repository once per worktree), so the batch runs BENCH_BATCH_RUNS times (default 3), plain and
+// checkpointed alternately, each in a fresh repository, and every figure is the median of its runs.
+// BENCH_BATCH_FILES (default 200) sets the repository's size; it goes under TMPDIR.
 // Run alone: node --import tsx bench/batch.ts
 import { spawn, execFileSync } from 'node:child_process'
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
@@ -18,33 +20,64 @@ const CONCURRENCY = 4
 const TASK_SECONDS = 0.2
 const TARGET_OVERHEAD_MS = 100
 const FILES = Number(process.env.BENCH_BATCH_FILES ?? 200)
+const RUNS = Math.max(1, Number(process.env.BENCH_BATCH_RUNS ?? 3))
+
+type Figures = Awaited<ReturnType<typeof measure>>
 
 export async function runBatchBench(): Promise<Record<string, unknown>> {
-  const repo = makeRepo()
+  const taskMs = await bareTaskMs()
+  const plainRuns: Figures[] = []
+  const checkpointRuns: Figures[] = []
+  // Repositories are deleted only once every run is timed: a deletion (800 files per batch, with its
+  // worktrees) slows the disk for the next seconds, and would land in the next run's first checkouts.
+  const repos: string[] = []
   try {
-    const taskMs = await bareTaskMs()
-    const plain = await measure(repo, 'plain', { checkpoints: { enabled: false } }, taskMs)
-    const withCheckpoints = await measure(
-      repo,
-      'checkpoints',
-      { checkpoints: { enabled: true, push: 'never' } },
-      taskMs,
-    )
-    return {
-      tasks: TASKS,
-      concurrency: CONCURRENCY,
-      task_ms: round(taskMs),
-      ideal_ms: round(Math.ceil(TASKS / CONCURRENCY) * taskMs),
-      // Pipe mode, no checkpoints: the batch machinery and the session around a process.
-      plain,
-      // Each child also takes its final checkpoint (a write-tree and commit per child).
-      with_checkpoints: withCheckpoints,
-      peak_rss_mb: round(process.resourceUsage().maxRSS / 1024),
-      target_overhead_per_child_ms: TARGET_OVERHEAD_MS,
-      ok: plain.overhead_per_child_ms <= TARGET_OVERHEAD_MS,
+    for (let run = 0; run < RUNS; run++) {
+      for (const [id, runs, checkpoints] of [
+        [`plain-${run}`, plainRuns, { enabled: false }],
+        [`checkpoints-${run}`, checkpointRuns, { enabled: true, push: 'never' }],
+      ] as const) {
+        const repo = makeRepo()
+        repos.push(repo)
+        flushDisk()
+        runs.push(await measure(repo, id, { checkpoints }, taskMs))
+      }
     }
   } finally {
-    rmSync(repo, { recursive: true, force: true })
+    for (const repo of repos) rmSync(repo, { recursive: true, force: true })
+  }
+  const plain = medianFigures(plainRuns)
+  return {
+    tasks: TASKS,
+    concurrency: CONCURRENCY,
+    files: FILES,
+    runs: RUNS,
+    task_ms: round(taskMs),
+    ideal_ms: round(Math.ceil(TASKS / CONCURRENCY) * taskMs),
+    // Pipe mode, no checkpoints: the batch machinery and the session around a process.
+    plain,
+    // Each child also starts its checkpoint store and watcher and takes its checkpoints.
+    with_checkpoints: medianFigures(checkpointRuns),
+    // Every run's overhead per child (ms), to show the spread behind the medians.
+    overhead_per_child_runs_ms: {
+      plain: plainRuns.map((r) => r.overhead_per_child_ms),
+      with_checkpoints: checkpointRuns.map((r) => r.overhead_per_child_ms),
+    },
+    peak_rss_mb: round(process.resourceUsage().maxRSS / 1024),
+    target_overhead_per_child_ms: TARGET_OVERHEAD_MS,
+    ok: plain.overhead_per_child_ms <= TARGET_OVERHEAD_MS,
+  }
+}
+
+/** Each figure's median over the runs. */
+function medianFigures(runs: Figures[]): Figures {
+  const of = (key: keyof Figures) => median(runs.map((r) => r[key]))
+  return {
+    wall_ms: of('wall_ms'),
+    vs_ideal: of('vs_ideal'),
+    overhead_per_child_ms: of('overhead_per_child_ms'),
+    session_overhead_median_ms: of('session_overhead_median_ms'),
+    completed: of('completed'),
   }
 }
 
@@ -101,6 +134,19 @@ function makeRepo(): string {
   git('add', '-A')
   git('-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'bench')
   return dir
+}
+
+/**
+ * Writes out what earlier runs (and the new repository) left in the page cache and journal, so that their
+ * deletions — on a filesystem mounted with `discard`, each one a TRIM at the next journal commit — are not
+ * paid for inside the next timed batch.
+ */
+function flushDisk(): void {
+  try {
+    execFileSync('sync', { stdio: 'ignore' })
+  } catch {
+    // No sync(1) here (Windows): the figures just carry more noise.
+  }
 }
 
 function median(values: number[]): number {

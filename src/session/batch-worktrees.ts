@@ -1,7 +1,8 @@
-// The batch's git worktrees: one detached worktree per task at the batch's base commit, under
+// The batch's git worktrees: detached worktrees at the batch's base commit, under
 // `.proctor/worktrees/<batch>/` (ignored by the `.proctor/.gitignore`, so the user's `git status` never
-// shows them). Each worktree has its own `.proctor/`; a child's session state is moved back to the
-// repository's `.proctor/sessions/` before its worktree goes, so reports outlive the worktrees.
+// shows them), made, recycled for the next task, and removed. Each worktree has its own `.proctor/`; a
+// child's session state is moved back to the repository's `.proctor/sessions/` before its worktree is
+// reset or removed, so reports outlive the worktrees.
 import {
   cpSync,
   existsSync,
@@ -13,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { mkdir, readdir, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { Git } from '../git/runner.js'
 import { findRepoRoot } from '../config/load.js'
 import type { SessionReport } from '../report/model.js'
@@ -69,16 +70,11 @@ export function worktreesDir(root: string, batchId: string): string {
 }
 
 /**
- * Registers the worktree under the lock (fast: no files), then checks its files out outside it, so the
- * slow part — writing every file — runs in parallel for concurrent tasks. This is what `git worktree add`
- * does itself (`reset --hard` in the new worktree), split in two.
+ * A fresh worktree is made in two steps: `git worktree add --no-checkout` under the lock (fast: no files;
+ * after it, the worktree exists and must be removed), then the checkout outside it, so the slow part —
+ * writing every file — runs in parallel for concurrent tasks. This is what `git worktree add` does itself
+ * (`reset --hard` in the new worktree), split in two.
  */
-export async function addWorktree(repo: BatchRepo, dir: string): Promise<void> {
-  await registerWorktree(repo, dir)
-  await checkoutWorktree(repo, dir)
-}
-
-/** `git worktree add --no-checkout` under the lock: after it, the worktree exists and must be removed. */
 export async function registerWorktree(repo: BatchRepo, dir: string): Promise<void> {
   await mkdir(join(dir, '..'), { recursive: true })
   await repo.serial(() =>
@@ -88,6 +84,58 @@ export async function registerWorktree(repo: BatchRepo, dir: string): Promise<vo
 
 export async function checkoutWorktree(repo: BatchRepo, dir: string): Promise<void> {
   await repo.git.at(dir).raw(['reset', '--hard', '--quiet', '--no-recurse-submodules'])
+}
+
+/** The worktree's administrative directory, from its `.git` link (`gitdir: <path>`). */
+export function worktreeGitDir(dir: string): string {
+  const link = readFileSync(join(dir, '.git'), 'utf8')
+  const match = /^gitdir: (.+)$/m.exec(link)
+  if (!match) throw new Error(`${join(dir, '.git')} is not a worktree link`)
+  return resolve(dir, match[1]!.trim())
+}
+
+/**
+ * State a task can leave in its worktree that a checkout and a clean do not undo: an operation in
+ * progress, a sparse checkout, per-worktree config, initialized submodules, a lock. A worktree with any
+ * of them is replaced.
+ */
+const UNRECYCLABLE = [
+  'rebase-merge',
+  'rebase-apply',
+  'sequencer',
+  'BISECT_LOG',
+  'BISECT_START',
+  'info/sparse-checkout',
+  'config.worktree',
+  'modules',
+  'locked',
+  'index.lock',
+]
+
+/**
+ * Makes a finished task's worktree indistinguishable from a fresh one for the next task: HEAD detached at
+ * the base (the task may have committed or switched branches; branches it made stay, as they would),
+ * every tracked file as in the base, and no untracked or ignored file left — its `.proctor/` (run records,
+ * session state) included. Only what the task touched is rewritten. Throws when the worktree is not
+ * plainly ours any more (its `.git` link replaced or gone: git would then find the main repository and
+ * reset that), or holds state these commands do not undo; the caller then uses a fresh worktree.
+ */
+export async function recycleWorktree(
+  repo: BatchRepo,
+  lease: { dir: string; gitDir: string },
+): Promise<void> {
+  let gitDir: string
+  try {
+    gitDir = worktreeGitDir(lease.dir)
+  } catch (error) {
+    throw new Error(`its .git link is gone or broken (${(error as Error).message})`, { cause: error })
+  }
+  if (gitDir !== lease.gitDir) throw new Error(`its .git link points at ${gitDir}, not ${lease.gitDir}`)
+  const left = UNRECYCLABLE.filter((name) => existsSync(join(gitDir, name)))
+  if (left.length > 0) throw new Error(`the task left ${left.join(', ')} in ${gitDir}`)
+  const git = repo.git.at(lease.dir)
+  await git.raw(['checkout', '--quiet', '--detach', '--force', '--no-recurse-submodules', repo.base])
+  await git.raw(['clean', '-ffdxq'])
 }
 
 /**

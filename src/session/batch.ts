@@ -23,13 +23,12 @@ import {
   tasksFromConfig,
   type BatchTask,
 } from './batch-tasks.js'
-import { WorktreePrefetcher } from './batch-prefetch.js'
+import { WorktreePool, type Lease } from './batch-worktree-pool.js'
 import {
   collectChildSession,
   openBatchRepo,
   reapLeftoverWorktrees,
   removeEmptyWorktreesDir,
-  removeWorktree,
   worktreesDir,
   type BatchRepo,
 } from './batch-worktrees.js'
@@ -136,15 +135,16 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
   const inputs: ChildInput[] = new Array<ChildInput>(tasks.length)
   const worktrees: Record<number, string> = {}
   const wtRoot = worktreesDir(repo.root, batchId)
-  const prefetcher = new WorktreePrefetcher({
+  // `concurrency` worktrees and a spare; a finished task's is reset for a later one (not with keep).
+  const worktreePool = new WorktreePool({
     repo,
-    count: tasks.length,
-    lookahead: concurrency,
+    size: concurrency,
+    tasks: tasks.length,
+    recycle: !keep,
     dirFor: (index) => join(wtRoot, `${index}-${sanitizeRefPart(tasks[index]!.name)}`),
     signal: abort.signal,
+    warn: (message) => say(`warning: ${message}`),
   })
-  // Worktrees are removed in the background, so a child's slot goes to the next task at once.
-  const removals: Promise<void>[] = []
 
   const child = new ChildRunner({
     opts,
@@ -155,8 +155,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
     signal: abort.signal,
     lifecycle,
     say,
-    prefetcher,
-    removals,
+    worktrees: worktreePool,
   })
   await runPool({
     count: tasks.length,
@@ -186,8 +185,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
     },
   })
   opts.signal?.removeEventListener('abort', onAbort)
-  await prefetcher.discardUntaken((dir) => removeWorktree(repo, dir))
-  await Promise.all(removals)
+  await worktreePool.close()
   if (!keep) removeEmptyWorktreesDir(wtRoot)
 
   const batch = aggregateReports(batchId, inputs, {
@@ -254,9 +252,7 @@ interface ChildRunnerContext {
   signal: AbortSignal
   lifecycle: LifecycleHooks
   say: (line: string) => void
-  prefetcher: WorktreePrefetcher
-  /** Where a child leaves the removal of its worktree, for the batch to await at the end. */
-  removals: Promise<void>[]
+  worktrees: WorktreePool
 }
 
 interface ChildResult {
@@ -273,43 +269,44 @@ class ChildRunner {
     const sessionId = childSessionId(c.batchId, index, task.name)
     const label = `[${index + 1}/${total}] ${task.name}`
     const began = Date.now()
-    const prepared = c.prefetcher.take(index)
-    const worktree = prepared.dir
-    let input: ChildInput
-    let created = false
+    let input: ChildInput | undefined
+    let lease: Lease | null = null
     try {
-      await prepared.ready
-      created = true
-      if (c.signal.aborted) {
-        input = { source: task.name, name: task.name, role: task.role, status: 'interrupted' }
-      } else {
-        c.say(`${label}: started (session ${sessionId})`)
-        input = await this.session(task, index, sessionId, worktree)
-      }
+      lease = await c.worktrees.acquire(index)
     } catch (error) {
-      const what = created ? 'crashed' : 'could not get a worktree'
       input = {
         source: task.name,
         name: task.name,
         role: task.role,
         status: 'errored',
-        problem: `task ${task.name} ${what}: ${(error as Error).message}`,
+        problem: `task ${task.name} could not get a worktree: ${(error as Error).message}`,
         duration_ms: Date.now() - began,
       }
     }
-    let keptWorktree: string | null = null
-    if (created && c.keep) keptWorktree = worktree
-    else if (prepared.registered) {
-      c.removals.push(
-        removeWorktree(c.repo, worktree).then(
-          (problem) => {
-            if (problem) c.say(`warning: ${label}: worktree ${worktree} was deleted by hand: ${problem}`)
-          },
-          (error: Error) =>
-            c.say(`warning: ${label}: could not remove worktree ${worktree}: ${error.message}`),
-        ),
-      )
+    if (lease && c.signal.aborted) {
+      c.worktrees.release(lease, { keep: false })
+      lease = null
     }
+    if (lease) {
+      c.say(`${label}: started (session ${sessionId})`)
+      try {
+        input = await this.session(task, index, sessionId, lease.dir)
+      } catch (error) {
+        input = {
+          source: task.name,
+          name: task.name,
+          role: task.role,
+          status: 'errored',
+          problem: `task ${task.name} crashed: ${(error as Error).message}`,
+          duration_ms: Date.now() - began,
+        }
+      }
+      // Its session state has been moved out: the worktree can be reset for the next task.
+      c.worktrees.release(lease, { keep: c.keep })
+    }
+    // No worktree and no error: the batch was interrupted before this task could start.
+    input ??= { source: task.name, name: task.name, role: task.role, status: 'interrupted' }
+    const keptWorktree = lease && c.keep ? lease.dir : null
 
     const entry = aggregateReports(c.batchId, [input]).children[0]!
     entry.task_index = index
