@@ -41,8 +41,9 @@ export interface DownloadOptions {
 /**
  * Downloads the artifacts whose names match `pattern` and returns the report.json files inside. For a
  * `workflow_run` event they come from the triggering run (public API with the token), otherwise from the
- * current run. Kept thin: the artifact service cannot be reached outside a runner, so this is the one
- * part of aggregate mode the tests do not run; everything after it is tested through the reports input.
+ * current run (the results service, with the runner's ACTIONS_RUNTIME_TOKEN). A failure lists no files and
+ * says why in `problems`; it never throws. test/e2e/artifact.test.ts runs this through the real client
+ * against a local artifact service.
  */
 export async function downloadReportArtifacts(
   options: DownloadOptions,
@@ -68,7 +69,7 @@ export async function downloadReportArtifacts(
   try {
     const client = new DefaultArtifactClient()
     const { artifacts } = await client.listArtifacts({ latest: true, ...(findBy ? { findBy } : {}) })
-    const wanted = artifacts.filter((a) => matches(a.name))
+    const wanted = latestAttempts(artifacts.filter((a) => matches(a.name)))
     if (wanted.length === 0) problems.push(`no artifact matches "${options.pattern}"`)
     for (const artifact of wanted) {
       const path = join(options.dest, artifact.name.replace(/[^A-Za-z0-9._-]/g, '_'))
@@ -85,6 +86,28 @@ export async function downloadReportArtifacts(
     problems.push(`could not list artifacts: ${(error as Error).message}`)
   }
   return { files, problems }
+}
+
+const SESSION_ARTIFACT = /^proctor-report-(\d+)-(\d+)-(.+)$/
+
+/**
+ * "Re-run failed jobs" leaves the earlier attempts' artifacts in the run, and session ids (so artifact
+ * names) carry the attempt: `proctor-report-<run>-<attempt>-<job>[-<matrix key>]`. Per session only the
+ * latest attempt counts, or a leg that failed and then passed on re-run would be counted twice. Names of
+ * any other shape are kept as they are.
+ */
+export function latestAttempts<T extends { name: string }>(artifacts: readonly T[]): T[] {
+  const latest = new Map<string, number>()
+  for (const { name } of artifacts) {
+    const m = SESSION_ARTIFACT.exec(name)
+    if (m) latest.set(`${m[1]}-${m[3]}`, Math.max(latest.get(`${m[1]}-${m[3]}`) ?? 0, Number(m[2])))
+  }
+  return artifacts.filter(({ name }) => {
+    const m = SESSION_ARTIFACT.exec(name)
+    if (!m || Number(m[2]) === latest.get(`${m[1]}-${m[3]}`)) return true
+    core.info(`proctor: skipping artifact ${name}: a later attempt of the same session replaced it`)
+    return false
+  })
 }
 
 function findReportFiles(dir: string): string[] {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { isolatedGitEnv } from '../helpers/git-repo.js'
 
-export const DIST = resolve(import.meta.dirname, '../../dist')
+/** The built action; PROCTOR_E2E_DIST points the e2e tests at another build (e.g. one beside dist/). */
+export const DIST = resolve(process.env.PROCTOR_E2E_DIST || resolve(import.meta.dirname, '../../dist'))
 
 /** Why the built action is unusable, or null. The e2e tests run against dist/, never src/. */
 export function distProblem(): string | null {

@@ -7,15 +7,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { OpenApiValidator, loadTrimmedSpec, type Operation } from './openapi/validator.js'
+import type { ArtifactStore, StoredArtifact } from './artifact-service.js'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonObject = { [key: string]: Json }
 
+/** Which requests a fault hits: an operation, and/or paths containing `pathIncludes`. */
+interface FaultTarget {
+  times?: number
+  operationId?: string
+  pathIncludes?: string
+}
 export type Fault =
-  | { kind: 'status'; status: 500 | 502 | 503; times?: number; operationId?: string }
-  | { kind: 'secondary-rate-limit'; retryAfter: number; times?: number; operationId?: string }
-  | { kind: 'body-too-long'; times?: number; operationId?: string }
-  | { kind: 'reset'; times?: number; operationId?: string }
+  | ({ kind: 'status'; status: 500 | 502 | 503 } & FaultTarget)
+  | ({ kind: 'secondary-rate-limit'; retryAfter: number } & FaultTarget)
+  | ({ kind: 'body-too-long' } & FaultTarget)
+  | ({ kind: 'reset' } & FaultTarget)
 
 export interface Identity {
   login: string
@@ -74,6 +81,11 @@ export interface GitHubApiServerOptions {
   collaborators?: Record<string, string>
   /** Pull requests `pulls/get` knows: number → head commit and the repository it comes from. */
   pulls?: Record<number, { headSha: string; headRepo?: string }>
+  /**
+   * The artifact service's store (test/servers/artifact-service.ts): the Actions artifact endpoints
+   * (list a run's artifacts, download one as a 302 to its zip) serve from it. Without it they answer 404.
+   */
+  artifacts?: ArtifactStore
 }
 
 export interface GitHubApiState {
@@ -210,6 +222,28 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       check_suite: { id: 1 },
       app: null,
       pull_requests: [],
+    }) as JsonObject
+
+  const artifactJson = (a: StoredArtifact): JsonObject =>
+    synthesize(schemas['artifact'], schemas, {
+      id: a.id,
+      node_id: `MDg6QXJ0aWZhY3Q${a.id}`,
+      name: a.name,
+      size_in_bytes: a.size,
+      url: `${repoUrl()}/actions/artifacts/${a.id}`,
+      archive_download_url: `${repoUrl()}/actions/artifacts/${a.id}/zip`,
+      expired: a.expiresAt !== null && Date.parse(a.expiresAt) < Date.now(),
+      created_at: a.createdAt,
+      expires_at: a.expiresAt,
+      updated_at: a.createdAt,
+      digest: a.digest,
+      workflow_run: {
+        id: a.runId,
+        repository_id: 1,
+        head_repository_id: 1,
+        head_branch: 'main',
+        head_sha: '0'.repeat(40),
+      },
     }) as JsonObject
 
   // ----- handlers -----
@@ -403,6 +437,29 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         },
       }
     },
+    'actions/list-workflow-run-artifacts': (op) => {
+      const name = op.query.name as string | undefined
+      const all = (options.artifacts?.listForRun(Number(op.pathParams.run_id)) ?? [])
+        .filter((a) => !name || a.name === name)
+        .sort((a, b) => (op.query.direction === 'asc' ? a.id - b.id : b.id - a.id))
+      const perPage = Number(op.query.per_page ?? 30)
+      const page = Number(op.query.page ?? 1)
+      return {
+        status: 200,
+        body: {
+          total_count: all.length,
+          artifacts: all.slice((page - 1) * perPage, page * perPage).map(artifactJson),
+        },
+      }
+    },
+    'actions/download-artifact': (op) => {
+      const artifact = options.artifacts?.get(Number(op.pathParams.artifact_id))
+      if (!artifact || !artifact.finalized || op.pathParams.archive_format !== 'zip')
+        return error(404, 'Not Found')
+      if (artifact.expiresAt && Date.parse(artifact.expiresAt) < Date.now())
+        return error(410, 'Artifact has expired')
+      return { status: 302, headers: { location: options.artifacts!.signedDownloadUrl(artifact) } }
+    },
     'checks/get': (op) => {
       const run = state.checkRuns.get(Number(op.pathParams.check_run_id))
       return run ? { status: 200, body: checkRunJson(run) } : error(404, 'Not Found')
@@ -451,8 +508,13 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     }
   }
 
-  function takeFault(operationId: string): (Fault & { left: number }) | null {
-    const fault = faults.find((f) => f.left > 0 && (!f.operationId || f.operationId === operationId))
+  function takeFault(operationId: string, path: string): (Fault & { left: number }) | null {
+    const fault = faults.find(
+      (f) =>
+        f.left > 0 &&
+        (!f.operationId || f.operationId === operationId) &&
+        (!f.pathIncludes || path.includes(f.pathIncludes)),
+    )
     if (!fault) return null
     fault.left--
     return fault
@@ -496,7 +558,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     const who = identityOf(req)
     if (!who) return send(error(401, 'Requires authentication'), op.operationId, body)
 
-    const fault = takeFault(op.operationId)
+    const fault = takeFault(op.operationId, url.pathname)
     if (fault?.kind === 'reset') {
       record(0, op.operationId, body)
       req.socket.destroy()

@@ -13,6 +13,9 @@ export const OPERATIONS = [
   'repos/get',
   'repos/get-collaborator-permission-level',
   'users/get-authenticated',
+  // Fan-out: an aggregate on workflow_run lists and downloads the triggering run's artifacts.
+  'actions/list-workflow-run-artifacts',
+  'actions/download-artifact',
 ] as const
 
 export const TRIMMED_SPEC_FILE = 'api.github.com.trimmed.json'
