@@ -1,11 +1,11 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as batchCheckTitle, c as appendJobSummary, d as recordFailure, i as info, w as warning, e as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, f as HttpCodes, g as error$1, h as getOctokit, j as retry$1, k as defaults$1, I as InputError, l as applyInputs, m as readActionsContext, n as actionClient, o as canWrite, p as linksFor, q as expandKey, t as writeOutputs, u as readInputs, v as notice, G as GitHubReporter, x as saveState, y as STATE, z as agentCommand } from './chunks/state-Cdmh15OV.js';
+import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as batchCheckTitle, c as appendJobSummary, d as recordFailure, i as info, w as warning, e as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, f as HttpCodes, g as error$1, h as getOctokit, j as retry$1, k as defaults$1, I as InputError, l as applyInputs, m as readActionsContext, n as actionClient, o as canWrite, p as linksFor, q as expandKey, t as writeOutputs, u as readInputs, v as notice, G as GitHubReporter, x as saveState, y as STATE, z as agentCommand } from './chunks/state-BdSInpnm.js';
 import * as fs$1 from 'node:fs';
 import fs__default, { existsSync, readdirSync as readdirSync$1, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, win32, posix, join, basename, resolve as resolve$1 } from 'node:path';
-import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport, h as failsPolicyCheck } from './chunks/aggregate-CbBiMkFI.js';
-import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, w as withDeadline } from './chunks/batch-aM_k1U2s.js';
+import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport, h as failsPolicyCheck } from './chunks/aggregate-CQU2-jji.js';
+import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, w as withDeadline } from './chunks/batch-BTNho25c.js';
 import os, { EOL as EOL$1, tmpdir } from 'node:os';
 import os__default from 'os';
 import * as fs from 'fs';
@@ -97142,8 +97142,9 @@ async function uploadSessionArtifact(report, reportPath) {
 /**
  * Downloads the artifacts whose names match `pattern` and returns the report.json files inside. For a
  * `workflow_run` event they come from the triggering run (public API with the token), otherwise from the
- * current run. Kept thin: the artifact service cannot be reached outside a runner, so this is the one
- * part of aggregate mode the tests do not run; everything after it is tested through the reports input.
+ * current run (the results service, with the runner's ACTIONS_RUNTIME_TOKEN). A failure lists no files and
+ * says why in `problems`; it never throws. test/e2e/artifact.test.ts runs this through the real client
+ * against a local artifact service.
  */
 async function downloadReportArtifacts(options) {
     const run = options.context.workflowRun;
@@ -97167,7 +97168,7 @@ async function downloadReportArtifacts(options) {
     try {
         const client = new DefaultArtifactClient();
         const { artifacts } = await client.listArtifacts({ latest: true, ...(findBy ? { findBy } : {}) });
-        const wanted = artifacts.filter((a) => matches(a.name));
+        const wanted = latestAttempts(artifacts.filter((a) => matches(a.name)));
         if (wanted.length === 0)
             problems.push(`no artifact matches "${options.pattern}"`);
         for (const artifact of wanted) {
@@ -97188,6 +97189,28 @@ async function downloadReportArtifacts(options) {
         problems.push(`could not list artifacts: ${error.message}`);
     }
     return { files, problems };
+}
+const SESSION_ARTIFACT = /^proctor-report-(\d+)-(\d+)-(.+)$/;
+/**
+ * "Re-run failed jobs" leaves the earlier attempts' artifacts in the run, and session ids (so artifact
+ * names) carry the attempt: `proctor-report-<run>-<attempt>-<job>[-<matrix key>]`. Per session only the
+ * latest attempt counts, or a leg that failed and then passed on re-run would be counted twice. Names of
+ * any other shape are kept as they are.
+ */
+function latestAttempts(artifacts) {
+    const latest = new Map();
+    for (const { name } of artifacts) {
+        const m = SESSION_ARTIFACT.exec(name);
+        if (m)
+            latest.set(`${m[1]}-${m[3]}`, Math.max(latest.get(`${m[1]}-${m[3]}`) ?? 0, Number(m[2])));
+    }
+    return artifacts.filter(({ name }) => {
+        const m = SESSION_ARTIFACT.exec(name);
+        if (!m || Number(m[2]) === latest.get(`${m[1]}-${m[3]}`))
+            return true;
+        info(`proctor: skipping artifact ${name}: a later attempt of the same session replaced it`);
+        return false;
+    });
 }
 function findReportFiles(dir) {
     return readdirSync$1(dir, { recursive: true, encoding: 'utf8' })

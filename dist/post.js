@@ -1,9 +1,9 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { A as getState, i as info, u as readInputs, l as applyInputs, m as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, p as linksFor, y as STATE, n as actionClient } from './chunks/state-Cdmh15OV.js';
+import { A as getState, i as info, u as readInputs, l as applyInputs, m as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, p as linksFor, y as STATE, n as actionClient } from './chunks/state-BdSInpnm.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { i as ensureStateDir, j as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, G as Git, k as CheckpointStore, m as dedupeViolations, n as listCheckpoints, o as diffTrees, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, q as checkpointRef, s as evaluatePolicy } from './chunks/aggregate-CbBiMkFI.js';
+import { i as ensureStateDir, j as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, G as Git, k as CheckpointStore, m as dedupeViolations, n as listCheckpoints, o as diffTrees, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, q as checkpointRef, s as evaluatePolicy } from './chunks/aggregate-CQU2-jji.js';
 import 'os';
 import 'crypto';
 import 'fs';
