@@ -14,7 +14,7 @@ import { checkpointRef } from '../checkpoints/refs.js'
 import { Git } from '../git/runner.js'
 import { PushQueue } from '../checkpoints/push.js'
 import { diffTrees } from '../checkpoints/diff.js'
-import { CheckpointStore, type ValidateContext } from '../checkpoints/store.js'
+import { CheckpointStore } from '../checkpoints/store.js'
 import { listCheckpoints } from '../checkpoints/history.js'
 import { parseSessionReport } from '../report/aggregate.js'
 import {
@@ -23,7 +23,7 @@ import {
   type SessionReport,
   type Violation,
 } from '../report/model.js'
-import { dedupeViolations, evaluatePolicy } from '../policy/index.js'
+import { evaluateCheckpoint, evaluatePolicy } from '../policy/index.js'
 import { actionClient } from './client.js'
 import { readActionsContext, linksFor } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
@@ -89,17 +89,11 @@ export async function post(env: Record<string, string | undefined> = process.env
  */
 async function finalCheckpoint(cwd: string, sessionId: string, config: Config): Promise<Violation[]> {
   const git = new Git({ cwd })
-  const judge = (files: ValidateContext['files'], seq: number, scope: 'checkpoint' | 'cumulative') =>
-    evaluatePolicy({ files, checkpoint: seq, worktree: cwd, policy: config.policy, scope })
   const store = new CheckpointStore({
     git,
     session: sessionId,
     maxFileSize: config.checkpoints.max_file_size,
-    validate: (ctx) =>
-      dedupeViolations([
-        ...judge(ctx.files, ctx.seq, 'checkpoint'),
-        ...judge(ctx.cumulative, ctx.seq, 'cumulative'),
-      ]),
+    validate: (ctx) => evaluateCheckpoint({ ...ctx, worktree: cwd, policy: config.policy }),
   })
   try {
     await store.open()
@@ -111,8 +105,14 @@ async function finalCheckpoint(cwd: string, sessionId: string, config: Config): 
     }
     const latest = store.latest
     if (!latest) return []
-    const seq = (await listCheckpoints(git, sessionId)).at(-1)?.seq ?? 0
-    return judge(await diffTrees(git, store.base, latest), seq, 'cumulative')
+    const files = await diffTrees(git, store.base, latest)
+    return evaluatePolicy({
+      files,
+      checkpoint: store.latestSeq,
+      worktree: cwd,
+      policy: config.policy,
+      scope: 'cumulative',
+    })
   } catch (error) {
     core.warning(`proctor: could not take the final checkpoint: ${(error as Error).message}`)
     return []

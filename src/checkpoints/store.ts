@@ -114,6 +114,11 @@ export class CheckpointStore {
     return this.head
   }
 
+  /** The sequence number of the latest checkpoint (0 before the first). */
+  get latestSeq(): number {
+    return this.seq
+  }
+
   get repoRoot(): string {
     return this.root
   }

@@ -219,3 +219,21 @@ function readLinkOrNull(path: string): string | null {
 function shellQuote(path: string): string {
   return /^[A-Za-z0-9_./-]+$/.test(path) && !path.startsWith('-') ? path : `'${path.replace(/'/g, `'\\''`)}'`
 }
+
+/**
+ * A checkpoint's verdict: its own diff and the session's cumulative diff (some constraints, such as the
+ * total diff size, only show in one of them), each (file, constraint) once.
+ */
+export function evaluateCheckpoint(input: {
+  seq: number
+  files: ChangedFile[]
+  cumulative: ChangedFile[]
+  worktree: string
+  policy: PolicyConfig
+}): Violation[] {
+  const { seq, worktree, policy } = input
+  return dedupeViolations([
+    ...evaluatePolicy({ files: input.files, checkpoint: seq, worktree, policy, scope: 'checkpoint' }),
+    ...evaluatePolicy({ files: input.cumulative, checkpoint: seq, worktree, policy, scope: 'cumulative' }),
+  ])
+}

@@ -1,5 +1,11 @@
 // The policy's public surface: evaluate diffs, interpret severities, validate the config.
-export { evaluatePolicy, dedupeViolations, diffSize, type PolicyInput } from './evaluate.js'
+export {
+  evaluatePolicy,
+  evaluateCheckpoint,
+  dedupeViolations,
+  diffSize,
+  type PolicyInput,
+} from './evaluate.js'
 export {
   SEVERITIES,
   severityRank,

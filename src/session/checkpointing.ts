@@ -9,7 +9,7 @@ import { Git } from '../git/runner.js'
 import { CheckpointStore, type PauseHooks, type ValidateContext } from '../checkpoints/store.js'
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import { PushQueue } from '../checkpoints/push.js'
-import { dedupeViolations, evaluatePolicy, filesToRevert, notifiesAgent } from '../policy/index.js'
+import { evaluateCheckpoint, filesToRevert, notifiesAgent } from '../policy/index.js'
 import { revertPaths } from '../checkpoints/restore.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -232,16 +232,13 @@ export class SessionCheckpoints {
   private validate(ctx: ValidateContext): Violation[] {
     const policy = this.o.config.policy
     const worktree = this.root ?? this.o.cwd
-    const found = dedupeViolations([
-      ...evaluatePolicy({ files: ctx.files, checkpoint: ctx.seq, worktree, policy, scope: 'checkpoint' }),
-      ...evaluatePolicy({
-        files: ctx.cumulative,
-        checkpoint: ctx.seq,
-        worktree,
-        policy,
-        scope: 'cumulative',
-      }),
-    ])
+    const found = evaluateCheckpoint({
+      seq: ctx.seq,
+      files: ctx.files,
+      cumulative: ctx.cumulative,
+      worktree,
+      policy,
+    })
     const fresh = found.filter((v) => {
       const key = `${v.constraint}\0${v.file}`
       if (this.seen.has(key)) return false
