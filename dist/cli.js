@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { a as getDefaultExportFromCjs, t as formatDuration, l as loadConfig, d as createSanitizer, w as parseDuration, x as specialKind, y as unwrap, z as distExports, b as configSchema, A as toJSONSchema, B as displayName, C as ConfigError, i as ensureStateDir, D as lifecycleEvents, E as findRepoRoot, k as CheckpointStore, F as listSessions, n as listCheckpoints, o as diffTrees, P as PushQueue, H as PROCTOR_DIR, G as Git, I as resolveCheckpoint, J as assertSessionId, e as aggregateReports, f as parseSessionReport } from './chunks/aggregate-CQU2-jji.js';
+import { a as getDefaultExportFromCjs, t as formatDuration, l as loadConfig, d as createSanitizer, w as parseDuration, x as specialKind, y as unwrap, z as distExports, b as configSchema, A as toJSONSchema, B as displayName, C as ConfigError, i as ensureStateDir, D as lifecycleEvents, E as findRepoRoot, k as CheckpointStore, F as listSessions, q as listCheckpoints, n as diffTrees, P as PushQueue, H as PROCTOR_DIR, G as Git, I as resolveCheckpoint, J as assertSessionId, e as aggregateReports, f as parseSessionReport } from './chunks/aggregate-C2vTu7_C.js';
 import require$$0 from 'node:events';
 import require$$1 from 'node:child_process';
 import sp__default, { join, isAbsolute, resolve as resolve$1, delimiter, dirname } from 'node:path';
 import fs__default, { statSync, accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import process$1 from 'node:process';
-import { r as runSession, R as RedactingWriter, p as parsePrePushLines, i as isDeletion, c as runStopHooks, n as nativeAdapters, d as continuationMessage, e as isNativeAdapterName, E as EVENTS_NEEDING_AN_ANSWER, M as MIN_POOL_SIZE, f as MAX_POOL_SIZE, g as isLifecycleEvent, h as describeCommand, L as LifecycleHooks, j as restoreCheckpoint, k as RestoreRefused, l as installShutdownSignals, o as runBatch, B as BatchError, q as parseTaskFlag } from './chunks/batch-BTNho25c.js';
+import { r as runSession, R as RedactingWriter, p as parsePrePushLines, i as isDeletion, c as runStopHooks, n as nativeAdapters, d as continuationMessage, e as isNativeAdapterName, E as EVENTS_NEEDING_AN_ANSWER, M as MIN_POOL_SIZE, f as MAX_POOL_SIZE, g as isLifecycleEvent, h as describeCommand, L as LifecycleHooks, j as restoreCheckpoint, k as RestoreRefused, l as installShutdownSignals, o as runBatch, B as BatchError, q as parseTaskFlag } from './chunks/batch-CxaN9GTA.js';
 import { mkdir, writeFile, readFile, chmod } from 'node:fs/promises';
 import 'node:crypto';
 import 'node:os';

@@ -1,11 +1,11 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as batchCheckTitle, c as appendJobSummary, d as recordFailure, i as info, w as warning, e as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, f as HttpCodes, g as error$1, h as getOctokit, j as retry$1, k as defaults$1, I as InputError, l as applyInputs, m as readActionsContext, n as actionClient, o as canWrite, p as linksFor, q as expandKey, t as writeOutputs, u as readInputs, v as notice, G as GitHubReporter, x as saveState, y as STATE, z as agentCommand } from './chunks/state-BdSInpnm.js';
+import { S as StickyComment, r as renderBatchComment, C as CheckRuns, a as renderBatchSummary, b as batchCheckTitle, c as appendJobSummary, d as recordFailure, i as info, w as warning, e as debug, s as setSecret, H as HttpClient, B as BearerCredentialHandler, f as HttpCodes, g as error$1, h as getOctokit, j as retry$1, k as defaults$1, I as InputError, l as applyInputs, m as readActionsContext, n as actionClient, o as canWrite, p as linksFor, q as expandKey, t as writeOutputs, u as readInputs, v as notice, G as GitHubReporter, x as saveState, y as STATE, z as agentCommand } from './chunks/state-BmRNNtOW.js';
 import * as fs$1 from 'node:fs';
 import fs__default, { existsSync, readdirSync as readdirSync$1, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, win32, posix, join, basename, resolve as resolve$1 } from 'node:path';
-import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport, h as failsPolicyCheck } from './chunks/aggregate-CQU2-jji.js';
-import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, w as withDeadline } from './chunks/batch-BTNho25c.js';
+import { r as requireSrc, g as getAugmentedNamespace, c as commonjsGlobal, a as getDefaultExportFromCjs$1, p as picomatch, l as loadConfig, b as configSchema, d as createSanitizer, e as aggregateReports, C as ConfigError, f as parseSessionReport, h as failsPolicyCheck } from './chunks/aggregate-C2vTu7_C.js';
+import { m as makeBatchId, L as LifecycleHooks, b as batchCompletePayload, a as makeSessionId, R as RedactingWriter, r as runSession, w as withDeadline } from './chunks/batch-CxaN9GTA.js';
 import os, { EOL as EOL$1, tmpdir } from 'node:os';
 import os__default from 'os';
 import * as fs from 'fs';

@@ -1,9 +1,9 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { A as getState, i as info, u as readInputs, l as applyInputs, m as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, p as linksFor, y as STATE, n as actionClient } from './chunks/state-BdSInpnm.js';
+import { A as getState, i as info, u as readInputs, l as applyInputs, m as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, p as linksFor, y as STATE, n as actionClient } from './chunks/state-BmRNNtOW.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { i as ensureStateDir, j as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, G as Git, k as CheckpointStore, m as dedupeViolations, n as listCheckpoints, o as diffTrees, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, q as checkpointRef, s as evaluatePolicy } from './chunks/aggregate-CQU2-jji.js';
+import { i as ensureStateDir, j as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, G as Git, k as CheckpointStore, m as evaluateCheckpoint, n as diffTrees, o as evaluatePolicy, q as listCheckpoints, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, s as checkpointRef } from './chunks/aggregate-C2vTu7_C.js';
 import 'os';
 import 'crypto';
 import 'fs';
@@ -104,15 +104,11 @@ async function post(env = process.env) {
  */
 async function finalCheckpoint(cwd, sessionId, config) {
     const git = new Git({ cwd });
-    const judge = (files, seq, scope) => evaluatePolicy({ files, checkpoint: seq, worktree: cwd, policy: config.policy, scope });
     const store = new CheckpointStore({
         git,
         session: sessionId,
         maxFileSize: config.checkpoints.max_file_size,
-        validate: (ctx) => dedupeViolations([
-            ...judge(ctx.files, ctx.seq, 'checkpoint'),
-            ...judge(ctx.cumulative, ctx.seq, 'cumulative'),
-        ]),
+        validate: (ctx) => evaluateCheckpoint({ ...ctx, worktree: cwd, policy: config.policy }),
     });
     try {
         await store.open();
@@ -125,8 +121,14 @@ async function finalCheckpoint(cwd, sessionId, config) {
         const latest = store.latest;
         if (!latest)
             return [];
-        const seq = (await listCheckpoints(git, sessionId)).at(-1)?.seq ?? 0;
-        return judge(await diffTrees(git, store.base, latest), seq, 'cumulative');
+        const files = await diffTrees(git, store.base, latest);
+        return evaluatePolicy({
+            files,
+            checkpoint: store.latestSeq,
+            worktree: cwd,
+            policy: config.policy,
+            scope: 'cumulative',
+        });
     }
     catch (error) {
         warning(`proctor: could not take the final checkpoint: ${error.message}`);
