@@ -32,6 +32,11 @@ export interface PushQueueOptions {
   /** Per network command (default 60 s). */
   timeoutMs?: number
   sleep?: (ms: number) => Promise<void>
+  /**
+   * A token for the push and fetch commands only (tokenHeaderConfig), so it never has to be stored in
+   * .git/config where the agent could read it.
+   */
+  secretConfig?: readonly [string, string][]
 }
 
 /** Why a push can never succeed by retrying. */
@@ -147,6 +152,7 @@ export class PushQueue {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const outcome = await git.push(this.options.remote, [`${candidate}:${target}`], {
         timeoutMs: this.options.timeoutMs ?? 60_000,
+        ...(this.options.secretConfig ? { secretConfig: this.options.secretConfig } : {}),
       })
       if (outcome.ok) {
         this.pushedLocal = local
@@ -202,6 +208,7 @@ export class PushQueue {
       await git.fetch(this.options.remote, [`+${target}:${tracking}`], {
         depth: 1,
         timeoutMs: this.options.timeoutMs ?? 60_000,
+        ...(this.options.secretConfig ? { secretConfig: this.options.secretConfig } : {}),
       })
     } catch {
       return null

@@ -109,11 +109,18 @@ export const configSchema = z.strictObject({
       }),
       adapter: z.enum(['generic', 'claude', 'codex', 'gemini']).default('generic'),
       env: z.record(z.string(), z.string()).default({}),
+      env_passthrough: z
+        .array(z.string().regex(/^[^=\s]+$/, 'an environment variable name'))
+        .default([])
+        .meta({
+          description:
+            'Variables proctor otherwise withholds from the agent and hooks (INPUT_*, ACTIONS_RUNTIME_TOKEN, GITHUB_TOKEN...) that you hand them anyway',
+        }),
       cwd: z.string().optional(),
       cols: z.number().int().min(20).max(1000).default(120),
       rows: z.number().int().min(5).max(500).default(40),
     })
-    .default({ pty: true, adapter: 'generic', env: {}, cols: 120, rows: 40 }),
+    .default({ pty: true, adapter: 'generic', env: {}, env_passthrough: [], cols: 120, rows: 40 }),
   timeouts: z
     .strictObject({
       total: duration({ min: 1 }).default(30 * 60_000),

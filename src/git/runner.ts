@@ -17,6 +17,7 @@
 // - `maxConcurrentProcesses: 1` per instance; this class's semaphore is the one concurrency limit.
 import path from 'node:path'
 
+import { configEnv } from './credentials.js'
 import { BASE_CONFIG, FALLBACK_IDENTITY, PRIVATE_INDEX_CONFIG, sanitizedGitEnv } from './env.js'
 import { GitError, RefMovedError, tail } from './errors.js'
 import { runGit, type GitBufferResult, type GitInvocation } from './exec.js'
@@ -48,6 +49,11 @@ export interface GitCallOptions {
   env?: Record<string, string>
   /** Extra `-c key=value` settings for this call. */
   config?: readonly string[]
+  /**
+   * Settings that hold a secret (a credential header): passed as GIT_CONFIG_* environment entries of this
+   * one process, never as argv (readable by every process) nor written to .git/config.
+   */
+  secretConfig?: readonly [string, string][]
   /** Options placed before the subcommand (e.g. `--no-optional-locks`). */
   globalArgs?: readonly string[]
   cwd?: string
@@ -74,6 +80,8 @@ export interface GitRunnerOptions {
 
 export interface PushOptions {
   timeoutMs?: number
+  /** Secret settings (a credential) for this push only; see GitCallOptions.secretConfig. */
+  secretConfig?: readonly [string, string][]
   /** Extra arguments such as `--atomic`; never `--force` (proctor only fast-forwards). */
   extraArgs?: readonly string[]
 }
@@ -447,6 +455,7 @@ export class Git {
     ]
     const call: GitCallOptions = { okExitCodes: [1, 128] }
     if (options.timeoutMs) call.timeoutMs = options.timeoutMs
+    if (options.secretConfig) call.secretConfig = options.secretConfig
     const result = await this.raw(args, call)
     const refs = parsePushPorcelain(result.stdout)
     const ok = result.exitCode === 0 && refs.every((r) => r.status !== 'rejected')
@@ -457,13 +466,14 @@ export class Git {
   async fetch(
     remote: string,
     refspecs: readonly string[],
-    options: { depth?: number; timeoutMs?: number } = {},
+    options: { depth?: number; timeoutMs?: number; secretConfig?: readonly [string, string][] } = {},
   ): Promise<GitResult> {
     const args = ['fetch', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules']
     if (options.depth) args.push(`--depth=${options.depth}`)
     args.push('--', remote, ...refspecs)
     const call: GitCallOptions = {}
     if (options.timeoutMs) call.timeoutMs = options.timeoutMs
+    if (options.secretConfig) call.secretConfig = options.secretConfig
     return this.raw(args, call)
   }
 
@@ -569,6 +579,7 @@ export class Git {
   private invocation(args: readonly string[], options: GitCallOptions): GitInvocation {
     const env = { ...this.env, ...options.env }
     if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile
+    if (options.secretConfig) Object.assign(env, configEnv(env, options.secretConfig))
     const call: GitInvocation = {
       binary: this.binary,
       cwd: options.cwd ?? this.cwd,

@@ -26,6 +26,8 @@ export interface SessionCheckpointsOptions {
   onChange: () => void
   /** To tell CI from a laptop (checkpoints.push: auto pushes only in CI). */
   env: Record<string, string | undefined>
+  /** proctor's credential for the pushes only (tokenHeaderConfig); never in .git/config. */
+  pushSecretConfig?: readonly [string, string][]
 }
 
 export class SessionCheckpoints {
@@ -87,6 +89,7 @@ export class SessionCheckpoints {
       mode: this.pushMode(),
       sessionDir: this.o.sessionDir,
       base: this.store.base,
+      ...(this.o.pushSecretConfig ? { secretConfig: this.o.pushSecretConfig } : {}),
     })
   }
 

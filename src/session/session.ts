@@ -23,6 +23,7 @@ import { SessionCheckpoints } from './checkpointing.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
 import { prepareNativeHooks } from './native-hooks.js'
+import { agentEnvironment } from '../supervisor/agent-env.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -53,6 +54,8 @@ export interface SessionOptions {
   ci?: Record<string, string | number | null>
   /** Fired instead of session lifecycle hooks' own subagent events (batches). */
   role?: string
+  /** proctor's credential for the checkpoint pushes only (tokenHeaderConfig); never in .git/config. */
+  pushSecretConfig?: readonly [string, string][]
 }
 
 export interface SessionOutcome {
@@ -68,7 +71,8 @@ const INTERRUPT_PUSH_DEADLINE_MS = 3_000
 
 export async function runSession(opts: SessionOptions): Promise<SessionOutcome> {
   const { config } = opts
-  const env = { ...(opts.env ?? process.env) }
+  // Tokens and step files never reach the agent or a hook (docs/action.md#what-the-agent-can-see).
+  const env = agentEnvironment(opts.env ?? process.env, config.agent.env_passthrough)
   const dirs = ensureStateDir(opts.cwd)
   const reaped = await reconcileOrphans(dirs.state, { graceMs: Math.min(config.timeouts.grace, 2_000) })
   const sessionId = opts.sessionId ? sanitizeRefPart(opts.sessionId) : makeSessionId(env)
@@ -139,6 +143,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     },
     onChange: progress,
     env,
+    ...(opts.pushSecretConfig ? { pushSecretConfig: opts.pushSecretConfig } : {}),
   })
 
   let ending: Ending
