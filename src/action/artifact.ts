@@ -48,6 +48,23 @@ export interface DownloadOptions {
 export async function downloadReportArtifacts(
   options: DownloadOptions,
 ): Promise<{ files: string[]; problems: string[] }> {
+  const { artifacts, problems } = await downloadArtifacts(options)
+  const files: string[] = []
+  for (const artifact of artifacts) {
+    const found = findReportFiles(artifact.dir)
+    if (found.length === 0) problems.push(`artifact ${artifact.name} holds no report.json`)
+    files.push(...found)
+  }
+  return { files, problems }
+}
+
+/**
+ * Downloads the artifacts whose names match `pattern` (latest attempt of each session), each into its own
+ * directory under `dest`. Never throws: what failed is listed in `problems`.
+ */
+export async function downloadArtifacts(
+  options: DownloadOptions,
+): Promise<{ artifacts: { name: string; dir: string }[]; problems: string[] }> {
   const run = options.context.workflowRun
   const findBy = run
     ? {
@@ -59,25 +76,23 @@ export async function downloadReportArtifacts(
     : undefined
   if (!findBy && !process.env.ACTIONS_RUNTIME_TOKEN) {
     return {
-      files: [],
-      problems: ['artifact-pattern needs the GitHub Actions artifact service (run inside a workflow)'],
+      artifacts: [],
+      problems: [`artifact-pattern needs the GitHub Actions artifact service (run inside a workflow)`],
     }
   }
   const matches = picomatch(options.pattern)
-  const files: string[] = []
+  const artifacts: { name: string; dir: string }[] = []
   const problems: string[] = []
   try {
     const client = new DefaultArtifactClient()
-    const { artifacts } = await client.listArtifacts({ latest: true, ...(findBy ? { findBy } : {}) })
-    const wanted = latestAttempts(artifacts.filter((a) => matches(a.name)))
+    const { artifacts: listed } = await client.listArtifacts({ latest: true, ...(findBy ? { findBy } : {}) })
+    const wanted = latestAttempts(listed.filter((a) => matches(a.name)))
     if (wanted.length === 0) problems.push(`no artifact matches "${options.pattern}"`)
     for (const artifact of wanted) {
       const path = join(options.dest, artifact.name.replace(/[^A-Za-z0-9._-]/g, '_'))
       try {
         await client.downloadArtifact(artifact.id, { path, ...(findBy ? { findBy } : {}) })
-        const found = findReportFiles(path)
-        if (found.length === 0) problems.push(`artifact ${artifact.name} holds no report.json`)
-        files.push(...found)
+        artifacts.push({ name: artifact.name, dir: path })
       } catch (error) {
         problems.push(`artifact ${artifact.name} could not be downloaded: ${(error as Error).message}`)
       }
@@ -85,10 +100,10 @@ export async function downloadReportArtifacts(
   } catch (error) {
     problems.push(`could not list artifacts: ${(error as Error).message}`)
   }
-  return { files, problems }
+  return { artifacts, problems }
 }
 
-const SESSION_ARTIFACT = /^proctor-report-(\d+)-(\d+)-(.+)$/
+const SESSION_ARTIFACT = /^proctor-(?:report|handoff)-(\d+)-(\d+)-(.+)$/
 
 /**
  * "Re-run failed jobs" leaves the earlier attempts' artifacts in the run, and session ids (so artifact

@@ -20,6 +20,8 @@ export interface ActionInputs {
   workingDirectory: string
   reports: string
   artifactPattern: string
+  /** mode run: hand the session over to a verify job (artifact) instead of publishing or pushing. */
+  handoff: boolean
 }
 
 export class InputError extends Error {
@@ -51,6 +53,7 @@ export function readInputs(env: Env = process.env): ActionInputs {
     workingDirectory: input(env, 'working-directory'),
     reports: input(env, 'reports'),
     artifactPattern: input(env, 'artifact-pattern'),
+    handoff: /^(true|yes|1)$/i.test(input(env, 'handoff')),
   }
 }
 

@@ -50,6 +50,8 @@ export async function post(env: Record<string, string | undefined> = process.env
     () => null,
   )
   const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs)
+  // The agent job of the two-job layout never pushes or publishes, not even from the post step.
+  if (inputs.handoff) config.checkpoints.push = 'never'
   const sessionDir = join(dirs.sessions, sessionId)
   const reportExists = existsSync(join(sessionDir, 'report.json'))
   // Without report.json main died before its final checkpoint: save the agent's last work first.
@@ -72,6 +74,7 @@ export async function post(env: Record<string, string | undefined> = process.env
       checks: config.github.checks,
       sanitizer: createSanitizer({ secrets: [token].filter(Boolean) }),
       links: linksFor(ctx),
+      ...(inputs.handoff ? { readOnly: true } : {}),
       onError: (error) => core.warning(`proctor: GitHub ${error.operation} failed: ${error.message}`),
     })
     const adopted = await reporter.adoptOpenChecks()

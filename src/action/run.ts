@@ -23,6 +23,13 @@ import { agentCommand, applyInputs, InputError, readInputs, type ActionInputs } 
 import { runAggregate } from './aggregate.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { STATE } from './state.js'
+// ---- trust split (docs/action.md#two-job-layout) ----
+import { runVerify } from './verify.js'
+import { uploadHandoff } from './handoff.js'
+import { pushCredential, warnPersistedCredentials, withholdRunnerSecrets } from './hygiene.js'
+import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
+import { Git } from '../git/runner.js'
+// ---- end trust split ----
 
 /**
  * After a cancellation the runner sends SIGTERM 7.5 s and SIGKILL 10 s after SIGINT; reporting gets at
@@ -35,17 +42,24 @@ const EXIT_MARGIN_MS = 700
 
 export async function main(env: Record<string, string | undefined> = process.env): Promise<number> {
   let inputs: ActionInputs
+  let secrets: WithheldSecrets
   try {
     inputs = readInputs(env)
     if (inputs.githubToken) core.setSecret(inputs.githubToken)
+    // Before anything else can start: no token stays in the environment the agent and hooks inherit.
+    secrets = withholdRunnerSecrets()
     if (inputs.workingDirectory) process.chdir(resolve(inputs.workingDirectory))
   } catch (error) {
     core.error(`proctor: ${(error as Error).message}`)
     return 2
   }
-  if (inputs.mode === 'aggregate') return runAggregate(inputs, env)
+  if (inputs.mode === 'aggregate')
+    return withSecretsInEnv(secrets, ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL'], () =>
+      runAggregate(inputs, env),
+    )
+  if (inputs.mode === 'verify') return runVerify(inputs, env, secrets)
   if (inputs.mode !== 'run') {
-    core.error(`proctor: input mode: expected run or aggregate, got "${inputs.mode}"`)
+    core.error(`proctor: input mode: expected run, verify or aggregate, got "${inputs.mode}"`)
     return 2
   }
 
@@ -64,6 +78,8 @@ export async function main(env: Record<string, string | undefined> = process.env
     appendJobSummary(`### proctor: configuration error\n\n\`\`\`\n${message}\n\`\`\`\n`)
     return 2
   }
+  // The agent job of the two-job layout publishes and pushes nothing; the verify job does.
+  if (inputs.handoff) config.checkpoints.push = 'never'
   const command = safe(() => agentCommand(inputs, config))
   if (!command || command instanceof Error) {
     const message =
@@ -75,7 +91,15 @@ export async function main(env: Record<string, string | undefined> = process.env
   }
 
   const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
-  const readOnly = !canWrite(ctx)
+  const readOnly = !canWrite(ctx) || inputs.handoff
+  const persisted = await warnPersistedCredentials(process.cwd())
+  const pushSecretConfig = persisted
+    ? undefined
+    : pushCredential(
+        await new Git({ cwd: process.cwd() }).remoteUrl(config.checkpoints.remote).catch(() => null),
+        inputs.githubToken,
+        ctx.serverUrl,
+      )
   const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
 
   // A comment can start an agent: only people who may write to the repository get to do that.
@@ -95,7 +119,11 @@ export async function main(env: Record<string, string | undefined> = process.env
       return 1
     }
   }
-  if (readOnly)
+  if (inputs.handoff)
+    core.notice(
+      'proctor: handoff: this job publishes and pushes nothing; the verify job re-runs the gates on the handed-off checkpoints',
+    )
+  else if (readOnly)
     core.notice(
       'proctor: pull request from a fork (read-only token): reporting to the job summary and an artifact only',
     )
@@ -140,6 +168,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     input: null,
     installSignalHandlers: true,
     env,
+    ...(pushSecretConfig ? { pushSecretConfig } : {}),
     ci: {
       repository: `${ctx.owner}/${ctx.repo}`,
       run_id: ctx.runId,
@@ -169,7 +198,19 @@ export async function main(env: Record<string, string | undefined> = process.env
           Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now()),
           () => null,
         )
-  if (readOnly) await uploadSessionArtifact(report, outcome.reportPath)
+  if (inputs.handoff) {
+    const problem = await uploadHandoff({
+      cwd: process.cwd(),
+      report,
+      reportPath: outcome.reportPath,
+      secrets,
+    })
+    if (problem) core.error(`proctor: ${problem}`)
+  } else if (readOnly) {
+    await withSecretsInEnv(secrets, ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL'], () =>
+      uploadSessionArtifact(report, outcome.reportPath),
+    )
+  }
   // Token-shaped strings found while rendering: mask them in whatever this job prints from now on.
   for (const secret of sanitizer.discovered()) core.setSecret(secret)
 

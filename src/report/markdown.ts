@@ -400,11 +400,31 @@ function transcriptSection(ctx: Ctx, open: boolean): Section {
     render(budget) {
       if (!report.output_tail) return ''
       const facts = `${formatSize(report.transcript.bytes)}${report.transcript.capped ? ', capped' : ''}`
-      const head = `<details${open ? ' open' : ''}>\n<summary>Transcript tail (${facts})</summary>\n\n`
+      // mode: verify — the transcript is only what the agent job handed over.
+      const who = report.agent_job ? ', as reported by the agent job' : ''
+      const head = `<details${open ? ' open' : ''}>\n<summary>Transcript tail (${facts}${who})</summary>\n\n`
       const tail = '\n\n</details>'
       const room = budget - head.length - tail.length
       if (room < 200) return ''
       return head + s.forCodeBlock(report.output_tail, room, { language: 'text', keep: 'tail' }) + tail
+    },
+  }
+}
+
+// mode: verify — which parts are this job's verdict and which are the agent job's claims.
+function verifiedNote(ctx: Ctx): Section {
+  const claim = ctx.report.agent_job
+  return {
+    cap: 1_500,
+    render(budget) {
+      if (!claim) return ''
+      const said = ctx.s.forMarkdown(`${claim.status}, verdict ${claim.verdict}`, 200)
+      const text =
+        `> **Verified in a separate job.** The stop hooks and the policy ran in the verify job, on the agent's ` +
+        `checkpoints applied to a fresh checkout; the checks and this verdict are its own. ` +
+        `The agent job reported: ${said} — shown for information, never as a verdict. ` +
+        `The timeline and transcript below are as reported by the agent job.`
+      return text.length <= budget ? text : ''
     },
   }
 }
@@ -431,6 +451,7 @@ export function renderSessionComment(report: SessionReport, options: SessionComm
     .filter(Boolean)
     .join('\n')
   const sections = [
+    verifiedNote(ctx),
     stopHooksSection(ctx),
     violationsSection(ctx),
     checkpointsSection(ctx),
@@ -450,6 +471,7 @@ export function renderJobSummary(report: SessionReport, options: SummaryOptions)
       cap: Math.round(limit * fraction),
     })
     const sections = [
+      verifiedNote(ctx),
       share(stopHooksSection(ctx), 0.2),
       share(violationsSection(ctx), 0.35),
       share(checkpointsSection(ctx), 0.15),

@@ -109,6 +109,21 @@ export interface SessionReport {
   output_tail: string
   /** CI context when present (run id, attempt, job, repository, sha, pr). */
   ci?: Record<string, string | number | null>
+  /**
+   * Set by `mode: verify` (docs/action.md#two-job-layout): the verdict, stop hooks, policy and push are
+   * the verify job's own; events, transcript and output_tail are only what the agent job reported.
+   */
+  agent_job?: AgentJobClaim
+}
+
+/** What the agent job said about its own session: shown as reported, never used as a verdict. */
+export interface AgentJobClaim {
+  session_id: string
+  status: SessionStatus | string
+  verdict: Verdict | string
+  reason: string | null
+  /** The agent job's stop-hook results as it reported them. */
+  stop_hooks: StopHookResult[]
 }
 
 export interface BatchChild {

@@ -1,0 +1,65 @@
+// What every mode of the action does before anything of the agent's can run: take the tokens out of its
+// own environment (and out of /proc/self/environ), and warn when the checkout left a credential in
+// .git/config, where the agent reads it as easily as any file. docs/action.md#what-the-agent-can-see.
+import * as core from '@actions/core'
+import { Git } from '../git/runner.js'
+import { persistedCredentialKeys, tokenHeaderConfig } from '../git/credentials.js'
+import { withholdSecrets, type WithheldSecrets } from '../supervisor/agent-env.js'
+
+/** Takes the runner's tokens out of the environment; masks them in the log. */
+export function withholdRunnerSecrets(): WithheldSecrets {
+  const secrets = withholdSecrets(process.env)
+  for (const [name, value] of Object.entries(secrets.values)) {
+    if (/TOKEN/i.test(name) && value) core.setSecret(value)
+  }
+  if (!secrets.scrubbed && Object.keys(secrets.values).length > 0) {
+    core.warning(
+      `proctor: the tokens were removed from the agent's environment, but ${secrets.problem ?? 'the start-up environment could not be overwritten'}; a process of the same user could still read them in /proc`,
+    )
+  }
+  return secrets
+}
+
+/**
+ * A warning when the repository's config holds an `http.<url>.extraheader` (actions/checkout's default,
+ * `persist-credentials: true`): that token is readable by the agent and every hook.
+ */
+export async function warnPersistedCredentials(cwd: string): Promise<boolean> {
+  try {
+    const git = new Git({ cwd })
+    const listed = await git.raw(['config', '-z', '--includes', '--get-regexp', '^http\\..*extraheader$'], {
+      okExitCodes: [1],
+    })
+    const keys = persistedCredentialKeys(listed.stdout)
+    if (keys.length === 0) return false
+    core.warning(
+      `proctor: .git/config holds a credential (${keys.join(', ')}) that the agent and its hooks can read. ` +
+        'Use actions/checkout with `persist-credentials: false`; proctor passes its own token to each push. ' +
+        'See docs/action.md#what-the-agent-can-see',
+    )
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * proctor's token for the pushes to `remoteUrl`, or none: only when the remote is on the GitHub server
+ * the token belongs to (GITHUB_SERVER_URL), never to another host.
+ */
+export function pushCredential(
+  remoteUrl: string | null,
+  token: string,
+  serverUrl: string,
+): [string, string][] | undefined {
+  if (!token || !remoteUrl) return undefined
+  let same = false
+  try {
+    same = new URL(remoteUrl).origin === new URL(serverUrl).origin
+  } catch {
+    same = false
+  }
+  if (!same) return undefined
+  const entries = tokenHeaderConfig(remoteUrl, token)
+  return entries.length ? entries : undefined
+}
