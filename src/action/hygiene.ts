@@ -6,11 +6,14 @@ import { Git } from '../git/runner.js'
 import { persistedCredentialKeys, tokenHeaderConfig } from '../git/credentials.js'
 import { withholdSecrets, type WithheldSecrets } from '../supervisor/agent-env.js'
 
-/** Takes the runner's tokens out of the environment; masks them in the log. */
-export function withholdRunnerSecrets(): WithheldSecrets {
+/** Takes the runner's tokens out of the environment; masks them in the log (once: `masked` already are). */
+export function withholdRunnerSecrets(masked: readonly string[] = []): WithheldSecrets {
   const secrets = withholdSecrets(process.env)
+  const seen = new Set(masked)
   for (const [name, value] of Object.entries(secrets.values)) {
-    if (/TOKEN/i.test(name) && value) core.setSecret(value)
+    if (!/TOKEN/i.test(name) || !value || seen.has(value)) continue
+    seen.add(value)
+    core.setSecret(value)
   }
   if (!secrets.scrubbed && Object.keys(secrets.values).length > 0) {
     core.warning(
@@ -41,6 +44,14 @@ export async function warnPersistedCredentials(cwd: string): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+/**
+ * The git host the token belongs to: GITHUB_SERVER_URL, or PROCTOR_GIT_SERVER_URL when set (the
+ * end-to-end tests point it at a loopback git server; the artifact client insists on github.com).
+ */
+export function gitServerUrl(env: Record<string, string | undefined>, serverUrl: string): string {
+  return env.PROCTOR_GIT_SERVER_URL || serverUrl
 }
 
 /**

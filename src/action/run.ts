@@ -26,7 +26,7 @@ import { STATE } from './state.js'
 // ---- trust split (docs/action.md#two-job-layout) ----
 import { runVerify } from './verify.js'
 import { uploadHandoff } from './handoff.js'
-import { pushCredential, warnPersistedCredentials, withholdRunnerSecrets } from './hygiene.js'
+import { gitServerUrl, pushCredential, warnPersistedCredentials, withholdRunnerSecrets } from './hygiene.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { Git } from '../git/runner.js'
 // ---- end trust split ----
@@ -47,7 +47,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     inputs = readInputs(env)
     if (inputs.githubToken) core.setSecret(inputs.githubToken)
     // Before anything else can start: no token stays in the environment the agent and hooks inherit.
-    secrets = withholdRunnerSecrets()
+    secrets = withholdRunnerSecrets([inputs.githubToken])
     if (inputs.workingDirectory) process.chdir(resolve(inputs.workingDirectory))
   } catch (error) {
     core.error(`proctor: ${(error as Error).message}`)
@@ -98,7 +98,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     : pushCredential(
         await new Git({ cwd: process.cwd() }).remoteUrl(config.checkpoints.remote).catch(() => null),
         inputs.githubToken,
-        ctx.serverUrl,
+        gitServerUrl(env, ctx.serverUrl),
       )
   const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
 

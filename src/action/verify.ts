@@ -42,7 +42,7 @@ import { actionClient } from './client.js'
 import { applyInputs, InputError, type ActionInputs } from './inputs.js'
 import { downloadArtifacts, uploadSessionArtifact } from './artifact.js'
 import { acceptHandoff, ARTIFACT_ENV, HANDOFF_PREFIX, type HandoffResult } from './handoff.js'
-import { pushCredential, warnPersistedCredentials } from './hygiene.js'
+import { gitServerUrl, pushCredential, warnPersistedCredentials } from './hygiene.js'
 
 type Env = Record<string, string | undefined>
 
@@ -101,7 +101,9 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
   const baseKey = expandKey(config.github.key, ctx)
   const gate = await gateFiles(git, dirs.root, configPath, config)
   const remoteUrl = await remoteUrlOf(git, config.checkpoints.remote)
-  const credential = persisted ? undefined : pushCredential(remoteUrl, token, ctx.serverUrl)
+  const credential = persisted
+    ? undefined
+    : pushCredential(remoteUrl, token, gitServerUrl(env, ctx.serverUrl))
 
   const verified: Verified[] = []
   for (const result of handoffs) {

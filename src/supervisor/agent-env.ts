@@ -31,9 +31,14 @@ const WITHHELD: readonly RegExp[] = [
  */
 const STEP_FILES: readonly string[] = ['GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_OUTPUT', 'GITHUB_STATE']
 
+/** Whether `name` holds a runner credential (or the address of a service only a credential opens). */
+export function isRunnerSecret(name: string): boolean {
+  return WITHHELD.some((re) => re.test(name))
+}
+
 /** Whether `name` is withheld from the agent and its hooks unless passed through. */
 export function isWithheld(name: string): boolean {
-  return WITHHELD.some((re) => re.test(name)) || STEP_FILES.includes(name.toUpperCase())
+  return isRunnerSecret(name) || STEP_FILES.includes(name.toUpperCase())
 }
 
 /**
@@ -61,14 +66,15 @@ export interface WithheldSecrets {
 }
 
 /**
- * Takes every withheld variable out of process.env and overwrites its bytes in the environment block the
+ * Takes every runner credential out of process.env (the step files stay: proctor writes its outputs and
+ * state there; agentEnvironment keeps them from the agent) and overwrites its bytes in the environment block the
  * kernel shows as /proc/self/environ, so children (and anything of the same user) find nothing there.
  * The values are returned for proctor's own use (its GitHub client, the artifact upload). Idempotent.
  */
 export function withholdSecrets(env: NodeJS.ProcessEnv = process.env): WithheldSecrets {
   const values: Record<string, string> = {}
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || !isWithheld(name)) continue
+    if (value === undefined || !isRunnerSecret(name)) continue
     values[name] = value
     delete env[name]
   }
@@ -126,7 +132,7 @@ function scrubStartupEnvironment(): string | null {
       const entry = block.toString('latin1', offset, stop)
       const eq = entry.indexOf('=')
       const name = eq > 0 ? entry.slice(0, eq) : entry
-      if (isWithheld(name)) {
+      if (isRunnerSecret(name)) {
         writeSync(fd, Buffer.alloc(stop - offset), 0, stop - offset, start + offset)
       }
       offset = stop + 1
