@@ -64,7 +64,7 @@ export function pushCredential(
   serverUrl: string,
 ): [string, string][] | undefined {
   if (!token || !remoteUrl) return undefined
-  let same = false
+  let same: boolean
   try {
     same = new URL(remoteUrl).origin === new URL(serverUrl).origin
   } catch {
