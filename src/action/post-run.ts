@@ -30,6 +30,7 @@ import { GitHubReporter } from '../github/reporter.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { readInputs, applyInputs } from './inputs.js'
 import { STATE } from './state.js'
+import { gitServerUrl, pushCredential, warnPersistedCredentials } from './hygiene.js'
 
 export async function post(env: Record<string, string | undefined> = process.env): Promise<number> {
   if (core.getState(STATE.finished) === 'true') return 0
@@ -57,7 +58,13 @@ export async function post(env: Record<string, string | undefined> = process.env
   // Without report.json main died before its final checkpoint: save the agent's last work first.
   const violations =
     !reportExists && config.checkpoints.enabled ? await finalCheckpoint(cwd, sessionId, config) : []
-  const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config)
+  const pushed = await pushLeftovers(
+    cwd,
+    sessionId,
+    sessionDir,
+    config,
+    await postPushCredential(cwd, config, inputs.githubToken, env),
+  )
   const report = await reportOf(cwd, sessionId, sessionDir, pushed, violations)
 
   try {
@@ -124,11 +131,30 @@ async function finalCheckpoint(cwd: string, sessionId: string, config: Config): 
   }
 }
 
+/** The token for the leftover push only, as main passes it (never when .git/config already holds one). */
+async function postPushCredential(
+  cwd: string,
+  config: Config,
+  token: string,
+  env: Record<string, string | undefined>,
+): Promise<[string, string][] | undefined> {
+  if (!token || (await warnPersistedCredentials(cwd))) return undefined
+  const remote = await new Git({ cwd }).remoteUrl(config.checkpoints.remote).catch(() => null)
+  let serverUrl = 'https://github.com'
+  try {
+    serverUrl = readActionsContext(env).serverUrl
+  } catch {
+    // No Actions context: the default server.
+  }
+  return pushCredential(remote, token, gitServerUrl(env, serverUrl))
+}
+
 async function pushLeftovers(
   cwd: string,
   sessionId: string,
   sessionDir: string,
   config: Config,
+  secretConfig?: [string, string][],
 ): Promise<PushRecord | null> {
   const git = new Git({ cwd })
   const checkpoints = await listCheckpoints(git, sessionId).catch(() => [])
@@ -142,6 +168,7 @@ async function pushLeftovers(
     mode: config.checkpoints.push,
     sessionDir,
     base: checkpoints[0]?.base ?? null,
+    ...(secretConfig ? { secretConfig } : {}),
   })
   queue.schedule()
   const record = await queue.flush()

@@ -236,7 +236,8 @@ async function verifyJob(
 const writes = (server: GitHubApiServer) => server.calls.filter((c) => c.method !== 'GET')
 const pushes = () => git.requests.filter((r) => r.url.includes('git-receive-pack'))
 
-describe('the two-job layout', () => {
+// Two or three action steps per test, each a few seconds (Octokit spaces writes 1 s apart): more than the default.
+describe('the two-job layout', { timeout: 180_000 }, () => {
   it('the agent job holds no token anywhere; its forged pass fails in the verify job, which alone pushes and publishes', async () => {
     const { service, server } = await startServers()
     const repo = repository()
