@@ -83,7 +83,9 @@ export async function runNativeStop(options: NativeStopOptions): Promise<NativeA
     graceMs: config.timeouts.grace,
     round: blocks + 1,
   })
-  const giveUp = outcome.verdict === 'block' && blocks >= config.max_stop_rounds
+  // Hooks that could not run block the result, but the agent cannot fix proctor.yml: let it stop.
+  const onlyErrors = outcome.verdict === 'block' && outcome.reasons.length === 0
+  const giveUp = outcome.verdict === 'block' && (blocks >= config.max_stop_rounds || onlyErrors)
   const state: NativeStopState = {
     adapter: options.adapter,
     agent_session_id: agentSession,
@@ -97,6 +99,10 @@ export async function runNativeStop(options: NativeStopOptions): Promise<NativeA
   }
   await writeFile(statePath, `${JSON.stringify(state, null, 2)}\n`)
   if (outcome.verdict === 'allow') return adapter.answer({ block: false })
+  if (onlyErrors) {
+    const note = `proctor: stop hooks could not run (${outcome.errors.join('; ')}); letting the agent stop with verdict block`
+    return adapter.answer({ block: false, note })
+  }
   if (giveUp) {
     const note = `proctor: stop hooks still block after ${config.max_stop_rounds} rounds (max_stop_rounds); letting the agent stop with verdict block`
     return adapter.answer({ block: false, note })

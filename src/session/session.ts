@@ -215,6 +215,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         ending = completed('allow', null)
         break
       }
+      if (decision.reasons.length === 0) {
+        ending = completed('block', hookErrors(decision.errors))
+        break
+      }
       if (round >= config.max_stop_rounds) {
         ending = completed('block', gaveUp(round, config))
         break
@@ -263,7 +267,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   report.finish({ ...ending, outputTail, transcript })
   report.event('session_end', `session ended: ${status}, verdict ${verdict}`)
   await fire(lifecycle, 'session_end', { status, verdict, exit_code: exitCode, reason })
-  await lifecycle.shutdown()
+  // Async hooks (session_end's webhook) finish before proctor exits; after a signal the runner's cancel
+  // window leaves no time, so they are stopped at once (with a warning).
+  await lifecycle.drain(interruptedBy ? 0 : config.hooks_async_drain_timeout)
   uninstallSignals()
   opts.signal?.removeEventListener('abort', onAbort)
 
@@ -330,6 +336,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
         PROCTOR_ROUND: String(ctx.round),
       },
       mode,
+      // Without a PTY the agent's stdin stays an open pipe, so detector answers (respond: send) reach it.
+      keepStdinOpen: true,
       cols: config.agent.cols,
       rows: config.agent.rows,
       graceMs: config.timeouts.grace,
@@ -349,6 +357,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   let decided: AttemptResult['decided'] = null
   let stopReason: string | null = null
   let evaluation: Promise<void> | null = null
+  const answers = new Set<Promise<void>>()
 
   run.on('output', (chunk) => {
     opts.output?.write(chunk)
@@ -368,8 +377,17 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if (config.checkpoints.on_events.includes(event.kind)) ctx.checkpoints.onEvent(event.kind)
     const response = event.response
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
-      run.write(response.text)
-      report.event('response', `${response.type}: ${JSON.stringify(response.text)}`, { name: event.rule })
+      const what = `${response.type}: ${JSON.stringify(response.text)}`
+      // Recorded once the write settles: an answer that never reached the agent is not counted as one.
+      const answer = run.write(response.text).then((result) =>
+        report.event(
+          'response',
+          result.delivered ? what : `${what} — not delivered: ${result.reason}`,
+          { name: event.rule, data: result.delivered ? { delivered: true } : { ...result } },
+        ),
+      )
+      answers.add(answer)
+      void answer.finally(() => answers.delete(answer))
     } else if (response.type === 'stop') {
       stopReason = `stopped by detector rule "${event.rule}": ${event.text}`
       report.event('response', 'stop the agent', { name: event.rule })
@@ -405,6 +423,11 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       if (ctx.interrupted()) return
       if (decision.verdict === 'allow') {
         decided = { verdict: 'allow', reason: null }
+        void run.stop('requested')
+        return
+      }
+      if (decision.reasons.length === 0) {
+        decided = { verdict: 'block', reason: hookErrors(decision.errors) }
         void run.stop('requested')
         return
       }
@@ -469,6 +492,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
+    await Promise.all([...answers])
     return {
       exit,
       round,
@@ -503,10 +527,12 @@ interface StopEvaluation {
 }
 
 /** A checkpoint of what the agent left, then every stop hook in parallel. */
-async function evaluateStop(e: StopEvaluation): Promise<{ verdict: Verdict; reasons: string[] }> {
+async function evaluateStop(
+  e: StopEvaluation,
+): Promise<{ verdict: Verdict; reasons: string[]; errors: string[] }> {
   await e.checkpoints.settle('event')
   await fire(e.lifecycle, 'stop', { round: e.round, stop_reason: e.stopReason })
-  if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [] }
+  if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [], errors: [] }
   const latest = e.checkpoints.latest()
   const context: StopContext = {
     session_id: e.sessionId,
@@ -538,9 +564,9 @@ async function evaluateStop(e: StopEvaluation): Promise<{ verdict: Verdict; reas
     outcome.verdict === 'allow'
       ? `stop hooks allowed (round ${e.round})`
       : `stop hooks blocked (round ${e.round})`,
-    { data: { verdict: outcome.verdict, reasons: outcome.reasons, round: e.round } },
+    { data: { verdict: outcome.verdict, reasons: outcome.reasons, errors: outcome.errors, round: e.round } },
   )
-  return { verdict: outcome.verdict, reasons: outcome.reasons }
+  return { verdict: outcome.verdict, reasons: outcome.reasons, errors: outcome.errors }
 }
 
 async function fire(
@@ -599,6 +625,11 @@ const failed = (reason: string, signal: string | null = null): Ending => ({
   signal,
   reason,
 })
+
+/** Only hooks that could not run block: the agent cannot fix proctor.yml, so it is not sent back. */
+function hookErrors(errors: readonly string[]): string {
+  return `stop hooks could not run (fix proctor.yml; the agent was not sent back): ${errors.join('; ')}`
+}
 
 function gaveUp(round: number, config: Config): string {
   return `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`
