@@ -94,12 +94,18 @@ describe('interpretStopHook', () => {
     expect(many.reason!.split('\n')).toHaveLength(61)
     expect(many.reason).toMatch(/^t exited 1:\nline 140\n/)
     expect(many.reason).toMatch(/line 199$/)
-    const wide = interpretStopHook(outcome({ exitCode: 1, stdout: `${'x'.repeat(9000)}\nthe end`, name: 't' }))
+    const wide = interpretStopHook(
+      outcome({ exitCode: 1, stdout: `${'x'.repeat(9000)}\nthe end`, name: 't' }),
+    )
     expect(Buffer.byteLength(wide.reason!)).toBeLessThanOrEqual(4096 + 40)
     expect(wide.reason).toMatch(/the end$/)
     const token = `ghp_${'a'.repeat(36)}`
     const secret = interpretStopHook(
-      outcome({ exitCode: 1, stderr: `auth with ${token} and hunter2-value failed`, secrets: ['hunter2-value'] }),
+      outcome({
+        exitCode: 1,
+        stderr: `auth with ${token} and hunter2-value failed`,
+        secrets: ['hunter2-value'],
+      }),
     )
     expect(secret.reason).not.toContain(token)
     expect(secret.reason).not.toContain('hunter2-value')
@@ -107,7 +113,16 @@ describe('interpretStopHook', () => {
   })
 
   it('treats a hook that cannot run, times out or is stopped as an error that tells the user what to fix', () => {
-    expect(interpretStopHook(outcome({ exitCode: 127, stderr: 'sh: 1: npm-tset: not found\n', name: 'tests', command: 'npm-tset' }))).toEqual({
+    expect(
+      interpretStopHook(
+        outcome({
+          exitCode: 127,
+          stderr: 'sh: 1: npm-tset: not found\n',
+          name: 'tests',
+          command: 'npm-tset',
+        }),
+      ),
+    ).toEqual({
       verdict: 'error',
       reason:
         'tests (npm-tset) could not run (exit 127: command not found); fix its command in proctor.yml: sh: 1: npm-tset: not found',
