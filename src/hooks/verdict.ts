@@ -118,7 +118,7 @@ function failureReason(head: string, outcome: StopHookOutcome): string {
   // The whole reason stays under MAX_REASON_CHARS by shortening the tail's start, never its end.
   const budget = Math.min(FAILURE_TAIL_BYTES, MAX_REASON_CHARS - shortHead.length - 4)
   const tail = tailOf(redact(output), FAILURE_TAIL_LINES, budget).trim()
-  return tail ? `${shortHead}:\n${tail}` : `${shortHead} without output`
+  return tail ? `${shortHead}: ${tail}` : `${shortHead} without output`
 }
 
 /** The last `lines` lines, at most `bytes` bytes of UTF-8, cut at a line start where possible. */

@@ -119,7 +119,7 @@ describe('runStopHooks', () => {
     expect(outcome.reasons).toEqual([
       'tests: 2 tests failing',
       'review: add a changelog entry',
-      'unit (echo "FAIL a.test.js"; echo "1 failed" >&2; exit 1) exited 1:\nFAIL a.test.js\n1 failed',
+      'unit (echo "FAIL a.test.js"; echo "1 failed" >&2; exit 1) exited 1: FAIL a.test.js\n1 failed',
     ])
     expect(outcome.errors).toEqual([])
     expect(

@@ -76,7 +76,7 @@ describe('interpretStopHook', () => {
     )
     expect(exit1).toEqual({
       verdict: 'fail',
-      reason: 'tests (npm test) exited 1:\nFAIL src/a.test.ts\nTypeError: boom\nnpm error Test failed',
+      reason: 'tests (npm test) exited 1: FAIL src/a.test.ts\nTypeError: boom\nnpm error Test failed',
     })
     expect(interpretStopHook(outcome({ exitCode: 3, name: 'lint' }))).toEqual({
       verdict: 'fail',
@@ -91,8 +91,8 @@ describe('interpretStopHook', () => {
   it('quotes only the last 60 lines / 4 KiB of a failure, redacted', () => {
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i}`)
     const many = interpretStopHook(outcome({ exitCode: 1, stdout: lines.join('\n'), name: 't' }))
-    expect(many.reason!.split('\n')).toHaveLength(61)
-    expect(many.reason).toMatch(/^t exited 1:\nline 140\n/)
+    expect(many.reason!.split('\n')).toHaveLength(60)
+    expect(many.reason).toMatch(/^t exited 1: line 140\n/)
     expect(many.reason).toMatch(/line 199$/)
     const wide = interpretStopHook(
       outcome({ exitCode: 1, stdout: `${'x'.repeat(9000)}\nthe end`, name: 't' }),
