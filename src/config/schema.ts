@@ -202,9 +202,11 @@ export const configSchema = z.strictObject({
   hooks: z.partialRecord(z.enum(lifecycleEvents), z.array(hookEntry)).default({}),
   hooks_async_pool_size: z.number().int().default(10),
   hooks_async_shutdown_grace: duration({ max: 60_000 }).default(5_000),
-  hooks_async_drain_timeout: duration({ max: 10 * 60_000 }).default(30_000).meta({
-    description: 'How long async hooks still running at the end may take before they are stopped',
-  }),
+  hooks_async_drain_timeout: duration({ max: 10 * 60_000 })
+    .default(30_000)
+    .meta({
+      description: 'How long async hooks still running at the end may take before they are stopped',
+    }),
   batch: z
     .strictObject({
       concurrency: z.number().int().min(1).max(64).default(4),

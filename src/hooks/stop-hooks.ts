@@ -93,7 +93,9 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
         .filter(({ result }) => result.verdict === 'block')
         .map(({ result, failed }) =>
           // A failure's reason already starts with the hook's name and command.
-          failed ? (result.reason ?? `${result.name} failed`) : `${result.name}: ${result.reason ?? 'blocked'}`,
+          failed
+            ? (result.reason ?? `${result.name} failed`)
+            : `${result.name}: ${result.reason ?? 'blocked'}`,
         ),
       errors: gating
         .filter(({ result }) => result.verdict === 'error')

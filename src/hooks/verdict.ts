@@ -126,7 +126,10 @@ export function tailOf(text: string, lines: number, bytes: number): string {
   let tail = text.replace(/^\n+/, '').split('\n').slice(-lines).join('\n')
   const buffer = Buffer.from(tail, 'utf8')
   if (buffer.length > bytes) {
-    tail = buffer.subarray(buffer.length - bytes).toString('utf8').replace(/^\uFFFD+/, '')
+    tail = buffer
+      .subarray(buffer.length - bytes)
+      .toString('utf8')
+      .replace(/^\uFFFD+/, '')
     const newline = tail.indexOf('\n')
     if (newline >= 0 && newline < tail.length - 1) tail = tail.slice(newline + 1)
     tail = `…\n${tail}`

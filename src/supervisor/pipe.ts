@@ -64,7 +64,8 @@ export function spawnPipe(opts: AdapterOptions): ChildAdapter {
       }
       return new Promise<WriteResult>((resolve) => {
         const timer = setTimeout(
-          () => resolve({ delivered: false, reason: 'the agent is not reading its stdin (the pipe is full)' }),
+          () =>
+            resolve({ delivered: false, reason: 'the agent is not reading its stdin (the pipe is full)' }),
           WRITE_DEADLINE_MS,
         )
         stdin.write(data, (error) => {
