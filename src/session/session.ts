@@ -379,14 +379,12 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
       const what = `${response.type}: ${JSON.stringify(response.text)}`
       // Recorded once the write settles: an answer that never reached the agent is not counted as one.
-      const answer = run
-        .write(response.text)
-        .then((result) =>
-          report.event('response', result.delivered ? what : `${what} — not delivered: ${result.reason}`, {
-            name: event.rule,
-            data: result.delivered ? { delivered: true } : { ...result },
-          }),
-        )
+      const answer = run.write(response.text).then((result) =>
+        report.event('response', result.delivered ? what : `${what} — not delivered: ${result.reason}`, {
+          name: event.rule,
+          data: result.delivered ? { delivered: true } : { ...result },
+        }),
+      )
       answers.add(answer)
       void answer.finally(() => answers.delete(answer))
     } else if (response.type === 'stop') {
