@@ -270,7 +270,9 @@ describe('Gemini CLI 0.61.0 under proctor run (adapter gemini)', () => {
       // Sent back exactly once: one request carries the reason as a new prompt.
       const reasonPrompts = api
         .turns()
-        .filter((turn) => JSON.stringify((turn.body?.contents as unknown[]).at(-1)).includes('never satisfied'))
+        .filter((turn) =>
+          JSON.stringify((turn.body?.contents as unknown[]).at(-1)).includes('never satisfied'),
+        )
       expect(reasonPrompts).toHaveLength(1)
     },
     AGENT_TEST_MS,
@@ -308,4 +310,23 @@ describe('Gemini CLI 0.61.0 under proctor run (adapter gemini)', () => {
     },
     AGENT_TEST_MS,
   )
+})
+
+describe('an agent wired natively that never calls the hook', () => {
+  it("says the agent never called proctor's Stop hook, then lets proctor's own stop hooks decide", async () => {
+    // A stand-in for an agent version without hooks: it exits without ever running its AfterAgent hook.
+    const r = repo({
+      'proctor.yml': proctorYml(['sh', '-c', 'echo working'], 'gemini', needsDoneFile),
+    })
+    const run = await proctorRun(r.dir, agentEnv(r, {}))
+    expect(run.code, run.output).toBe(1)
+    const report = onlyReport(r)
+    expect(report.verdict).toBe('block')
+    expect(report.reason).toMatch(/^gemini never called proctor's Stop hook, and stop hooks blocked/)
+    expect(
+      report.events.some((e) => e.kind === 'warning' && /never called proctor's Stop hook/.test(e.message)),
+    ).toBe(true)
+    expect(report.stop_hooks).toHaveLength(1)
+    expect(existsSync(join(r.dir, '.gemini'))).toBe(false)
+  })
 })
