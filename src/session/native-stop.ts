@@ -6,7 +6,12 @@
 // the stop hooks are not run a second time.
 import type { ReportBuilder } from '../report/builder.js'
 import type { Verdict } from '../report/model.js'
-import { nativeAdapters, type NativeAdapterName, type NativeAnswer, type NativeHookTarget } from '../hooks/adapters/index.js'
+import {
+  nativeAdapters,
+  type NativeAdapterName,
+  type NativeAnswer,
+  type NativeHookTarget,
+} from '../hooks/adapters/index.js'
 import { continuationMessage } from '../hooks/continue.js'
 import { continuesBlockSequence, parseNativeInput } from '../hooks/native.js'
 import { startNativeRelay, type NativeRelay, type NativeRelayRequest } from '../hooks/native-relay.js'
@@ -68,7 +73,10 @@ export class NativeStops {
     }
     const parsed = parseNativeInput(name, request.input)
     if ('failure' in parsed) {
-      report.event('warning', `${name}'s Stop hook sent input proctor cannot read: ${parsed.failure.stderr.trim()}`)
+      report.event(
+        'warning',
+        `${name}'s Stop hook sent input proctor cannot read: ${parsed.failure.stderr.trim()}`,
+      )
       return parsed.failure
     }
     const { input } = parsed

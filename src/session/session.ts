@@ -186,7 +186,14 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
               }).finally(progress),
           })
     const target = await nativeStops?.start()
-    const native = await prepareNativeHooks(config, opts.command, opts.cwd, opts.configFile ?? null, env, target)
+    const native = await prepareNativeHooks(
+      config,
+      opts.command,
+      opts.cwd,
+      opts.configFile ?? null,
+      env,
+      target,
+    )
     for (const file of native.files) proctorFiles.add(file)
     Object.assign(env, native.env)
     restoreNative = native.restore

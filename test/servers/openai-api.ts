@@ -76,7 +76,13 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
       body = null
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/'
-    const logged: LoggedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, turn: null }
+    const logged: LoggedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      headers: req.headers,
+      body,
+      turn: null,
+    }
     requests.push(logged)
     if (req.method === 'POST' && path.endsWith('/responses')) {
       logged.turn = turn
@@ -128,7 +134,12 @@ function streamResponse(res: ServerResponse, items: JsonObject[], turn: number):
     send('response.output_item.added', { output_index: index, item })
     if (item.type === 'message') {
       const text = ((item.content as JsonObject[])[0]?.text as string) ?? ''
-      send('response.output_text.delta', { item_id: item.id ?? null, output_index: index, content_index: 0, delta: text })
+      send('response.output_text.delta', {
+        item_id: item.id ?? null,
+        output_index: index,
+        content_index: 0,
+        delta: text,
+      })
     }
     send('response.output_item.done', { output_index: index, item })
   })
