@@ -60,7 +60,7 @@ export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiA
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req)
-    let body: JsonObject | null = null
+    let body: JsonObject | null
     try {
       body = raw ? (JSON.parse(raw) as JsonObject) : null
     } catch {
