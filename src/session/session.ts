@@ -23,6 +23,7 @@ import { SessionCheckpoints } from './checkpointing.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
 import { prepareNativeHooks } from './native-hooks.js'
+import { NativeStops } from './native-stop.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -126,6 +127,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   if (opts.signal?.aborted) onAbort()
   opts.signal?.addEventListener('abort', onAbort, { once: true })
 
+  // Settings files proctor writes for an agent's native Stop hook: never checkpointed (see native-hooks.ts).
+  const proctorFiles = new Set<string>()
   const checkpoints = new SessionCheckpoints({
     config,
     cwd: opts.cwd,
@@ -133,6 +136,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     sessionDir: dir,
     report,
     lifecycle,
+    hiddenPaths: proctorFiles,
     pauser: {
       pause: () => currentRun?.pause(),
       resume: () => currentRun?.resume(),
@@ -144,19 +148,58 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let ending: Ending
   let outputTail = ''
   let transcript = { bytes: 0, capped: false }
-  let restoreNative = async () => undefined as void
+  let restoreNative = async (): Promise<string[]> => []
+  let nativeStops: NativeStops | null = null
 
   try {
     await fire(lifecycle, 'session_start', { command: commandArgv(opts.command), cwd: opts.cwd, mode })
     await checkpoints.start()
     opts.listener?.started?.(report.snapshot())
 
-    const native = await prepareNativeHooks(config, opts.command, opts.cwd, opts.configFile ?? null, env)
-    restoreNative = native.restore
-    if (native.active)
-      report.event('session_start', `wired proctor into ${config.agent.adapter}'s own Stop hook`)
-    let command = native.command
     let round = 1
+    // >>> native Stop hook (agents/native): the agent's own Stop hook hands each stop to this session.
+    const adapter = config.agent.adapter
+    nativeStops =
+      adapter === 'generic'
+        ? null
+        : new NativeStops({
+            adapter,
+            sessionId,
+            maxStopRounds: config.max_stop_rounds,
+            report,
+            firstRound: () => round,
+            evaluate: (nativeRound, finalText) =>
+              evaluateStop({
+                config,
+                registryDir: dirs.state,
+                sessionId,
+                cwd: opts.cwd,
+                env,
+                round: nativeRound,
+                finalText,
+                stopReason: 'native',
+                report,
+                lifecycle,
+                checkpoints,
+                listener: opts.listener,
+                signal: hooksAbort.signal,
+              }).finally(progress),
+          })
+    const target = await nativeStops?.start()
+    const native = await prepareNativeHooks(
+      config,
+      opts.command,
+      opts.cwd,
+      opts.configFile ?? null,
+      env,
+      target,
+    )
+    for (const file of native.files) proctorFiles.add(file)
+    Object.assign(env, native.env)
+    restoreNative = native.restore
+    if (native.active) report.event('session_start', `wired proctor into ${adapter}'s own Stop hook`)
+    // <<< native Stop hook
+    let command = native.command
     for (;;) {
       // Interrupted between rounds (e.g. during the stop hooks): no new agent run starts.
       if (interruptedBy) {
@@ -192,6 +235,19 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         ending = early
         break
       }
+      // >>> native Stop hook: the agent's own Stop hook already ran the stop hooks; they are not run again.
+      const nativeEnding = nativeStops?.ending()
+      if (nativeEnding) {
+        ending = completed(nativeEnding.verdict, nativeEnding.reason)
+        break
+      }
+      if (native.active) {
+        report.event(
+          'warning',
+          `${adapter} never called proctor's Stop hook: proctor runs the stop hooks itself now that it exited`,
+        )
+      }
+      // <<< native Stop hook
 
       // The agent finished by itself: the stop hooks decide whether it may stop.
       const decision = await evaluateStop({
@@ -227,7 +283,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         mode,
         running: false,
         continueCommand: config.agent.continue,
-        nativeHooks: native.active,
+        nativeHooks: native.active && (nativeStops?.called ?? false),
         reasons: decision.reasons,
         round: round + 1,
       })
@@ -236,12 +292,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
           'block',
           plan.kind === 'native'
             ? `stop hooks still block after the agent's own Stop hook let it finish`
-            : `stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
+            : `${native.active ? `${adapter} never called proctor's Stop hook, and ` : ''}stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
         )
         break
       }
       round++
-      command = plan.command
+      command = native.wire(plan.command)
       report.event('continue', `round ${round}: re-running the agent with agent.continue`, {
         data: { reasons: decision.reasons },
       })
@@ -256,9 +312,18 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   const { status, verdict, exitCode, reason } = ending
 
   // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
-  await restoreNative().catch((error: unknown) =>
-    report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
-  )
+  await restoreNative()
+    .then((changed) => {
+      for (const file of changed)
+        report.event(
+          'warning',
+          `the agent changed ${file}, which proctor wrote for its Stop hook; the original was put back`,
+        )
+    })
+    .catch((error: unknown) =>
+      report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
+    )
+  await nativeStops?.close().catch(() => undefined)
   try {
     await checkpoints.finish(interruptedBy ? INTERRUPT_PUSH_DEADLINE_MS : undefined)
   } catch (error) {
