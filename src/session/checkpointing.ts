@@ -28,6 +28,8 @@ export interface SessionCheckpointsOptions {
   env: Record<string, string | undefined>
   /** proctor's credential for the pushes only (tokenHeaderConfig); never in .git/config. */
   pushSecretConfig?: readonly [string, string][]
+  /** Absolute paths never recorded (settings files proctor itself writes); may grow after start(). */
+  hiddenPaths?: ReadonlySet<string>
 }
 
 export class SessionCheckpoints {
@@ -58,6 +60,7 @@ export class SessionCheckpoints {
       session: this.o.sessionId,
       maxFileSize: config.checkpoints.max_file_size,
       minIntervalMs: config.checkpoints.min_interval,
+      hiddenPaths: this.o.hiddenPaths,
       validate: (ctx) => this.validate(ctx),
       // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
       pauser: config.checkpoints.pause_agent
