@@ -34,7 +34,11 @@ function snapshot(dir: string): Record<string, string> {
       const child = rel ? `${rel}/${entry.name}` : entry.name
       if (child === '.git') continue
       if (entry.isDirectory()) walk(child)
-      else out[child] = crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, child))).digest('hex')
+      else
+        out[child] = crypto
+          .createHash('sha256')
+          .update(fs.readFileSync(path.join(dir, child)))
+          .digest('hex')
     }
   }
   walk('')
