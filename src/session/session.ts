@@ -354,6 +354,15 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     opts.output?.write(chunk)
   })
   pipeline.on('capped', (max) => report.event('output_capped', `transcript capped at ${max} bytes`))
+  pipeline.on('slow_rule', (rule, ms) =>
+    report.event(
+      'detector',
+      `warning: detect rule "${rule}" took ${Math.round(ms)} ms on one line; disabled`,
+      {
+        name: rule,
+      },
+    ),
+  )
   run.on('timeout', ({ limitMs }) =>
     report.event('timeout', `total timeout of ${formatDuration(limitMs)} reached`),
   )
