@@ -154,6 +154,16 @@ export function readRecords(stateDir: string): RunRecord[] {
   return records
 }
 
+/** Sessions with a running record whose owner (a proctor) is still alive. */
+export function liveSessions(stateDir: string): Set<string> {
+  const live = new Set<string>()
+  for (const record of readRecords(stateDir)) {
+    if (record.state === 'running' && record.session && record.host === hostName() && ownerAlive(record))
+      live.add(record.session)
+  }
+  return live
+}
+
 export type ReconcileAction =
   /** The owner is gone and the group was still running: it was stopped (TERM, KILL after grace). */
   | 'reaped'
