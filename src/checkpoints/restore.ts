@@ -108,13 +108,12 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
   const restored = wanted.filter((e) => e.mode !== GITLINK_MODE).map((e) => e.path)
   const keep = new Set(wanted.map((e) => e.path))
   const candidates = present.filter((e) => !keep.has(e.path) && e.mode !== GITLINK_MODE).map((e) => e.path)
-  // Ignored under the restored .gitignore (or the one before): user data, never deleted.
-  const ignored = await git.checkIgnore(candidates)
-  const deleted = candidates.filter((file) => !ignored.has(file))
-  const keptIgnored = candidates.filter((file) => ignored.has(file))
+  // Ignored under the current .gitignore: user data, never deleted (nor under the restored one, below).
+  const ignoredNow = await git.checkIgnore(candidates)
+  const deletable = candidates.filter((file) => !ignoredNow.has(file))
   const unsaved = findUnsaved(root, {
     writes: restored,
-    deletes: new Set(deleted),
+    deletes: new Set(deletable),
     saved: new Set(present.map((e) => e.path)),
     skipped: new Set((safetyResult?.skipped ?? []).map((s) => s.path)),
   })
@@ -128,14 +127,30 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     )
   }
 
-  // Deletions first: a file that is a directory in the checkpoint (or the reverse) is out of the way
-  // before checkout-index writes there.
-  for (const file of deleted) {
+  // Files in the way of a write (a file where the checkpoint has a directory, or files inside a
+  // directory where it has a file) go first, so checkout-index never meets a type conflict; they are
+  // in the safety checkpoint (checked above).
+  const writes = new Set(restored)
+  const writeDirs = parentDirs(writes)
+  const blocking = deletable.filter((file) => inTheWay(file, writes, writeDirs))
+  for (const file of blocking) {
     fs.rmSync(path.join(root, file), { force: true })
     removeEmptyParents(root, file)
   }
   for (const file of restored) clearEmptyDirectory(root, file)
   await writeFromCheckpoint(git, checkpoint.sha, wholeTree ? 'all' : restored)
+  // The rest of the files added after the checkpoint, unless the restored .gitignore ignores them.
+  const blocked = new Set(blocking)
+  const rest = deletable.filter((file) => !blocked.has(file))
+  const ignoredAfter = await git.checkIgnore(rest)
+  const deleted = [...blocking]
+  for (const file of rest) {
+    if (ignoredAfter.has(file)) continue
+    fs.rmSync(path.join(root, file), { force: true })
+    removeEmptyParents(root, file)
+    deleted.push(file)
+  }
+  const keptIgnored = candidates.filter((file) => ignoredNow.has(file) || ignoredAfter.has(file))
   return {
     checkpoint,
     safety: safetyRecord ? { seq: safetyRecord.seq, sha: safetyRecord.sha } : null,
@@ -145,6 +160,24 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     deleted,
     keptIgnored,
   }
+}
+
+/** Whether `file` is an ancestor directory of, or inside, a path the checkpoint writes. */
+function inTheWay(file: string, writes: ReadonlySet<string>, writeDirs: ReadonlySet<string>): boolean {
+  if (writeDirs.has(file)) return true
+  const parts = file.split('/')
+  for (let i = 1; i < parts.length; i++) if (writes.has(parts.slice(0, i).join('/'))) return true
+  return false
+}
+
+/** Every directory that holds a path in `writes`. */
+function parentDirs(writes: Iterable<string>): Set<string> {
+  const dirs = new Set<string>()
+  for (const file of writes) {
+    const parts = file.split('/')
+    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'))
+  }
+  return dirs
 }
 
 interface UnsavedPath {

@@ -45,5 +45,4 @@ export class RedactingWriter {
   }
 }
 
-// eslint-disable-next-line no-control-regex -- matching control sequences is the point
 const OSC = /(?:\x1b\]|\x9d)[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c|(?=\n)|$)/g
