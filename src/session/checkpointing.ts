@@ -26,6 +26,8 @@ export interface SessionCheckpointsOptions {
   onChange: () => void
   /** To tell CI from a laptop (checkpoints.push: auto pushes only in CI). */
   env: Record<string, string | undefined>
+  /** Absolute paths never recorded (settings files proctor itself writes); may grow after start(). */
+  hiddenPaths?: ReadonlySet<string>
 }
 
 export class SessionCheckpoints {
@@ -56,6 +58,7 @@ export class SessionCheckpoints {
       session: this.o.sessionId,
       maxFileSize: config.checkpoints.max_file_size,
       minIntervalMs: config.checkpoints.min_interval,
+      hiddenPaths: this.o.hiddenPaths,
       validate: (ctx) => this.validate(ctx),
       // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
       pauser: config.checkpoints.pause_agent
