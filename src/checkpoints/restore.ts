@@ -19,8 +19,8 @@ export interface RestoreOptions {
   id: string
   /** Restore only these paths (files or directories, repository-relative); empty = the whole tree. */
   files?: readonly string[]
-  /** max_file_size for the safety checkpoint. */
-  maxFileSize: number
+  /** Unused since the safety checkpoint saves every file whatever its size; kept for callers. */
+  maxFileSize?: number
   /** Directory relative `files` are resolved against (the CLI passes its cwd); default the repository root. */
   cwd?: string
 }
@@ -31,6 +31,8 @@ export interface RestoreResult {
   safety: { seq: number; sha: string } | null
   /** Commit whose tree is the pre-restore state (safety checkpoint, the session tip if unchanged, or HEAD). */
   before: string | null
+  /** The command that puts back the state before this restore (always printed). */
+  undo: string
   restored: string[]
   deleted: string[]
   /** Files that would have been deleted but are ignored by .gitignore; left alone. */
@@ -63,20 +65,29 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     )
   }
 
-  // The safety checkpoint goes on the checkpoint's own session, through its own private index.
+  // The safety checkpoint goes on the checkpoint's own session, through its own private index. It has no
+  // size limit: every file the restore overwrites or deletes must be in it, however big (max_file_size
+  // keeps an agent's session chain small; it must never decide which of the user's files can be lost).
   const store = new CheckpointStore({
     git,
     session: checkpoint.session,
-    maxFileSize: options.maxFileSize,
+    maxFileSize: Number.MAX_SAFE_INTEGER,
     indexName: `restore-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
   })
-  let safetyRecord
+  let safetyResult
+  let latestSeq: number
   try {
-    safetyRecord = await store.create('safety')
+    safetyResult = await store.createDetailed('safety')
+    latestSeq = store.latestSeq
   } finally {
     await store.close()
   }
+  const safetyRecord = safetyResult?.record ?? null
   const before = safetyRecord?.sha ?? store.latest ?? head
+  const undoId = `${checkpoint.session}@${safetyRecord?.seq ?? latestSeq}`
+  const undo =
+    `proctor checkpoints restore ${undoId}` +
+    (wholeTree ? '' : ` --files ${paths.map((p) => shellQuote(p)).join(' ')}`)
   const beforeTree = before
     ? (await git.raw(['rev-parse', `${before}^{tree}`])).stdout.trim()
     : await git.emptyTree()
@@ -91,32 +102,158 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     )
   }
 
+  // Plan the whole restore before touching a file: what is written, what is deleted, and whether any
+  // file that would be overwritten or removed is not in the safety checkpoint (ignored, LFS, a path that
+  // changed between file and directory over unsaved files). Then refuse, listing them, or apply.
   const restored = wanted.filter((e) => e.mode !== GITLINK_MODE).map((e) => e.path)
-  await writeFromCheckpoint(git, checkpoint.sha, wholeTree ? 'all' : restored)
-
   const keep = new Set(wanted.map((e) => e.path))
   const candidates = present.filter((e) => !keep.has(e.path) && e.mode !== GITLINK_MODE).map((e) => e.path)
-  // Ignored under the restored .gitignore (or the one before): user data, never deleted.
-  const ignored = await git.checkIgnore(candidates)
-  const deleted: string[] = []
-  const keptIgnored: string[] = []
-  for (const file of candidates) {
-    if (ignored.has(file)) {
-      keptIgnored.push(file)
-      continue
-    }
+  // Ignored under the current .gitignore: user data, never deleted (nor under the restored one, below).
+  const ignoredNow = await git.checkIgnore(candidates)
+  const deletable = candidates.filter((file) => !ignoredNow.has(file))
+  const unsaved = findUnsaved(root, {
+    writes: restored,
+    deletes: new Set(deletable),
+    saved: new Set(present.map((e) => e.path)),
+    skipped: new Set((safetyResult?.skipped ?? []).map((s) => s.path)),
+  })
+  if (unsaved.length > 0) {
+    throw new RestoreRefused(
+      `refusing to restore ${checkpoint.session}@${checkpoint.seq}: it would overwrite or remove ` +
+        `${unsaved.length} path(s) that no checkpoint can hold (ignored, LFS or nested-repository files, ` +
+        'or a directory over such files), so they could not be brought back:\n' +
+        unsaved.map((u) => `  ${u.path}: ${u.why}`).join('\n') +
+        '\nMove or commit them first, or restore other paths with --files <path>...; nothing was changed.',
+    )
+  }
+
+  // Files in the way of a write (a file where the checkpoint has a directory, or files inside a
+  // directory where it has a file) go first, so checkout-index never meets a type conflict; they are
+  // in the safety checkpoint (checked above).
+  const writes = new Set(restored)
+  const writeDirs = parentDirs(writes)
+  const blocking = deletable.filter((file) => inTheWay(file, writes, writeDirs))
+  for (const file of blocking) {
+    fs.rmSync(path.join(root, file), { force: true })
+    removeEmptyParents(root, file)
+  }
+  for (const file of restored) clearEmptyDirectory(root, file)
+  await writeFromCheckpoint(git, checkpoint.sha, wholeTree ? 'all' : restored)
+  // The rest of the files added after the checkpoint, unless the restored .gitignore ignores them.
+  const blocked = new Set(blocking)
+  const rest = deletable.filter((file) => !blocked.has(file))
+  const ignoredAfter = await git.checkIgnore(rest)
+  const deleted = [...blocking]
+  for (const file of rest) {
+    if (ignoredAfter.has(file)) continue
     fs.rmSync(path.join(root, file), { force: true })
     removeEmptyParents(root, file)
     deleted.push(file)
   }
+  const keptIgnored = candidates.filter((file) => ignoredNow.has(file) || ignoredAfter.has(file))
   return {
     checkpoint,
     safety: safetyRecord ? { seq: safetyRecord.seq, sha: safetyRecord.sha } : null,
     before,
+    undo,
     restored,
     deleted,
     keptIgnored,
   }
+}
+
+/** Whether `file` is an ancestor directory of, or inside, a path the checkpoint writes. */
+function inTheWay(file: string, writes: ReadonlySet<string>, writeDirs: ReadonlySet<string>): boolean {
+  if (writeDirs.has(file)) return true
+  const parts = file.split('/')
+  for (let i = 1; i < parts.length; i++) if (writes.has(parts.slice(0, i).join('/'))) return true
+  return false
+}
+
+/** Every directory that holds a path in `writes`. */
+function parentDirs(writes: Iterable<string>): Set<string> {
+  const dirs = new Set<string>()
+  for (const file of writes) {
+    const parts = file.split('/')
+    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'))
+  }
+  return dirs
+}
+
+interface UnsavedPath {
+  path: string
+  why: string
+}
+
+/**
+ * Paths the restore would overwrite or remove whose current content is not in the safety checkpoint:
+ * a file on disk where the checkpoint writes that the checkpoint could not record, a file where the
+ * checkpoint needs a directory, or files left inside a directory where the checkpoint writes a file.
+ */
+function findUnsaved(
+  root: string,
+  plan: { writes: readonly string[]; deletes: Set<string>; saved: Set<string>; skipped: Set<string> },
+): UnsavedPath[] {
+  const unsaved = new Map<string, string>()
+  const isSaved = (p: string) => plan.saved.has(p) && !plan.skipped.has(p)
+  for (const file of plan.writes) {
+    const parts = file.split('/')
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/')
+      const stat = lstatOrNull(path.join(root, dir))
+      if (stat && !stat.isDirectory() && !plan.deletes.has(dir))
+        unsaved.set(dir, `a file now but a directory in the checkpoint; ${NOT_SAVED}`)
+    }
+    const stat = lstatOrNull(path.join(root, file))
+    if (!stat) continue
+    if (stat.isDirectory()) {
+      for (const inner of filesUnder(root, file)) {
+        if (!plan.deletes.has(inner))
+          unsaved.set(inner, `inside ${file}/, which is a file in the checkpoint; ${NOT_SAVED}`)
+      }
+    } else if (!isSaved(file)) {
+      unsaved.set(file, `would be overwritten; ${NOT_SAVED}`)
+    }
+  }
+  return [...unsaved].map(([p, w]) => ({ path: p, why: w })).sort((a, b) => a.path.localeCompare(b.path))
+}
+
+const NOT_SAVED = 'not in the safety checkpoint (ignored, LFS or unrecordable)'
+
+function lstatOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(file)
+  } catch {
+    return null
+  }
+}
+
+/** Repository-relative paths of the files (not directories) below `dir`; a nested repository counts whole. */
+function filesUnder(root: string, dir: string): string[] {
+  const out: string[] = []
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const child = `${rel}/${entry.name}`
+      if (entry.isDirectory()) {
+        if (entry.name === '.git') out.push(child)
+        else walk(child)
+      } else out.push(child)
+    }
+  }
+  walk(dir)
+  return out
+}
+
+/** A directory left where the checkpoint has a file (only empty directories once the deletions ran). */
+function clearEmptyDirectory(root: string, file: string): void {
+  const full = path.join(root, file)
+  const stat = lstatOrNull(full)
+  if (!stat?.isDirectory()) return
+  if (filesUnder(root, file).length === 0) fs.rmSync(full, { recursive: true, force: true })
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`
 }
 
 /**

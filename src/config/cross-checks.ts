@@ -2,6 +2,7 @@
 // YAML (not the validated config) so their problems are reported together with the schema's.
 import type { LifecycleEvent } from './schema.js'
 import type { Problem } from './zod-issues.js'
+import { catastrophicRegex } from './regex-safety.js'
 
 /** Events whose hooks must finish before proctor can decide, so they can never run async. */
 export const ANSWERED_EVENTS: readonly LifecycleEvent[] = ['stop']
@@ -111,7 +112,8 @@ function checkRegexes(raw: Record<string, unknown>): Problem[] {
     const flags = typeof rule.flags === 'string' && /^[imsu]*$/.test(rule.flags) ? rule.flags : ''
     try {
       new RegExp(rule.match, flags)
-      return []
+      const unsafe = catastrophicRegex(rule.match, flags)
+      return unsafe ? [{ path: ['detect', index, 'match'], ...unsafe }] : []
     } catch (error) {
       const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')
       return [

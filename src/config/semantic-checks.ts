@@ -5,6 +5,7 @@ import type { Config } from './schema.js'
 import type { Problem } from './zod-issues.js'
 import { compileRule, DetectRuleError } from '../supervisor/detect.js'
 import { checkPolicyConfig } from '../policy/index.js'
+import { remoteBranchFor } from '../checkpoints/refs.js'
 
 export function semanticProblems(config: Config): { problems: Problem[]; warnings: Problem[] } {
   const problems: Problem[] = []
@@ -27,6 +28,16 @@ export function semanticProblems(config: Config): { problems: Problem[]; warning
       problems.push({ path: ['detect', index], message: error.message.replace(/^detect rule "[^"]*": /, '') })
     }
   })
+  // The branch template is checked by the code that pushes, with a sample session id: `config validate`
+  // must reject what `run` would (exit 2, with the line), not let it fail at the first push.
+  try {
+    remoteBranchFor(config.checkpoints.branch, 'sample-session-1')
+  } catch (error) {
+    problems.push({
+      path: ['checkpoints', 'branch'],
+      message: (error as Error).message.replace(/^checkpoints\.branch /, ''),
+    })
+  }
   const policy = checkPolicyConfig(config.policy)
   for (const message of policy.errors) problems.push(policyProblem(message))
   return { problems, warnings: policy.warnings.map((message) => ({ path: ['policy'], message })) }

@@ -1,6 +1,7 @@
 // Accumulates what happens during a session into the one SessionReport. The session owns one builder;
 // sinks (terminal, files, GitHub) only ever see snapshots from `snapshot()`.
 import {
+  type AgentExit,
   REPORT_SCHEMA_VERSION,
   type CheckpointRecord,
   type EventKind,
@@ -42,6 +43,7 @@ export class ReportBuilder {
   private readonly violations: Violation[] = []
   private readonly stopHooks: StopHookResult[] = []
   private rounds = 0
+  private agentExit: AgentExit | null = null
   private pushed: PushRecord | null = null
   private end: SessionEnd | null = null
   private endedAtMs: number | null = null
@@ -61,6 +63,14 @@ export class ReportBuilder {
     message: string,
     extra: { name?: string; data?: Record<string, unknown> } = {},
   ): void {
+    // The agent's own exit, kept apart from the events so that an event flood cannot drop it.
+    if (kind === 'exit' && extra.data) {
+      const { exit_code: code, signal } = extra.data
+      this.agentExit = {
+        exit_code: typeof code === 'number' ? code : null,
+        signal: typeof signal === 'string' ? signal : null,
+      }
+    }
     // A runaway detector must not grow the report without bound; the count of what was dropped stays visible.
     if (this.events.length >= MAX_EVENTS) {
       this.droppedEvents++
@@ -115,6 +125,7 @@ export class ReportBuilder {
       verdict: end?.verdict ?? 'block',
       exit_code: end?.exitCode ?? 1,
       signal: end?.signal ?? null,
+      agent: this.agentExit ? { ...this.agentExit } : null,
       reason: end ? end.reason : 'session still running',
       started_at: new Date(this.startedAtMs).toISOString(),
       ended_at: new Date(endedAt).toISOString(),

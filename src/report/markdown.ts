@@ -14,6 +14,7 @@ import type {
 } from './model.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { formatDuration, formatSize } from '../util/units.js'
+import { agentExitText } from './agent-exit.js'
 
 /** GitHub's limit for an issue comment body (API: "Body is too long (maximum is 65536 characters)"). */
 export const COMMENT_MAX_CHARS = 65_536
@@ -176,6 +177,8 @@ function heading(ctx: Ctx, running: boolean): string {
   const command = s.forMarkdown(report.command.join(' '), 300)
   const facts = [`session \`${s.redact(report.session_id).replace(/`/g, "'")}\``, `${report.mode}`, command]
   if (!running) facts.push(`exit ${report.exit_code}${report.signal ? ` (${report.signal})` : ''}`)
+  const agent = running ? null : agentExitText(report.agent)
+  if (agent) facts.push(agent)
   const reason = !running && report.reason ? `\n\n> ${s.forMarkdown(report.reason, 1000)}` : ''
   return `${title}\n<sub>${facts.join(' · ')}</sub>${reason}`
 }

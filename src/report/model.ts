@@ -87,13 +87,21 @@ export interface PushRecord {
   bundle: string | null
 }
 
+export interface AgentExit {
+  exit_code: number | null
+  signal: string | null
+}
+
 export interface SessionReport {
   schema: typeof REPORT_SCHEMA_VERSION
   session_id: string
   status: SessionStatus
   verdict: Verdict
+  /** proctor's exit code (see docs/reports.md); the agent's own is in `agent`. */
   exit_code: number
   signal: string | null
+  /** How the agent itself last exited: its exit code, or the signal that ended it; null if it never ran. */
+  agent?: AgentExit | null
   /** Human-readable cause of the status (timeout reason, signal, error message). */
   reason: string | null
   started_at: string

@@ -1,6 +1,7 @@
 // The terminal rendering of a SessionReport: a short block a person reads at the end of a run.
 import type { SessionReport, Severity } from './model.js'
 import { formatDuration } from '../util/units.js'
+import { agentExitText } from './agent-exit.js'
 
 export interface TerminalOptions {
   color: boolean
@@ -17,6 +18,8 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   const headline = `proctor: ${report.status}, verdict ${report.verdict} — exit ${report.exit_code} after ${formatDuration(report.duration_ms)}`
   lines.push(paint(ok ? 'green' : 'red', paint('bold', headline)))
   if (report.reason) lines.push(`  reason: ${report.reason}`)
+  const agent = agentExitText(report.agent)
+  if (agent) lines.push(`  ${agent}`)
   lines.push(`  session: ${report.session_id}`)
 
   const responses = report.events.filter((e) => e.kind === 'response')

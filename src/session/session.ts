@@ -10,7 +10,8 @@ import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
 import type { DetectionEvent } from '../supervisor/detect.js'
-import { reconcileOrphans } from '../supervisor/registry.js'
+import { liveSessions, reconcileOrphans } from '../supervisor/registry.js'
+import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
 import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
 import { SpawnError, type CommandSpec } from '../supervisor/types.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -76,6 +77,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   const env = agentEnvironment(opts.env ?? process.env, config.agent.env_passthrough)
   const dirs = ensureStateDir(opts.cwd)
   const reaped = await reconcileOrphans(dirs.state, { graceMs: Math.min(config.timeouts.grace, 2_000) })
+  await removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state)).catch(() => [])
   const sessionId = opts.sessionId ? sanitizeRefPart(opts.sessionId) : makeSessionId(env)
   const dir = sessionDir(dirs, sessionId)
   const mode = config.agent.pty ? 'pty' : 'pipe'
@@ -433,6 +435,15 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     opts.output?.write(chunk)
   })
   pipeline.on('capped', (max) => report.event('output_capped', `transcript capped at ${max} bytes`))
+  pipeline.on('slow_rule', (rule, ms) =>
+    report.event(
+      'detector',
+      `warning: detect rule "${rule}" took ${Math.round(ms)} ms on one line; disabled`,
+      {
+        name: rule,
+      },
+    ),
+  )
   run.on('timeout', ({ limitMs }) =>
     report.event('timeout', `total timeout of ${formatDuration(limitMs)} reached`),
   )

@@ -1,7 +1,9 @@
 // Detectors: rules from proctor.yml (and the opt-in presets) matched against what the agent shows,
 // raising one event per appearance of a match, each with the response the rule asks for.
 import type { Config, DetectRule } from '../config/schema.js'
+import { catastrophicRegex } from '../config/regex-safety.js'
 import { presetRules, type PresetName } from './presets.js'
+import { boundedExec, SLOW_MATCH_MS } from './safe-regex.js'
 import type { RenderedScreen, TextLine } from './screen.js'
 
 export type ResponseType = 'send' | 'deny' | 'stop' | 'notify'
@@ -106,6 +108,12 @@ export function compileRule(rule: DetectRule, preset = false): CompiledRule {
       rule.name,
     )
   }
+  const unsafe = catastrophicRegex(rule.match, flags)
+  if (unsafe)
+    throw new DetectRuleError(
+      `detect rule "${rule.name}": match ${unsafe.message}; ${unsafe.hint}`,
+      rule.name,
+    )
   if (regex.test('')) {
     throw new DetectRuleError(
       `detect rule "${rule.name}": match ${JSON.stringify(rule.match)} matches empty text, so it would fire on every line; make it require some text`,
@@ -182,6 +190,10 @@ export class Detector {
   private readonly lastLineFired: number[]
   private lastPresetLine = -1
   private lastPresetRule = -1
+  /** Rules disabled for taking too long on a line. */
+  private readonly disabled = new Set<number>()
+  /** Told once per rule disabled for a slow match. */
+  onSlowRule: ((rule: string, ms: number) => void) | undefined
 
   constructor(rules: readonly CompiledRule[], clock: () => number = Date.now) {
     // User rules are matched before presets (matchLine relies on this order).
@@ -266,19 +278,30 @@ export class Detector {
         firstPreset = i
         break
       }
-      const m = rule.regex.exec(text)
+      const m = this.exec(i, text)
       if (m) hits.push({ rule: i, match: m })
     }
     if (hits.length > 0 || firstPreset === -1) return hits
     if (heldPreset !== undefined) {
-      const m = this.rules[heldPreset]!.regex.exec(text)
+      const m = this.exec(heldPreset, text)
       if (m) return [{ rule: heldPreset, match: m }]
     }
     for (let i = firstPreset; i < this.rules.length; i++) {
-      const m = this.rules[i]!.regex.exec(text)
+      const m = this.exec(i, text)
       if (m) return [{ rule: i, match: m }]
     }
     return hits
+  }
+
+  /** Bounded, timed match (see safe-regex.ts); a rule too slow once is disabled and reported. */
+  private exec(rule: number, text: string): RegExpExecArray | null {
+    if (this.disabled.has(rule)) return null
+    const { match, ms } = boundedExec(this.rules[rule]!.regex, text)
+    if (ms > SLOW_MATCH_MS) {
+      this.disabled.add(rule)
+      this.onSlowRule?.(this.rules[rule]!.name, ms)
+    }
+    return match
   }
 
   private fire(hit: Hit, lineText: string, at: number): DetectionEvent | null {

@@ -35,6 +35,8 @@ export interface OutputPipelineEvents {
   event: [event: DetectionEvent]
   /** The transcript reached its cap (once); later bytes are counted, not written. */
   capped: [maxBytes: number]
+  /** A detect rule took too long on one line and was disabled for the rest of the session. */
+  slow_rule: [rule: string, ms: number]
 }
 
 const DEFAULT_SETTLE_MS = 10
@@ -65,6 +67,7 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS
     this.maxDelayMs = Math.max(this.settleMs, opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS)
     this.detector = new Detector(compileRules(opts.rules ?? [], opts.presets ?? []), this.clock)
+    this.detector.onSlowRule = (rule, ms) => this.emit('slow_rule', rule, ms)
     this.buffer = new RingBuffer(opts.bufferBytes)
     // The transcript may throw (its directory cannot be created): before anything needs disposing.
     this.transcript = new Transcript(opts.transcriptPath, opts.transcriptMax)

@@ -143,3 +143,59 @@ export function signalName(num: number): NodeJS.Signals | null {
 export function hostName(): string {
   return hostname()
 }
+
+export interface GroupMember {
+  pid: number
+  /** Start time in clock ticks since boot (field 22 of /proc/<pid>/stat). */
+  startTicks: bigint
+}
+
+/**
+ * The live (non-zombie) members of group `pgid`, read from /proc; null where /proc is not available.
+ * Read-only: used to prove whose processes a group holds before it is signalled.
+ */
+export function liveGroupMembers(pgid: number): GroupMember[] | null {
+  if (process.platform !== 'linux') return null
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return null
+  }
+  const members: GroupMember[] = []
+  for (const entry of entries) {
+    const first = entry.charCodeAt(0)
+    if (first < 48 || first > 57) continue
+    const stat = readLinuxStat(Number(entry))
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X')
+      members.push({ pid: Number(entry), startTicks: BigInt(stat.startTicks) })
+  }
+  return members
+}
+
+/** Whether the process started with `NAME=value` in its environment (Linux /proc/<pid>/environ). */
+export function processEnvironmentHas(pid: number, entry: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry)
+  } catch {
+    return false
+  }
+}
+
+/** The current process group of `pid` (Linux: /proc; elsewhere `ps -o pgid=`); null when it is gone. */
+export function processGroupOf(pid: number): number | null {
+  if (process.platform === 'linux') return readLinuxStat(pid)?.pgrp ?? null
+  const ps = spawnSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' })
+  const pgid = Number(ps.stdout.trim())
+  return ps.status === 0 && Number.isInteger(pgid) && pgid > 0 ? pgid : null
+}
+
+/** The boot id and start ticks inside a Linux start token; null for other tokens. */
+export function parseLinuxStartToken(token: string | null): { boot: string; ticks: bigint } | null {
+  const match = /^linux:([^:]*):(\d+)$/.exec(token ?? '')
+  return match ? { boot: match[1]!, ticks: BigInt(match[2]!) } : null
+}
+
+export function currentBootId(): string {
+  return linuxBootId()
+}

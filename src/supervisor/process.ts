@@ -1,12 +1,13 @@
 // spawnManaged: the one way proctor starts a process. The command is resolved before spawning,
 // the child leads its own process group (PTY: session leader; pipes: detached), and the group is
 // what we stop, pause and reap — so a grandchild can't outlive its agent.
+import { randomBytes } from 'node:crypto'
 import type { ChildAdapter, LeaderExit } from './adapter.js'
 import { signalTarget, terminateGroup, type GroupTarget } from './group.js'
 import { groupHasLiveMembers, isOwnLiveChild } from './proc-info.js'
 import { spawnPipe } from './pipe.js'
 import { spawnPty } from './pty.js'
-import { ensureRunsDir, recordExit, recordSpawn, type RunRecord } from './registry.js'
+import { ensureRunsDir, recordExit, recordSpawn, RUN_TOKEN_ENV, type RunRecord } from './registry.js'
 import { resolveCommand } from './resolve.js'
 import {
   SpawnError,
@@ -52,6 +53,9 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
 
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(opts.env)) if (value !== undefined) env[key] = value
+  // The proof, after a crash, that a process group is this run's (see registry.ts).
+  const runToken = opts.registry ? randomBytes(16).toString('hex') : undefined
+  if (runToken) env[RUN_TOKEN_ENV] = runToken
   const onOutput = opts.onOutput ?? (() => undefined)
   const adapterOptions = {
     file: resolved.file,
@@ -81,6 +85,7 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
         session: opts.registry.session,
         label,
         executable: resolved.file,
+        token: runToken,
       })
     } catch {
       // The process runs either way; a missing record only weakens crash recovery.

@@ -1,11 +1,24 @@
 // Run records on disk: <stateDir>/runs/<id>.json, one per process proctor started with a registry.
 // If proctor is SIGKILLed, its agent keeps running (a PTY child that ignores SIGHUP, or any pipe
 // child); the next start finds the record whose owner is gone and reaps the group — but only after
-// proving, by start time, that the recorded pid is still the very process we started.
+// proving that the group's processes are the very ones we started. The record lives where the agent can
+// write (.proctor/runs/), so it is only a claim: each run gets a random token in its environment
+// (PROCTOR_RUN_TOKEN), and a group is signalled only when every live member carries the record's token
+// and started no earlier than the recorded leader. A forged record naming someone else's group proves
+// nothing, and a child that outlived its leader (it ignored SIGHUP) is still found and stopped.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { hostName, pidExists, processStartToken } from './proc-info.js'
+import {
+  currentBootId,
+  hostName,
+  liveGroupMembers,
+  parseLinuxStartToken,
+  pidExists,
+  processEnvironmentHas,
+  processGroupOf,
+  processStartToken,
+} from './proc-info.js'
 import { terminateGroup } from './group.js'
 import type { ExitInfo } from './types.js'
 
@@ -15,6 +28,9 @@ import type { ExitInfo } from './types.js'
  */
 export const FINISHED_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
 export const KEEP_FINISHED = 200
+
+/** Environment variable carrying a run's token to the process and everything it starts. */
+export const RUN_TOKEN_ENV = 'PROCTOR_RUN_TOKEN'
 
 export type RunRole = 'agent' | 'hook' | 'batch'
 export type RunState = 'running' | 'exited' | 'crashed' | 'reaped'
@@ -26,6 +42,8 @@ export interface RunRecord {
   pgid: number
   /** Identity token of the process (see processStartToken); null if it could not be read. */
   start: string | null
+  /** Random token put in the process's environment as PROCTOR_RUN_TOKEN: the proof that a group is this run's. */
+  token?: string
   host: string
   role: RunRole
   session: string | null
@@ -80,6 +98,8 @@ export interface NewRun {
   session?: string
   label: string
   executable: string
+  /** The RUN_TOKEN_ENV value the process was started with. */
+  token?: string
 }
 
 /** Records a freshly spawned process (its pgid is its pid: every child we start leads its group). */
@@ -91,6 +111,7 @@ export function recordSpawn(stateDir: string, run: NewRun): RunRecord {
     pid: run.pid,
     pgid: run.pid,
     start: processStartToken(run.pid),
+    ...(run.token ? { token: run.token } : {}),
     host: me.host,
     role: run.role,
     session: run.session ?? null,
@@ -133,6 +154,16 @@ export function readRecords(stateDir: string): RunRecord[] {
   return records
 }
 
+/** Sessions with a running record whose owner (a proctor) is still alive. */
+export function liveSessions(stateDir: string): Set<string> {
+  const live = new Set<string>()
+  for (const record of readRecords(stateDir)) {
+    if (record.state === 'running' && record.session && record.host === hostName() && ownerAlive(record))
+      live.add(record.session)
+  }
+  return live
+}
+
 export type ReconcileAction =
   /** The owner is gone and the group was still running: it was stopped (TERM, KILL after grace). */
   | 'reaped'
@@ -140,6 +171,8 @@ export type ReconcileAction =
   | 'gone'
   /** The pid is alive but is a different process (pid reused): left alone. */
   | 'pid_reused'
+  /** The group is alive but cannot be proven to be only this run's processes: left alone. */
+  | 'unproven'
 
 export interface ReconcileOutcome {
   id: string
@@ -174,25 +207,18 @@ export async function reconcileOrphans(
   const outcomes: ReconcileOutcome[] = []
   for (const record of readRecords(stateDir)) {
     if (record.state !== 'running' || record.host !== host || ownerAlive(record)) continue
-    const current = processStartToken(record.pid)
-    let action: ReconcileAction
-    let killed = false
-    if (current === null) {
-      action = 'gone'
-    } else if (record.start === null || current !== record.start) {
-      action = 'pid_reused'
-    } else {
-      killed = await terminateGroup({ pgid: record.pgid }, graceMs)
-      action = 'reaped'
-    }
+    const action = await reapIfProven(record, graceMs)
+    const killed = action === 'killed'
+    const outcome: ReconcileAction = killed ? 'reaped' : action
     const note = {
       reaped: `owner ${record.owner.pid} was gone; group ${record.pgid} stopped${killed ? ' (SIGKILL after grace)' : ''}`,
       gone: `owner ${record.owner.pid} was gone and so was the process`,
       pid_reused: `owner ${record.owner.pid} was gone; pid ${record.pid} now belongs to another process, left alone`,
-    }[action]
+      unproven: `owner ${record.owner.pid} was gone; group ${record.pgid} holds processes not proven to be this run's, left alone`,
+    }[outcome]
     writeRecord(stateDir, {
       ...record,
-      state: action === 'reaped' ? 'reaped' : 'crashed',
+      state: outcome === 'reaped' ? 'reaped' : 'crashed',
       ended_at: new Date().toISOString(),
       note,
     })
@@ -203,12 +229,50 @@ export async function reconcileOrphans(
       role: record.role,
       session: record.session,
       label: record.label,
-      action,
+      action: outcome,
       killed,
     })
   }
   pruneFinished(stateDir)
   return outcomes
+}
+
+/**
+ * Stops the recorded group only if it is provably this run's; returns what happened ('killed' when
+ * SIGKILL was needed after the grace period).
+ */
+async function reapIfProven(
+  record: RunRecord,
+  graceMs: number,
+): Promise<Exclude<ReconcileAction, 'reaped'> | 'reaped' | 'killed'> {
+  const members = liveGroupMembers(record.pgid)
+  if (members === null) return reapByLeader(record, graceMs) // no /proc: the leader's identity is all we have
+  if (members.length === 0) return 'gone'
+  const start = parseLinuxStartToken(record.start)
+  if (!record.token || !start) {
+    const current = processStartToken(record.pid)
+    return current !== null && current !== record.start ? 'pid_reused' : 'unproven'
+  }
+  const sameBoot = start.boot === currentBootId()
+  const entry = `${RUN_TOKEN_ENV}=${record.token}`
+  const ours = members.filter(
+    (m) => (!sameBoot || m.startTicks >= start.ticks) && processEnvironmentHas(m.pid, entry),
+  )
+  if (ours.length === 0) return 'pid_reused'
+  if (ours.length < members.length) return 'unproven'
+  return (await terminateGroup({ pgid: record.pgid }, graceMs)) ? 'killed' : 'reaped'
+}
+
+/** Where members cannot be listed: the recorded leader must be the same process, still in the group. */
+async function reapByLeader(
+  record: RunRecord,
+  graceMs: number,
+): Promise<'gone' | 'pid_reused' | 'unproven' | 'reaped' | 'killed'> {
+  const current = processStartToken(record.pid)
+  if (current === null) return 'gone'
+  if (record.start === null || current !== record.start) return 'pid_reused'
+  if (processGroupOf(record.pid) !== record.pgid) return 'unproven'
+  return (await terminateGroup({ pgid: record.pgid }, graceMs)) ? 'killed' : 'reaped'
 }
 
 /**

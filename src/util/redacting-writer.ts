@@ -38,6 +38,11 @@ export class RedactingWriter {
 
   private clean(text: string): string {
     // The runner reads a command where a line starts with "::" (after blanks); colours may come first.
-    return this.sanitizer.redact(text).replace(/^([\s\x1b[\]0-9;?]*):(?=:)/gm, '$1:\u200b')
+    // OSC sequences (window title, clipboard via OSC 52, hyperlinks) act on the user's terminal, not on a
+    // log: a non-interactive echo drops them, terminated (BEL or ST) or cut off at the end of the line.
+    const visible = text.replace(OSC, '')
+    return this.sanitizer.redact(visible).replace(/^([\s\x1b[\]0-9;?]*):(?=:)/gm, '$1:\u200b')
   }
 }
+
+const OSC = /(?:\x1b\]|\x9d)[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c|(?=\n)|$)/g

@@ -166,13 +166,12 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
     .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
     .option('--json', 'print JSON')
     .action(async (id: string, opts: Common & { files?: string[] }) => {
-      const { git, config } = await context(opts, io)
+      const { git } = await context(opts, io)
       try {
         const result = await restoreCheckpoint({
           git,
           id,
           files: opts.files ?? [],
-          maxFileSize: config.checkpoints.max_file_size,
           cwd: io.cwd(),
         })
         if (opts.json) {
@@ -185,12 +184,10 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
         )
         for (const file of result.deleted) io.stdout(`  deleted (added after the checkpoint): ${file}\n`)
         for (const file of result.keptIgnored) io.stdout(`  kept (ignored by .gitignore): ${file}\n`)
-        if (result.safety) {
-          io.stdout(
-            `the previous state is safety checkpoint ${c.session}@${result.safety.seq}; undo with: ` +
-              `proctor checkpoints restore ${c.session}@${result.safety.seq}\n`,
-          )
-        }
+        const previous = result.safety
+          ? `the previous state is safety checkpoint ${c.session}@${result.safety.seq}`
+          : `the previous state is the session's latest checkpoint (nothing had changed since it)`
+        io.stdout(`${previous}; undo with: ${result.undo}\n`)
       } catch (error) {
         if (error instanceof RestoreRefused) throw new CliExit(ExitCode.failed, error.message)
         throw error

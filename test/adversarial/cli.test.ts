@@ -1,0 +1,129 @@
+// Issue 13, items 6 and 7, through the real CLI (run from source with tsx: real processes, real git).
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import type { SessionReport } from '../../src/report/model.js'
+import { renderJobSummary } from '../../src/report/markdown.js'
+import { createSanitizer } from '../../src/util/sanitize.js'
+import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
+
+const root = resolve(import.meta.dirname, '../..')
+const repos: TempRepo[] = []
+afterEach(() => {
+  for (const repo of repos.splice(0)) repo.cleanup()
+})
+
+function repo(config = ''): TempRepo {
+  const r = makeTempRepo({
+    files: { 'README.md': '# test\n', 'proctor.yml': `agent:\n  pty: false\n${config}` },
+  })
+  repos.push(r)
+  return r
+}
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+  pid: number
+}
+
+function proctor(r: TempRepo, args: string[], onStart?: (pid: number) => void): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1' }
+  for (const key of Object.keys(env)) if (key.startsWith('GITHUB_')) delete env[key]
+  const child = spawn(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), join(root, 'src/cli/main.ts'), ...args],
+    {
+      cwd: r.dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  onStart?.(child.pid!)
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('latin1')))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr, pid: child.pid! })))
+}
+
+function reports(r: TempRepo): SessionReport[] {
+  const dir = join(r.dir, '.proctor/sessions')
+  return readdirSync(dir).map(
+    (id) => JSON.parse(readFileSync(join(dir, id, 'report.json'), 'utf8')) as SessionReport,
+  )
+}
+
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 30_000
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+describe("the agent's own exit (issue 13.7)", () => {
+  it('report.json has agent {exit_code: 3} and the terminal and markdown say so', async () => {
+    const r = repo()
+    const run = await proctor(r, ['run', '--no-push', '--', 'sh', '-c', 'echo working; exit 3'])
+    const [report] = reports(r)
+    expect(report!.agent).toEqual({ exit_code: 3, signal: null })
+    expect(run.stdout + run.stderr).toContain('agent exited 3')
+    const links = { commit: () => '', compare: () => '', file: () => '', jobSummary: null }
+    expect(renderJobSummary(report!, { links, sanitizer: createSanitizer({ secrets: [] }) })).toContain(
+      'agent exited 3',
+    )
+  })
+
+  it('records the signal that killed the agent', async () => {
+    const r = repo()
+    await proctor(r, ['run', '--no-push', '--', 'sh', '-c', 'kill -TERM $$'])
+    expect(reports(r)[0]!.agent).toEqual({ exit_code: null, signal: 'SIGTERM' })
+  })
+})
+
+describe('leftovers (issue 13.6)', () => {
+  it('config validate rejects an invalid branch template with exit 2 and its line, as run does', async () => {
+    const r = repo('checkpoints:\n  branch: "proctor/..{session}"\n')
+    const validate = await proctor(r, ['config', 'validate'])
+    expect(validate.code).toBe(2)
+    expect(validate.stderr + validate.stdout).toMatch(/proctor\.yml:4/)
+    expect(validate.stderr + validate.stdout).toMatch(/invalid branch name/)
+    const run = await proctor(r, ['run', '--', 'true'])
+    expect(run.code).toBe(2)
+  })
+
+  it('a non-interactive echo drops OSC 0/2/52 (title, clipboard) and keeps the text', async () => {
+    const r = repo()
+    const script = String.raw`printf '\033]0;owned title\007hello\033]52;c;ZXZpbA==\007 world\033]2;t2\033\\!\n'`
+    const run = await proctor(r, ['run', '--no-push', '--', 'sh', '-c', script])
+    expect(run.stdout).toContain('hello world!')
+    expect(run.stdout).not.toContain('\x1b]')
+    expect(run.stdout).not.toContain('ZXZpbA==')
+  })
+
+  it("removes a crashed session's private index on the next run", async () => {
+    const r = repo()
+    let proctorPid = 0
+    const crashed = proctor(
+      r,
+      ['run', '--no-push', '--session', 'crashed-1', '--', 'sh', '-c', 'echo x > f.txt; sleep 60'],
+      (pid) => (proctorPid = pid),
+    )
+    const index = join(r.dir, '.git/proctor/index-crashed-1')
+    await until(() => existsSync(index), 'the private index of the running session')
+    process.kill(proctorPid, 'SIGKILL')
+    await crashed
+    expect(existsSync(index)).toBe(true)
+    const old = new Date(Date.now() - 60 * 60 * 1000)
+    for (const name of readdirSync(join(r.dir, '.git/proctor')))
+      utimesSync(join(r.dir, '.git/proctor', name), old, old)
+
+    const next = await proctor(r, ['run', '--no-push', '--session', 'next-1', '--', 'true'])
+    expect(next.code).toBe(0)
+    expect(readdirSync(join(r.dir, '.git/proctor')).filter((n) => n.includes('crashed-1'))).toEqual([])
+  })
+})

@@ -1,0 +1,85 @@
+// Issue 13, item 5: one detect regex must not stop the supervisor.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import { ConfigError } from '../../src/config/errors.js'
+import { loadConfig } from '../../src/config/load.js'
+import { OutputPipeline } from '../../src/supervisor/output.js'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'proctor-regex-'))
+  dirs.push(dir)
+  return dir
+}
+
+function pipeline(match: string) {
+  const dir = tempDir()
+  return new OutputPipeline({
+    mode: 'pipe',
+    transcriptPath: join(dir, 'transcript.log'),
+    transcriptMax: 1 << 20,
+    bufferBytes: 1 << 16,
+    rules: [{ name: 'hostile', match, kind: 'approval_request', response: 'notify' } as never],
+  })
+}
+
+/** How late a 50 ms timer fires while `work` runs: the supervisor's timeouts share this thread. */
+async function timerLateness(work: () => Promise<unknown>): Promise<number> {
+  const armed = performance.now()
+  const fired = new Promise<number>((resolve) =>
+    setTimeout(() => resolve(performance.now() - armed - 50), 50),
+  )
+  await work()
+  return fired
+}
+
+describe('catastrophic detect patterns (issue 13.5)', () => {
+  it('config load rejects (a+)+$ with the file, the line and a fix', async () => {
+    const dir = tempDir()
+    const file = join(dir, 'proctor.yml')
+    writeFileSync(file, 'agent:\n  command: [claude]\ndetect:\n  - name: frozen\n    match: "(a+)+$"\n')
+    const error = await loadConfig({ file, cwd: dir }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    const message = (error as Error).message
+    expect(message).toMatch(/proctor\.yml:5/)
+    expect(message).toMatch(/backtrack catastrophically/)
+    expect(message).toMatch(/a\+\$/)
+  })
+
+  it('a pattern the checker lets through still matches a 41-character line in linear time', async () => {
+    const output = pipeline('(a|a)*b')
+    const events: string[] = []
+    output.on('event', (e) => events.push(e.rule))
+    const late = await timerLateness(async () => {
+      output.write(Buffer.from(`${'a'.repeat(41)}!\n`))
+      await output.flush()
+    })
+    expect(late).toBeLessThan(1000)
+    output.write(Buffer.from('still works: aab\n'))
+    await output.flush()
+    expect(events).toEqual(['hostile'])
+    await output.close()
+  })
+
+  it('a slow match that cannot run linearly (back-reference) disables its rule with a warning', async () => {
+    const output = pipeline('(a|aa)+\\1b')
+    const slow: string[] = []
+    output.on('slow_rule', (rule) => slow.push(rule))
+    output.write(Buffer.from(`${'a'.repeat(32)}!\n`))
+    await output.flush()
+    expect(slow).toEqual(['hostile'])
+    // Disabled: the next, longer line (minutes of backtracking) costs nothing.
+    const late = await timerLateness(async () => {
+      output.write(Buffer.from(`${'a'.repeat(60)}!\n`))
+      await output.flush()
+    })
+    expect(late).toBeLessThan(1000)
+    await output.close()
+  })
+})
