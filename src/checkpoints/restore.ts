@@ -21,6 +21,8 @@ export interface RestoreOptions {
   files?: readonly string[]
   /** max_file_size for the safety checkpoint. */
   maxFileSize: number
+  /** Paths the safety checkpoint must not record (policy.forbidden_areas); see CheckpointStore. */
+  withhold?: (path: string) => string | null
   /** Directory relative `files` are resolved against (the CLI passes its cwd); default the repository root. */
   cwd?: string
 }
@@ -68,6 +70,7 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     git,
     session: checkpoint.session,
     maxFileSize: options.maxFileSize,
+    ...(options.withhold ? { withhold: options.withhold } : {}),
     indexName: `restore-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
   })
   let safetyRecord

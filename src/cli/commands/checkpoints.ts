@@ -17,6 +17,7 @@ import { PushQueue } from '../../checkpoints/push.js'
 import { assertSessionId } from '../../checkpoints/refs.js'
 import { restoreCheckpoint, RestoreRefused } from '../../checkpoints/restore.js'
 import { CheckpointStore, PROCTOR_DIR } from '../../checkpoints/store.js'
+import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
 
@@ -60,6 +61,7 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
         session,
         maxFileSize: config.checkpoints.max_file_size,
         indexName: `cli-${process.pid}`,
+        withhold: forbiddenAreaOf(config.policy),
       })
       try {
         const record = await store.create('manual')
@@ -173,6 +175,7 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
           id,
           files: opts.files ?? [],
           maxFileSize: config.checkpoints.max_file_size,
+          withhold: forbiddenAreaOf(config.policy),
           cwd: io.cwd(),
         })
         if (opts.json) {
