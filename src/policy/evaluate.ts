@@ -279,15 +279,16 @@ export function evaluateCheckpointScopes(input: CheckpointPolicyInput): {
 } {
   const { seq, worktree, policy } = input
   const withheld = input.withheld ?? []
+  // Withheld (forbidden) files first: they lead the reasons the agent is sent back with.
   const cumulative = evaluatePolicy({
-    files: [...input.cumulative, ...withheld],
+    files: [...withheld, ...input.cumulative],
     checkpoint: seq,
     worktree,
     policy,
     scope: 'cumulative',
   })
   const own = evaluatePolicy({
-    files: [...input.files, ...withheld],
+    files: [...withheld, ...input.files],
     checkpoint: seq,
     worktree,
     policy,

@@ -647,6 +647,22 @@ function nextStep(
   s: { config: Config; mode: 'pty' | 'pipe'; round: number; running: boolean; nativeHooks: boolean },
 ): NextStep {
   if (decision.verdict === 'allow') return { kind: 'allow' }
+  const step = continueOrBlock(decision, s)
+  return step.kind === 'block' ? { kind: 'block', reason: `${step.reason}${why(decision.reasons)}` } : step
+}
+
+/** The first reasons, short, so a blocked session's reason says what blocked it. */
+function why(reasons: readonly string[]): string {
+  if (reasons.length === 0) return ''
+  const cut = (r: string) => (r.length > 200 ? `${r.slice(0, 200)}…` : r)
+  const shown = reasons.slice(0, 3).map(cut)
+  return ` — ${shown.join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`
+}
+
+function continueOrBlock(
+  decision: { verdict: Verdict; reasons: string[] },
+  s: { config: Config; mode: 'pty' | 'pipe'; round: number; running: boolean; nativeHooks: boolean },
+): NextStep {
   if (s.round >= s.config.max_stop_rounds) return { kind: 'block', reason: gaveUp(s.round, s.config) }
   const plan = planContinuation(s.config.agent.adapter, {
     mode: s.mode,
