@@ -200,7 +200,9 @@ policy:
     expect(run.code, run.stderr).toBe(0) // a warning does not block
     const typed = readFileSync(log, 'utf8')
     expect(typed).toContain('proctor: policy warnings')
-    expect(typed).toContain('.github/workflows/exfiltrate.yml was added')
+    expect(typed).toContain(
+      '.github/workflows/exfiltrate.yml is protected (policy.protected_areas ".github/**") and was added',
+    )
     expect(report.events.filter((e) => e.kind === 'policy_notice')).toHaveLength(1)
   })
 })
