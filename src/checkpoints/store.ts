@@ -59,6 +59,11 @@ export interface CheckpointStoreOptions {
    * on a session that may be live uses its own, so two processes never share one index.
    */
   indexName?: string
+  /**
+   * Absolute paths left out of every checkpoint, as .proctor/ is: files proctor itself writes into the
+   * worktree (an agent's Stop-hook settings). The checkpoint keeps whatever the base commit had there.
+   */
+  hiddenPaths?: ReadonlySet<string>
   /** Injected clock and wait (tests); default Date.now and setTimeout. */
   now?: () => number
   sleep?: (ms: number) => Promise<void>
@@ -362,7 +367,10 @@ export class CheckpointStore {
   private async stageChanges(skipped: SkippedFile[], withheld: ChangedFile[]): Promise<string[]> {
     const { paths: changed, tracked } = await this.changedPaths()
     if (changed.length === 0) return []
-    const exclude = await this.filesToSkip(changed, skipped, withheld, tracked)
+    const exclude = [
+      ...(await this.filesToSkip(changed, skipped, withheld, tracked)),
+      ...this.hiddenRelative(),
+    ]
     const excluded = new Set(exclude)
     const paths = changed.filter((p) => !excluded.has(p))
     if (paths.length === 0) return []
@@ -419,10 +427,15 @@ export class CheckpointStore {
       // A nested repository is listed as a directory.
       const p = field.replace(/\/$/, '')
       if (p === PROCTOR_DIR || p.startsWith(`${PROCTOR_DIR}/`)) return
+      if (this.options.hiddenPaths?.has(path.join(this.root, p))) return
       paths.push(p)
       if (index < firstUntracked) tracked.add(p)
     })
     return { paths, tracked }
+  }
+
+  private hiddenRelative(): string[] {
+    return [...(this.options.hiddenPaths ?? [])].map((p) => path.relative(this.root, p))
   }
 
   private async filesToSkip(

@@ -43,7 +43,8 @@ policy:
   protected_areas: [".github/**"]
 
 # Stop hooks run in parallel when the agent finishes, before a push (proctor check --pre-push) and as
-# required checks in CI. Exit 0 allows, exit 2 blocks (stderr is the reason), anything else is a hook error.
+# required checks in CI. Exit 0 allows; a failing command (npm test exiting 1) blocks and its output goes back
+# to the agent; a command that cannot run (not found, timed out) blocks too, for you to fix.
 stop_hooks:
   - name: tests
     command: "npm test"

@@ -39,6 +39,8 @@ export interface SessionCheckpointsOptions {
    * and ends errored. Called once, with the reason.
    */
   onFatal?: (reason: string) => void
+  /** Absolute paths never recorded (settings files proctor itself writes); may grow after start(). */
+  hiddenPaths?: ReadonlySet<string>
 }
 
 /** The key a violation is reported under: each (constraint, file) once per session. */
@@ -85,6 +87,7 @@ export class SessionCheckpoints {
       session: this.o.sessionId,
       maxFileSize: config.checkpoints.max_file_size,
       minIntervalMs: config.checkpoints.min_interval,
+      hiddenPaths: this.o.hiddenPaths,
       validate: (ctx) => this.validate(ctx),
       withhold: forbiddenAreaOf(config.policy),
       // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.

@@ -24,6 +24,7 @@ import { SessionCheckpoints } from './checkpointing.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
 import { prepareNativeHooks } from './native-hooks.js'
+import { NativeStops } from './native-stop.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -129,6 +130,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   if (opts.signal?.aborted) onAbort()
   opts.signal?.addEventListener('abort', onAbort, { once: true })
 
+  // Settings files proctor writes for an agent's native Stop hook: never checkpointed (see native-hooks.ts).
+  const proctorFiles = new Set<string>()
   const checkpoints = new SessionCheckpoints({
     config,
     cwd: opts.cwd,
@@ -136,6 +139,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     sessionDir: dir,
     report,
     lifecycle,
+    hiddenPaths: proctorFiles,
     pauser: {
       pause: () => currentRun?.pause(),
       resume: () => currentRun?.resume(),
@@ -151,19 +155,58 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let ending: Ending
   let outputTail = ''
   let transcript = { bytes: 0, capped: false }
-  let restoreNative = async () => undefined as void
+  let restoreNative = async (): Promise<string[]> => []
+  let nativeStops: NativeStops | null = null
 
   try {
     await fire(lifecycle, 'session_start', { command: commandArgv(opts.command), cwd: opts.cwd, mode })
     await checkpoints.start()
     opts.listener?.started?.(report.snapshot())
 
-    const native = await prepareNativeHooks(config, opts.command, opts.cwd, opts.configFile ?? null, env)
-    restoreNative = native.restore
-    if (native.active)
-      report.event('session_start', `wired proctor into ${config.agent.adapter}'s own Stop hook`)
-    let command = native.command
     let round = 1
+    // >>> native Stop hook (agents/native): the agent's own Stop hook hands each stop to this session.
+    const adapter = config.agent.adapter
+    nativeStops =
+      adapter === 'generic'
+        ? null
+        : new NativeStops({
+            adapter,
+            sessionId,
+            maxStopRounds: config.max_stop_rounds,
+            report,
+            firstRound: () => round,
+            evaluate: (nativeRound, finalText) =>
+              evaluateStop({
+                config,
+                registryDir: dirs.state,
+                sessionId,
+                cwd: opts.cwd,
+                env,
+                round: nativeRound,
+                finalText,
+                stopReason: 'native',
+                report,
+                lifecycle,
+                checkpoints,
+                listener: opts.listener,
+                signal: hooksAbort.signal,
+              }).finally(progress),
+          })
+    const target = await nativeStops?.start()
+    const native = await prepareNativeHooks(
+      config,
+      opts.command,
+      opts.cwd,
+      opts.configFile ?? null,
+      env,
+      target,
+    )
+    for (const file of native.files) proctorFiles.add(file)
+    Object.assign(env, native.env)
+    restoreNative = native.restore
+    if (native.active) report.event('session_start', `wired proctor into ${adapter}'s own Stop hook`)
+    // <<< native Stop hook
+    let command = native.command
     for (;;) {
       // Interrupted between rounds (e.g. during the stop hooks): no new agent run starts.
       if (interruptedBy) {
@@ -207,6 +250,19 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         ending = early
         break
       }
+      // >>> native Stop hook: the agent's own Stop hook already ran the stop hooks; they are not run again.
+      const nativeEnding = nativeStops?.ending()
+      if (nativeEnding) {
+        ending = completed(nativeEnding.verdict, nativeEnding.reason)
+        break
+      }
+      if (native.active) {
+        report.event(
+          'warning',
+          `${adapter} never called proctor's Stop hook: proctor runs the stop hooks itself now that it exited`,
+        )
+      }
+      // <<< native Stop hook
 
       // The agent finished by itself: the stop hooks decide whether it may stop.
       const decision = await evaluateStop({
@@ -226,14 +282,21 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       })
       progress()
       if (interruptedBy || fatal) continue // the top of the loop records the interruption
-      const step = nextStep(decision, { config, mode, round, running: false, nativeHooks: native.active })
+      const step = nextStep(decision, {
+        config,
+        mode,
+        round,
+        running: false,
+        nativeHooks: native.active && (nativeStops?.called ?? false),
+        nativeNote: native.active ? `${adapter} never called proctor's Stop hook, and ` : '',
+      })
       if (step.kind !== 'continue') {
         ending = completed(step.kind, step.kind === 'block' ? step.reason : null)
         break
       }
       if (step.plan.kind !== 'rerun') throw new Error('unreachable: an exited agent is re-run')
       round++
-      command = step.plan.command
+      command = native.wire(step.plan.command)
       report.event('continue', `round ${round}: re-running the agent with agent.continue`, {
         data: { reasons: decision.reasons },
       })
@@ -246,9 +309,18 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       : errored(message, error instanceof SpawnError ? 2 : 1)
   }
   // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
-  await restoreNative().catch((error: unknown) =>
-    report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
-  )
+  await restoreNative()
+    .then((changed) => {
+      for (const file of changed)
+        report.event(
+          'warning',
+          `the agent changed ${file}, which proctor wrote for its Stop hook; the original was put back`,
+        )
+    })
+    .catch((error: unknown) =>
+      report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
+    )
+  await nativeStops?.close().catch(() => undefined)
   try {
     await checkpoints.finish(interruptedBy ? INTERRUPT_PUSH_DEADLINE_MS : undefined)
   } catch (error) {
@@ -259,7 +331,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   report.finish({ ...ending, outputTail, transcript })
   report.event('session_end', `session ended: ${status}, verdict ${verdict}`)
   await fire(lifecycle, 'session_end', { status, verdict, exit_code: exitCode, reason })
-  await lifecycle.shutdown()
+  // Async hooks (session_end's webhook) finish before proctor exits; after a signal the runner's cancel
+  // window leaves no time, so they are stopped at once (with a warning).
+  await lifecycle.drain(interruptedBy ? 0 : config.hooks_async_drain_timeout)
   uninstallSignals()
   opts.signal?.removeEventListener('abort', onAbort)
 
@@ -326,6 +400,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
         PROCTOR_ROUND: String(ctx.round),
       },
       mode,
+      // Without a PTY the agent's stdin stays an open pipe, so detector answers (respond: send) reach it.
+      keepStdinOpen: true,
       cols: config.agent.cols,
       rows: config.agent.rows,
       graceMs: config.timeouts.grace,
@@ -345,6 +421,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   let decided: AttemptResult['decided'] = null
   let stopReason: string | null = null
   let evaluation: Promise<void> | null = null
+  const answers = new Set<Promise<void>>()
 
   run.on('output', (chunk) => {
     opts.output?.write(chunk)
@@ -364,8 +441,16 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if (config.checkpoints.on_events.includes(event.kind)) ctx.checkpoints.onEvent(event.kind)
     const response = event.response
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
-      run.write(response.text)
-      report.event('response', `${response.type}: ${JSON.stringify(response.text)}`, { name: event.rule })
+      const what = `${response.type}: ${JSON.stringify(response.text)}`
+      // Recorded once the write settles: an answer that never reached the agent is not counted as one.
+      const answer = run.write(response.text).then((result) =>
+        report.event('response', result.delivered ? what : `${what} — not delivered: ${result.reason}`, {
+          name: event.rule,
+          data: result.delivered ? { delivered: true } : { ...result },
+        }),
+      )
+      answers.add(answer)
+      void answer.finally(() => answers.delete(answer))
     } else if (response.type === 'stop') {
       stopReason = `stopped by detector rule "${event.rule}": ${event.text}`
       report.event('response', 'stop the agent', { name: event.rule })
@@ -461,6 +546,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
+    await Promise.all([...answers])
     return {
       exit,
       round,
@@ -499,15 +585,17 @@ interface StopEvaluation {
  * unresolved error/critical violations in the session's work block like a stop hook named `policy`.
  * Warnings the agent has not heard yet ride along when it is sent back.
  */
-async function evaluateStop(e: StopEvaluation): Promise<{ verdict: Verdict; reasons: string[] }> {
+async function evaluateStop(
+  e: StopEvaluation,
+): Promise<{ verdict: Verdict; reasons: string[]; errors: string[] }> {
   await e.checkpoints.settle('event')
   await fire(e.lifecycle, 'stop', { round: e.round, stop_reason: e.stopReason })
   const hooks = await runHooks(e)
   const policy = policyGate(e)
   const verdict = hooks.verdict === 'allow' && policy.verdict === 'allow' ? 'allow' : 'block'
   const reasons = [...hooks.reasons, ...policy.reasons]
-  if (verdict === 'block') reasons.push(...warningReasons(e.checkpoints.takeWarnings()))
-  return { verdict, reasons }
+  if (verdict === 'block' && reasons.length) reasons.push(...warningReasons(e.checkpoints.takeWarnings()))
+  return { verdict, reasons, errors: hooks.errors }
 }
 
 /** The policy gate of one stop round, recorded as the stop hook `policy` once it has had to block. */
@@ -537,8 +625,10 @@ function policyGate(e: StopEvaluation): { verdict: Verdict; reasons: string[] } 
   return { verdict: result.verdict === 'allow' ? 'allow' : 'block', reasons }
 }
 
-async function runHooks(e: StopEvaluation): Promise<{ verdict: Verdict; reasons: string[] }> {
-  if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [] }
+async function runHooks(
+  e: StopEvaluation,
+): Promise<{ verdict: Verdict; reasons: string[]; errors: string[] }> {
+  if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [], errors: [] }
   const latest = e.checkpoints.latest()
   const context: StopContext = {
     session_id: e.sessionId,
@@ -570,9 +660,9 @@ async function runHooks(e: StopEvaluation): Promise<{ verdict: Verdict; reasons:
     outcome.verdict === 'allow'
       ? `stop hooks allowed (round ${e.round})`
       : `stop hooks blocked (round ${e.round})`,
-    { data: { verdict: outcome.verdict, reasons: outcome.reasons, round: e.round } },
+    { data: { verdict: outcome.verdict, reasons: outcome.reasons, errors: outcome.errors, round: e.round } },
   )
-  return { verdict: outcome.verdict, reasons: outcome.reasons }
+  return { verdict: outcome.verdict, reasons: outcome.reasons, errors: outcome.errors }
 }
 
 async function fire(
@@ -632,6 +722,11 @@ const failed = (reason: string, signal: string | null = null): Ending => ({
   reason,
 })
 
+/** Only hooks that could not run block: the agent cannot fix proctor.yml, so it is not sent back. */
+function hookErrors(errors: readonly string[]): string {
+  return `stop hooks could not run (fix proctor.yml; the agent was not sent back): ${errors.join('; ')}`
+}
+
 /** The stop hook name under which the policy gate is reported. */
 const POLICY_GATE = 'policy'
 
@@ -642,11 +737,23 @@ type NextStep =
  * After a stop round: stop (allowed), give up (blocked), or send the agent back — typed into a live
  * PTY agent, or by re-running agent.continue for one that exited. The one place this is decided.
  */
+interface StepState {
+  config: Config
+  mode: 'pty' | 'pipe'
+  round: number
+  running: boolean
+  nativeHooks: boolean
+  /** Prefixed to "cannot continue" when the agent's own Stop hook was wired but never called. */
+  nativeNote?: string
+}
+
 function nextStep(
-  decision: { verdict: Verdict; reasons: string[] },
-  s: { config: Config; mode: 'pty' | 'pipe'; round: number; running: boolean; nativeHooks: boolean },
+  decision: { verdict: Verdict; reasons: string[]; errors: string[] },
+  s: StepState,
 ): NextStep {
   if (decision.verdict === 'allow') return { kind: 'allow' }
+  // Only hooks that could not run: nothing for the agent to fix.
+  if (decision.reasons.length === 0) return { kind: 'block', reason: hookErrors(decision.errors) }
   const step = continueOrBlock(decision, s)
   return step.kind === 'block' ? { kind: 'block', reason: `${step.reason}${why(decision.reasons)}` } : step
 }
@@ -659,10 +766,7 @@ function why(reasons: readonly string[]): string {
   return ` — ${shown.join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`
 }
 
-function continueOrBlock(
-  decision: { verdict: Verdict; reasons: string[] },
-  s: { config: Config; mode: 'pty' | 'pipe'; round: number; running: boolean; nativeHooks: boolean },
-): NextStep {
+function continueOrBlock(decision: { verdict: Verdict; reasons: string[] }, s: StepState): NextStep {
   if (s.round >= s.config.max_stop_rounds) return { kind: 'block', reason: gaveUp(s.round, s.config) }
   const plan = planContinuation(s.config.agent.adapter, {
     mode: s.mode,
@@ -681,7 +785,7 @@ function continueOrBlock(
     reason:
       plan.kind === 'native'
         ? `stop hooks still block after the agent's own Stop hook let it finish`
-        : `stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
+        : `${s.nativeNote ?? ''}stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
   }
 }
 
