@@ -1,6 +1,7 @@
 // `npm run demo`: a supervised session of the bundled example agent in a throw-away repository.
 // It shows proctor answering an approval prompt, taking checkpoints, catching a forbidden-area
-// violation, a stop hook that blocks once (the agent continues and fixes it), and the final report.
+// violation (its content never enters a checkpoint), a stop hook and the policy gate sending the agent back
+// once (it writes the missing test and removes the forbidden file), and the final report.
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'

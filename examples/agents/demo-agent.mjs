@@ -2,8 +2,9 @@
 // A scripted stand-in for a coding agent, used by `npm run demo` and the end-to-end tests.
 // It behaves like a real one where proctor cares: it prints progress, edits files in the working tree,
 // stops at an approval prompt until someone answers on the terminal, and exits when its task is done.
-// Run again with `--continue "<reason>"` it addresses the reason (here: it writes the missing test).
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs'
+// Run again with `--continue "<reason>"` it addresses the reason: it writes the missing test, and removes
+// the forbidden file the policy gate named.
+import { mkdirSync, writeFileSync, existsSync, rmSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 
 const args = process.argv.slice(2)
@@ -24,6 +25,11 @@ if (reason !== null) {
   // The reason is proctor's message: a header, then one "- hook: reason" line per blocking stop hook.
   const asked = reason.split('\n').filter((line) => line.startsWith('- '))
   say(`● Continuing after the stop hooks blocked: ${asked.join(' ') || reason}`)
+  // The policy gate names the forbidden file and suggests removing it: the agent does.
+  if (reason.includes('secrets/token.txt') && existsSync('secrets/token.txt')) {
+    rmSync('secrets', { recursive: true, force: true })
+    say('● Removed secrets/token.txt: credentials do not belong in the change')
+  }
   mkdirSync('test', { recursive: true })
   writeFileSync(
     'test/greeting.test.js',

@@ -23,7 +23,7 @@ import {
   type SessionReport,
   type Violation,
 } from '../report/model.js'
-import { evaluateCheckpoint, evaluatePolicy } from '../policy/index.js'
+import { evaluateCheckpoint, evaluatePolicy, forbiddenAreaOf } from '../policy/index.js'
 import { actionClient } from './client.js'
 import { readActionsContext, linksFor } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
@@ -104,6 +104,7 @@ async function finalCheckpoint(cwd: string, sessionId: string, config: Config): 
     session: sessionId,
     maxFileSize: config.checkpoints.max_file_size,
     validate: (ctx) => evaluateCheckpoint({ ...ctx, worktree: cwd, policy: config.policy }),
+    withhold: forbiddenAreaOf(config.policy),
   })
   try {
     await store.open()

@@ -4,9 +4,11 @@
 export interface SkippedFile {
   path: string
   /** unrecordable: git could not add it (e.g. a nested repository without commits). */
-  reason: 'size' | 'lfs' | 'unrecordable'
+  reason: 'size' | 'lfs' | 'unrecordable' | 'forbidden'
   /** Bytes on disk when skipped for size. */
   size?: number
+  /** Why, in words, for `forbidden` (which area). */
+  detail?: string
 }
 
 export interface CheckpointMessageFields {
@@ -48,7 +50,9 @@ export function formatCheckpointMessage(fields: CheckpointMessageFields): string
           ? 'LFS-tracked'
           : skip.reason === 'unrecordable'
             ? 'git could not record it (a nested repository without commits?)'
-            : `over max_file_size (${skip.size ?? '?'} bytes)`
+            : skip.reason === 'forbidden'
+              ? `${skip.detail ?? 'in a forbidden area'}; its content stays out of checkpoints`
+              : `over max_file_size (${skip.size ?? '?'} bytes)`
       lines.push(`Skipped ${JSON.stringify(skip.path)}: ${why}`)
     }
     if (fields.skipped.length > MAX_LISTED_SKIPS)

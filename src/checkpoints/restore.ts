@@ -21,6 +21,8 @@ export interface RestoreOptions {
   files?: readonly string[]
   /** Unused since the safety checkpoint saves every file whatever its size; kept for callers. */
   maxFileSize?: number
+  /** Paths the safety checkpoint must not record (policy.forbidden_areas); see CheckpointStore. */
+  withhold?: (path: string) => string | null
   /** Directory relative `files` are resolved against (the CLI passes its cwd); default the repository root. */
   cwd?: string
 }
@@ -72,6 +74,7 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     git,
     session: checkpoint.session,
     maxFileSize: Number.MAX_SAFE_INTEGER,
+    ...(options.withhold ? { withhold: options.withhold } : {}),
     indexName: `restore-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
   })
   let safetyResult

@@ -26,6 +26,8 @@ export interface ValidateContext {
   files: ChangedFile[]
   /** Changes since the session's base. */
   cumulative: ChangedFile[]
+  /** Changes left out by `withhold` (still in the worktree), described as the diff would have. */
+  withheld: ChangedFile[]
   tree: string
 }
 
@@ -44,6 +46,12 @@ export interface CheckpointStoreOptions {
   minIntervalMs?: number
   /** Policy hook: its violations are counted in the Proctor-Violations trailer. */
   validate?: (context: ValidateContext) => Promise<Violation[]> | Violation[]
+  /**
+   * Paths whose content must never be written into a checkpoint (policy.forbidden_areas): returns why,
+   * or null. A withheld path keeps its previous state in the checkpoint tree (absent, or the base's
+   * content) and is listed as skipped; the file in the worktree is not touched.
+   */
+  withhold?: (path: string) => string | null
   /** With pause_agent: the agent is paused while the worktree is read, and always resumed. */
   pauser?: PauseHooks
   /**
@@ -69,6 +77,7 @@ export interface CheckpointResult {
   cumulative: ChangedFile[]
   violations: Violation[]
   skipped: SkippedFile[]
+  withheld: ChangedFile[]
 }
 
 export class CheckpointStore {
@@ -101,6 +110,8 @@ export class CheckpointStore {
    * `write-tree` would only confirm that, so an unchanged worktree costs the listing alone.
    */
   private indexMatchesHead = false
+  /** Withheld paths of the latest checkpoint with their stat, so a new or changed one is a checkpoint. */
+  private withheldKey = ''
   /** .gitattributes text per directory; a checkpoint re-reads them (the agent may edit them). */
   private attributesCache = new Map<string, string>()
 
@@ -263,22 +274,27 @@ export class CheckpointStore {
     if (!(await this.waitForSpacing(trigger))) return null
     const startedAt = performance.now()
     const skipped: SkippedFile[] = []
+    const withheld: ChangedFile[] = []
     this.attributesCache.clear()
     const pauser = this.options.pauser
     let staged: string[]
     pauser?.pause()
     try {
-      staged = await this.stageChanges(skipped)
+      staged = await this.stageChanges(skipped, withheld)
     } finally {
       pauser?.resume()
     }
-    if (staged.length === 0 && this.indexMatchesHead) return null
+    // A withheld file is never staged, so the tree cannot show it: a change in what is withheld (a new
+    // forbidden file, or one removed) is a checkpoint of its own, so policy sees it and the record lists it.
+    const withheldKey = withheld.map((f) => `${f.path}\0${f.status}\0${f.size}\0${f.newMode}`).join('\0')
+    const withheldChanged = withheldKey !== this.withheldKey
+    if (staged.length === 0 && this.indexMatchesHead && !withheldChanged) return null
     this.indexMatchesHead = false
     // What the commit will need (started once per session), overlapping the write-tree and the diffs.
     this.commits!.prepare()
     this.refs!.prepare()
     const tree = await this.git.writeTree(this.indexFile)
-    if (tree === this.headTree) {
+    if (tree === this.headTree && !withheldChanged) {
       this.indexMatchesHead = true
       return null
     }
@@ -293,7 +309,7 @@ export class CheckpointStore {
         diffTrees(this.git, this.headTree, tree),
         this.headTree === this.baseTree ? null : diffTrees(this.git, this.baseTree, tree),
       ]).then(([incremental, total]) => [incremental, total ?? incremental])
-      violations = await this.options.validate({ seq, files, cumulative, tree })
+      violations = await this.options.validate({ seq, files, cumulative, withheld, tree })
     }
     const changedPaths = this.options.validate ? touchedPaths(files) : staged
     const parent = this.head ?? this.baseCommit
@@ -323,6 +339,7 @@ export class CheckpointStore {
     }
     this.head = sha
     this.headTree = tree
+    this.withheldKey = withheldKey
     this.indexMatchesHead = true
     this.seq = seq
     this.lastAt = this.now()
@@ -337,7 +354,7 @@ export class CheckpointStore {
       created_at: new Date().toISOString(),
       duration_ms: Math.round(performance.now() - startedAt),
     }
-    return { record, tree, parent, files, cumulative, violations, skipped }
+    return { record, tree, parent, files, cumulative, violations, skipped, withheld }
   }
 
   /**
@@ -347,10 +364,13 @@ export class CheckpointStore {
    * mid-way, a nested repository without commits), fall back to a whole-tree `add -A`, leaving out
    * nested repositories git cannot record.
    */
-  private async stageChanges(skipped: SkippedFile[]): Promise<string[]> {
-    const changed = await this.changedPaths()
+  private async stageChanges(skipped: SkippedFile[], withheld: ChangedFile[]): Promise<string[]> {
+    const { paths: changed, tracked } = await this.changedPaths()
     if (changed.length === 0) return []
-    const exclude = [...(await this.filesToSkip(changed, skipped)), ...this.hiddenRelative()]
+    const exclude = [
+      ...(await this.filesToSkip(changed, skipped, withheld, tracked)),
+      ...this.hiddenRelative(),
+    ]
     const excluded = new Set(exclude)
     const paths = changed.filter((p) => !excluded.has(p))
     if (paths.length === 0) return []
@@ -379,7 +399,7 @@ export class CheckpointStore {
    * we never use) and walks tracked and untracked files one after the other. `diff` (not `diff-files`)
    * confirms stat-only changes by content, so a touched but unchanged file is not counted as changed.
    */
-  private async changedPaths(): Promise<string[]> {
+  private async changedPaths(): Promise<{ paths: string[]; tracked: Set<string> }> {
     const [modified, untracked] = await Promise.all([
       this.git.raw(
         [
@@ -398,30 +418,48 @@ export class CheckpointStore {
       this.git.raw(['ls-files', '-z', '--others', '--exclude-standard'], { indexFile: this.indexFile }),
     ])
     const paths: string[] = []
-    for (const field of [...modified.stdout.split('\0'), ...untracked.stdout.split('\0')]) {
-      if (field === '') continue
+    const tracked = new Set<string>()
+    const fields = modified.stdout.split('\0')
+    const firstUntracked = fields.length
+    fields.push(...untracked.stdout.split('\0'))
+    fields.forEach((field, index) => {
+      if (field === '') return
       // A nested repository is listed as a directory.
       const p = field.replace(/\/$/, '')
-      if (p === PROCTOR_DIR || p.startsWith(`${PROCTOR_DIR}/`)) continue
-      if (this.options.hiddenPaths?.has(path.join(this.root, p))) continue
+      if (p === PROCTOR_DIR || p.startsWith(`${PROCTOR_DIR}/`)) return
+      if (this.options.hiddenPaths?.has(path.join(this.root, p))) return
       paths.push(p)
-    }
-    return paths
+      if (index < firstUntracked) tracked.add(p)
+    })
+    return { paths, tracked }
   }
 
   private hiddenRelative(): string[] {
     return [...(this.options.hiddenPaths ?? [])].map((p) => path.relative(this.root, p))
   }
 
-  private async filesToSkip(paths: readonly string[], skipped: SkippedFile[]): Promise<string[]> {
+  private async filesToSkip(
+    paths: readonly string[],
+    skipped: SkippedFile[],
+    withheld: ChangedFile[],
+    tracked: ReadonlySet<string>,
+  ): Promise<string[]> {
     const exclude: string[] = []
     const present: string[] = []
+    const withhold = this.options.withhold
     for (const p of paths) {
       let stat: fs.Stats
       try {
         stat = fs.lstatSync(path.join(this.root, p))
       } catch {
-        continue // deleted: nothing to hash
+        continue // deleted: nothing to hash (a deletion writes no content, so it is recorded)
+      }
+      const why = withhold?.(p) ?? null
+      if (why !== null) {
+        exclude.push(p)
+        skipped.push({ path: p, reason: 'forbidden', detail: why })
+        withheld.push(withheldChange(this.root, p, stat, tracked.has(p)))
+        continue
       }
       if (!stat.isFile()) continue
       present.push(p)
@@ -516,6 +554,36 @@ export class CheckpointStore {
   private async treeOf(commit: string): Promise<string> {
     return (await this.git.raw(['rev-parse', '--verify', `${commit}^{tree}`])).stdout.trim()
   }
+}
+
+/** A withheld path described as a diff entry, from the disk (its content is never hashed into git). */
+function withheldChange(root: string, p: string, stat: fs.Stats, tracked: boolean): ChangedFile {
+  const mode = stat.isSymbolicLink()
+    ? '120000'
+    : stat.isDirectory()
+      ? '160000'
+      : stat.mode & 0o111
+        ? '100755'
+        : '100644'
+  const change: ChangedFile = {
+    path: p,
+    status: tracked ? 'M' : 'A',
+    // The previous mode is not read (that would need the index entry); a modification keeps its mode
+    // here, so an unchanged executable bit is not reported as new.
+    oldMode: tracked ? mode : null,
+    newMode: mode,
+    size: stat.isFile() ? stat.size : null,
+    linesAdded: null,
+    linesDeleted: null,
+  }
+  if (stat.isSymbolicLink()) {
+    try {
+      change.symlinkTarget = fs.readlinkSync(path.join(root, p), 'utf8')
+    } catch {
+      // Gone since the listing: the next checkpoint sees that.
+    }
+  }
+  return change
 }
 
 function isDirectory(file: string): boolean {

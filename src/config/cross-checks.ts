@@ -71,6 +71,14 @@ function checkStopHookNames(raw: Record<string, unknown>): Problem[] {
   const problems: Problem[] = []
   raw.stop_hooks.forEach((hook, index) => {
     if (!isObject(hook) || typeof hook.name !== 'string') return
+    if (hook.name === 'policy') {
+      problems.push({
+        path: ['stop_hooks', index, 'name'],
+        message: `the stop hook name "policy" is reserved for proctor's policy gate`,
+        hint: 'its check run "proctor / policy" reports the policy; give this hook another name',
+      })
+      return
+    }
     const first = firstIndex.get(hook.name)
     if (first === undefined) {
       firstIndex.set(hook.name, index)

@@ -150,6 +150,10 @@ export const configSchema = z.strictObject({
       pause_agent: z.boolean().default(true),
       on_events: z.array(z.string()).default(['completion']),
       push_on_pre_push: z.boolean().default(false),
+      max_failures: z.number().int().min(0).default(3).meta({
+        description:
+          'Consecutive failed checkpoints tolerated; one more stops the agent and ends the session errored (exit 1)',
+      }),
     })
     .default({
       enabled: true,
@@ -163,6 +167,7 @@ export const configSchema = z.strictObject({
       pause_agent: true,
       on_events: ['completion'],
       push_on_pre_push: false,
+      max_failures: 3,
     }),
   policy: z
     .strictObject({
@@ -172,12 +177,16 @@ export const configSchema = z.strictObject({
       violation_severity: severity.default('warning'),
       severities: z.record(z.string(), severity).default({}).meta({
         description:
-          'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size)',
+          'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper)',
       }),
       revert_on_violation: z.boolean().default(false),
       max_file_size: size().optional(),
       max_diff_size: size().optional(),
       allow_new_executables: z.boolean().default(true),
+      git_tamper: z.enum(['undo', 'report', 'off']).default('undo').meta({
+        description:
+          "Changes to the repository's git config, hooks, info/attributes or info/exclude: undo them (critical git_tamper violation), only report them, or do not check",
+      }),
     })
     .default({
       allowed_areas: [],
@@ -187,6 +196,7 @@ export const configSchema = z.strictObject({
       severities: {},
       revert_on_violation: false,
       allow_new_executables: true,
+      git_tamper: 'undo',
     }),
   stop_hooks: z
     .array(

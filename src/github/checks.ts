@@ -66,10 +66,14 @@ export function hookConclusion(result: StopHookResult): CheckConclusion {
   return CONCLUSION_OF[result.verdict]
 }
 
-/** error/critical violations fail the policy check; warnings alone make it neutral (design.md §5). */
+/**
+ * Unresolved error/critical violations fail the policy check; warnings, and errors the agent fixed (or
+ * proctor reverted) before the end, make it neutral.
+ */
 export function policyConclusion(violations: Violation[]): CheckConclusion {
-  if (violations.some((v) => v.severity === 'error' || v.severity === 'critical')) return 'failure'
-  return violations.some((v) => v.severity === 'warning') ? 'neutral' : 'success'
+  const serious = (v: Violation) => v.severity === 'error' || v.severity === 'critical'
+  if (violations.some((v) => serious(v) && !v.resolved)) return 'failure'
+  return violations.some((v) => v.severity === 'warning' || serious(v)) ? 'neutral' : 'success'
 }
 
 /** Every public method resolves (never rejects): GitHub is a sink, not a dependency. */

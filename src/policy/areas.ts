@@ -83,8 +83,10 @@ function compilePattern(
   body: string,
 ): (path: string) => boolean {
   try {
-    // `body/**` makes a pattern that names a directory cover its contents.
-    return picomatch([body, `${body}/**`], { dot: true })
+    // `body/**` makes a pattern that names a directory cover its contents. `s` (dotAll): picomatch's
+    // globstar is built from `.`, which would otherwise stop at a newline, so `secrets/**` would miss
+    // "secrets/a\nb" while `*` matched it; git paths may hold any byte but NUL.
+    return picomatch([body, `${body}/**`], { dot: true, flags: 's' })
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new PolicyConfigError(`${key}[${index}]`, `"${written}" is not a valid glob: ${reason}`)

@@ -1,6 +1,6 @@
 // A policy compiled once (globs → matchers) and reused for every diff of a session.
 import { compileAreas, PolicyConfigError, type AreaMatcher } from './areas.js'
-import { CONSTRAINTS, type Constraint, type PolicyConfig } from './types.js'
+import { CONSTRAINTS, DEFAULT_SEVERITIES, type Constraint, type PolicyConfig } from './types.js'
 import type { Severity } from '../report/model.js'
 
 export interface CompiledPolicy {
@@ -31,7 +31,8 @@ export function compilePolicy(config: PolicyConfig): CompiledPolicy {
     allowed: compileAreas('allowed_areas', config.allowed_areas),
     forbidden: compileAreas('forbidden_areas', config.forbidden_areas),
     protected: compileAreas('protected_areas', config.protected_areas),
-    severityOf: (constraint) => config.severities[constraint] ?? config.violation_severity,
+    severityOf: (constraint) =>
+      config.severities[constraint] ?? DEFAULT_SEVERITIES[constraint] ?? config.violation_severity,
   }
   cache.set(config, compiled)
   return compiled
@@ -51,8 +52,11 @@ export function checkPolicyConfig(config: PolicyConfig): { errors: string[]; war
     errors.push(error.message)
   }
   if (config.revert_on_violation) {
+    // git_tamper is undone by policy.git_tamper, not by revert_on_violation: it does not count here.
     const anyCritical = CONSTRAINTS.some(
-      (c) => (config.severities[c] ?? config.violation_severity) === 'critical',
+      (c) =>
+        c !== 'git_tamper' &&
+        (config.severities[c] ?? DEFAULT_SEVERITIES[c] ?? config.violation_severity) === 'critical',
     )
     if (!anyCritical) {
       warnings.push(

@@ -39,6 +39,7 @@ export function evaluatePolicy(input: PolicyInput): Violation[] {
   const policy = compilePolicy(input.policy)
   const findings: Finding[] = []
   for (const file of input.files) {
+    findings.push(...unsafePathFindings(file))
     findings.push(...areaFindings(file, policy))
     const symlink = symlinkFinding(file, input.worktree)
     if (symlink) findings.push(symlink)
@@ -71,8 +72,8 @@ export function dedupeViolations(violations: Iterable<Violation>): Violation[] {
 function touchedPaths(file: ChangedFile): { path: string; how: string; existed: boolean }[] {
   if (file.status === 'R' && file.oldPath !== undefined) {
     return [
-      { path: file.path, how: `renamed from ${file.oldPath}`, existed: false },
-      { path: file.oldPath, how: `renamed to ${file.path}`, existed: true },
+      { path: file.path, how: `renamed from ${displayPath(file.oldPath)}`, existed: false },
+      { path: file.oldPath, how: `renamed to ${displayPath(file.path)}`, existed: true },
     ]
   }
   const how = { A: 'added', M: 'modified', D: 'deleted', T: 'changed type', R: 'renamed' }[file.status]
@@ -82,23 +83,27 @@ function touchedPaths(file: ChangedFile): { path: string; how: string; existed: 
 function areaFindings(file: ChangedFile, policy: CompiledPolicy): Finding[] {
   const findings: Finding[] = []
   for (const { path, how, existed } of touchedPaths(file)) {
+    const shown = displayPath(path)
     const forbidden = policy.forbidden.match(path)
     if (forbidden) {
       findings.push({
         file: path,
         constraint: 'forbidden_area',
-        message: `${path} was ${how}, but it is in a forbidden area (policy.forbidden_areas "${forbidden}")`,
-        suggestion: `Undo the change to ${path}; nothing matching "${forbidden}" may be changed. If the agent should work there, remove "${forbidden}" from policy.forbidden_areas.`,
+        message: `${shown} was ${how}, but it is in a forbidden area (policy.forbidden_areas "${forbidden}")`,
+        suggestion: `Undo the change to ${shown}${existed ? '' : ` (delete it: rm ${shellQuote(path)})`}; nothing matching "${forbidden}" may be changed. If the agent should work there, remove "${forbidden}" from policy.forbidden_areas.`,
       })
     }
-    // Protection is for files that exist: new files may be added next to them.
-    const protectedBy = existed ? policy.protected.match(path) : null
+    // Protection covers additions too: a new workflow under a protected .github/workflows/ runs with the
+    // repository's secrets as surely as an edited one.
+    const protectedBy = policy.protected.match(path)
     if (protectedBy) {
       findings.push({
         file: path,
         constraint: 'protected_area',
-        message: `${path} is protected (policy.protected_areas "${protectedBy}") and was ${how}`,
-        suggestion: `Restore ${path} to its original content (git checkout HEAD -- ${shellQuote(path)}); new files may be added there, existing ones must stay. To allow edits, add "!${path}" to policy.protected_areas.`,
+        message: `${shown} is protected (policy.protected_areas "${protectedBy}") and was ${how}`,
+        suggestion: existed
+          ? `Restore ${shown} to its original content (git checkout HEAD -- ${shellQuote(path)}). To allow edits, add "!${path}" to policy.protected_areas.`
+          : `Remove ${shown} (rm ${shellQuote(path)}); nothing may be added under "${protectedBy}". To allow it, add "!${path}" to policy.protected_areas.`,
       })
     }
     if (!policy.allowed.empty && !policy.allowed.match(path)) {
@@ -107,12 +112,34 @@ function areaFindings(file: ChangedFile, policy: CompiledPolicy): Finding[] {
       findings.push({
         file: path,
         constraint: 'outside_allowed',
-        message: `${path} was ${how}, outside the allowed areas (${areas.map((p) => `"${p}"`).join(', ')})`,
+        message: `${shown} was ${how}, outside the allowed areas (${areas.map((p) => `"${p}"`).join(', ')})`,
         suggestion: `Move the change under ${home ? `${home}/` : `an allowed area`} or add the path to policy.allowed_areas.`,
       })
     }
   }
   return findings
+}
+
+/** C0 controls and DEL: a newline in a path forges lines in logs, commit messages and `git status`. */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/
+
+/** A path as it can be printed: JSON-quoted when it holds control characters. */
+export function displayPath(path: string): string {
+  return CONTROL_CHARS.test(path) ? JSON.stringify(path) : path
+}
+
+function unsafePathFindings(file: ChangedFile): Finding[] {
+  if (file.status === 'D') return []
+  const path = file.path
+  if (!CONTROL_CHARS.test(path)) return []
+  return [
+    {
+      file: path,
+      constraint: 'unsafe_path',
+      message: `${displayPath(path)} was ${file.status === 'A' ? 'added' : 'changed'}, and its name holds control characters (a newline or tab in a file name forges lines in logs and tools)`,
+      suggestion: `Rename it to a name without control characters (only printable characters).`,
+    },
+  ]
 }
 
 function symlinkFinding(file: ChangedFile, worktree: string): Finding | null {
@@ -128,8 +155,8 @@ function symlinkFinding(file: ChangedFile, worktree: string): Finding | null {
   return {
     file: file.path,
     constraint: 'symlink_escape',
-    message: `${file.path} is a symlink to "${target}", which resolves ${where}${escape.via ? ` through the link ${escape.via}` : ''}`,
-    suggestion: `Replace ${file.path} with a regular file, or point it at a path inside the repository.`,
+    message: `${displayPath(file.path)} is a symlink to "${target}", which resolves ${where}${escape.via ? ` through the link ${escape.via}` : ''}`,
+    suggestion: `Replace ${displayPath(file.path)} with a regular file, or point it at a path inside the repository.`,
   }
 }
 
@@ -143,7 +170,7 @@ function executableFinding(file: ChangedFile, config: PolicyConfig): Finding | n
   return {
     file: file.path,
     constraint: 'new_executable',
-    message: `${file.path} ${what}, and policy.allow_new_executables is false`,
+    message: `${displayPath(file.path)} ${what}, and policy.allow_new_executables is false`,
     suggestion: `Remove the executable bit (chmod -x ${shellQuote(file.path)}), or set policy.allow_new_executables: true.`,
   }
 }
@@ -155,8 +182,8 @@ function fileSizeFinding(file: ChangedFile, config: PolicyConfig): Finding | nul
   return {
     file: file.path,
     constraint: 'file_size',
-    message: `${file.path} is ${formatSize(file.size)}, over policy.max_file_size (${formatSize(max)})`,
-    suggestion: `Keep large generated or binary files out of the repository (add ${file.path} to .gitignore), or raise policy.max_file_size.`,
+    message: `${displayPath(file.path)} is ${formatSize(file.size)}, over policy.max_file_size (${formatSize(max)})`,
+    suggestion: `Keep large generated or binary files out of the repository (add ${displayPath(file.path)} to .gitignore), or raise policy.max_file_size.`,
   }
 }
 
@@ -217,23 +244,68 @@ function readLinkOrNull(path: string): string | null {
 }
 
 function shellQuote(path: string): string {
+  // bash's $'...' spells control characters as escapes, so the command stays one line.
+  if (CONTROL_CHARS.test(path))
+    return `$'${path.replace(/[\\']/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`
   return /^[A-Za-z0-9_./-]+$/.test(path) && !path.startsWith('-') ? path : `'${path.replace(/'/g, `'\\''`)}'`
 }
 
 /**
  * A checkpoint's verdict: its own diff and the session's cumulative diff (some constraints, such as the
- * total diff size, only show in one of them), each (file, constraint) once.
+ * total diff size, only show in one of them), each (file, constraint) once. `withheld` are changes the
+ * checkpoint left out (files in forbidden areas): they are judged in both scopes, since the worktree
+ * still holds them.
  */
-export function evaluateCheckpoint(input: {
+export function evaluateCheckpoint(input: CheckpointPolicyInput): Violation[] {
+  return evaluateCheckpointScopes(input).all
+}
+
+export interface CheckpointPolicyInput {
   seq: number
   files: ChangedFile[]
   cumulative: ChangedFile[]
+  withheld?: ChangedFile[]
   worktree: string
   policy: PolicyConfig
-}): Violation[] {
+}
+
+/**
+ * `all`: every violation of the checkpoint (both scopes). `cumulative`: the ones the session's work
+ * holds right now — what the policy gate asks the agent to fix.
+ */
+export function evaluateCheckpointScopes(input: CheckpointPolicyInput): {
+  all: Violation[]
+  cumulative: Violation[]
+} {
   const { seq, worktree, policy } = input
-  return dedupeViolations([
-    ...evaluatePolicy({ files: input.files, checkpoint: seq, worktree, policy, scope: 'checkpoint' }),
-    ...evaluatePolicy({ files: input.cumulative, checkpoint: seq, worktree, policy, scope: 'cumulative' }),
-  ])
+  const withheld = input.withheld ?? []
+  // Withheld (forbidden) files first: they lead the reasons the agent is sent back with.
+  const cumulative = evaluatePolicy({
+    files: [...withheld, ...input.cumulative],
+    checkpoint: seq,
+    worktree,
+    policy,
+    scope: 'cumulative',
+  })
+  const own = evaluatePolicy({
+    files: [...withheld, ...input.files],
+    checkpoint: seq,
+    worktree,
+    policy,
+    scope: 'checkpoint',
+  })
+  return { all: dedupeViolations([...own, ...cumulative]), cumulative }
+}
+
+/**
+ * The checkpoint store's `withhold` for a policy: the forbidden area a path is in (its content must
+ * never be written into a checkpoint), or null.
+ */
+export function forbiddenAreaOf(policy: PolicyConfig): (path: string) => string | null {
+  const compiled = compilePolicy(policy)
+  if (compiled.forbidden.empty) return () => null
+  return (path) => {
+    const area = compiled.forbidden.match(path)
+    return area === null ? null : `in a forbidden area (policy.forbidden_areas "${area}")`
+  }
 }

@@ -2,6 +2,9 @@
 export {
   evaluatePolicy,
   evaluateCheckpoint,
+  evaluateCheckpointScopes,
+  forbiddenAreaOf,
+  displayPath,
   dedupeViolations,
   diffSize,
   type PolicyInput,
@@ -19,4 +22,12 @@ export {
 export { compilePolicy, checkPolicyConfig, type CompiledPolicy } from './compile.js'
 export { PolicyConfigError } from './areas.js'
 export { findSymlinkEscape, type SymlinkEscape } from './symlink.js'
-export { CONSTRAINTS, WHOLE_DIFF, type Constraint, type ChangedFile, type PolicyConfig } from './types.js'
+export {
+  CONSTRAINTS,
+  DEFAULT_SEVERITIES,
+  WHOLE_DIFF,
+  type Constraint,
+  type ChangedFile,
+  type PolicyConfig,
+} from './types.js'
+export { policyReasons, warningReasons, typedNotice } from './feedback.js'

@@ -1,5 +1,6 @@
 // The policy's inputs and vocabulary. ChangedFile is the checkpoint store's diff entry.
 import type { Config } from '../config/schema.js'
+import type { Severity } from '../report/model.js'
 
 export type { ChangedFile } from '../checkpoints/diff.js'
 
@@ -14,9 +15,20 @@ export const CONSTRAINTS = [
   'new_executable',
   'file_size',
   'diff_size',
+  'unsafe_path',
+  'git_tamper',
 ] as const
 
 export type Constraint = (typeof CONSTRAINTS)[number]
+
+/**
+ * Constraints whose default is not policy.violation_severity: a path that can forge log lines and a
+ * change to the repository's own machinery (hooks, config) are never mere warnings unless the user says so.
+ */
+export const DEFAULT_SEVERITIES: Partial<Record<Constraint, Severity>> = {
+  unsafe_path: 'error',
+  git_tamper: 'critical',
+}
 
 /** `file` of a violation that concerns the whole diff rather than one file (diff_size). */
 export const WHOLE_DIFF = ''

@@ -29,6 +29,8 @@ export type EventKind =
   | 'exit'
   | 'session_end'
   | 'warning'
+  | 'policy_gate'
+  | 'policy_notice'
 
 /** One thing that happened, in order. `at` is ms since the session started. */
 export interface SessionEvent {
@@ -48,6 +50,11 @@ export interface Violation {
   message: string
   suggestion: string
   reverted?: boolean
+  /**
+   * The session's work no longer holds it (the agent fixed it, or it was reverted): set at each
+   * checkpoint from the cumulative diff. Unresolved error/critical violations block the session.
+   */
+  resolved?: boolean
 }
 
 export interface CheckpointRecord {

@@ -51,7 +51,11 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   if (report.violations.length) {
     lines.push(paint('yellow', `  violations: ${report.violations.length}`))
     for (const v of report.violations.slice(0, 10)) {
-      lines.push(`    ${paint(severityTone(v.severity), v.severity.padEnd(8))} ${v.file}: ${v.message}`)
+      const file = /[\u0000-\u001f\u007f]/.test(v.file) ? JSON.stringify(v.file) : v.file
+      const state = v.reverted ? ' (reverted)' : v.resolved ? ' (fixed)' : ''
+      lines.push(
+        `    ${paint(severityTone(v.severity), v.severity.padEnd(8))} ${file}: ${v.message}${state ? paint('dim', state) : ''}`,
+      )
     }
     if (report.violations.length > 10)
       lines.push(`    … ${report.violations.length - 10} more in report.json`)

@@ -9,7 +9,15 @@ import { Git } from '../git/runner.js'
 import { CheckpointStore, type PauseHooks, type ValidateContext } from '../checkpoints/store.js'
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import { PushQueue } from '../checkpoints/push.js'
-import { evaluateCheckpoint, filesToRevert, notifiesAgent } from '../policy/index.js'
+import {
+  atLeast,
+  compilePolicy,
+  evaluateCheckpointScopes,
+  filesToRevert,
+  forbiddenAreaOf,
+  notifiesAgent,
+} from '../policy/index.js'
+import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { revertPaths } from '../checkpoints/restore.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -28,9 +36,17 @@ export interface SessionCheckpointsOptions {
   env: Record<string, string | undefined>
   /** proctor's credential for the pushes only (tokenHeaderConfig); never in .git/config. */
   pushSecretConfig?: readonly [string, string][]
+  /**
+   * Checkpoints failed more than checkpoints.max_failures times in a row: the session stops the agent
+   * and ends errored. Called once, with the reason.
+   */
+  onFatal?: (reason: string) => void
   /** Absolute paths never recorded (settings files proctor itself writes); may grow after start(). */
   hiddenPaths?: ReadonlySet<string>
 }
+
+/** The key a violation is reported under: each (constraint, file) once per session. */
+const keyOf = (v: Violation) => `${v.constraint}\0${v.file}`
 
 export class SessionCheckpoints {
   private store: CheckpointStore | null = null
@@ -40,8 +56,21 @@ export class SessionCheckpoints {
   private git: Git | null = null
   private running = false
   private opening: Promise<void> = Promise.resolve()
-  private readonly seen = new Set<string>()
+  /** Every violation reported so far, by key; `resolved` is kept up to date at each checkpoint. */
+  private readonly reported = new Map<string, Violation>()
   private readonly records: CheckpointRecord[] = []
+  /** What the session's work holds now: the cumulative diff's violations at the latest checkpoint. */
+  private current: Violation[] = []
+  /** Warnings already sent back to the agent (by key). */
+  private readonly delivered = new Set<string>()
+  private machinery: GitMachinery | null = null
+  private machineryQueue: Promise<void> = Promise.resolve()
+  /** git_tamper violations still standing (policy.git_tamper: report), by what changed. */
+  private readonly tamper = new Map<string, Violation>()
+  private consecutiveFailures = 0
+  private totalFailures = 0
+  private lastFailure: string | null = null
+  private fatalReason: string | null = null
 
   constructor(private readonly o: SessionCheckpointsOptions) {}
 
@@ -62,11 +91,14 @@ export class SessionCheckpoints {
       minIntervalMs: config.checkpoints.min_interval,
       hiddenPaths: this.o.hiddenPaths,
       validate: (ctx) => this.validate(ctx),
+      withhold: forbiddenAreaOf(config.policy),
       // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
       pauser: config.checkpoints.pause_agent
         ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }
         : undefined,
     })
+    // Before the agent starts: what the repository's own machinery looks like untouched.
+    if (config.policy.git_tamper !== 'off') this.machinery = await GitMachinery.record(git)
     const triggers = new CheckpointTriggers({
       root: this.root,
       git,
@@ -129,6 +161,32 @@ export class SessionCheckpoints {
   }
 
   /**
+   * The error/critical violations the session's work holds now (the policy gate): from the cumulative
+   * diff of the latest checkpoint, plus git machinery changes that were not undone.
+   */
+  blocking(): Violation[] {
+    return [...this.current, ...this.tamper.values()].filter((v) => atLeast(v.severity, 'error'))
+  }
+
+  /** Warnings the work holds now that the agent has not been told yet; marked told. */
+  takeWarnings(): Violation[] {
+    const fresh = this.current.filter(
+      (v) => notifiesAgent(v) && !atLeast(v.severity, 'error') && !this.delivered.has(keyOf(v)),
+    )
+    for (const v of fresh) this.delivered.add(keyOf(v))
+    return fresh
+  }
+
+  /** Why the session must end errored: too many failed checkpoints in a row, or none ever succeeded. */
+  failure(): string | null {
+    if (this.fatalReason) return this.fatalReason
+    if (this.store && this.totalFailures > 0 && this.records.length === 0) {
+      return `no checkpoint succeeded (${this.totalFailures} failed; last error: ${this.lastFailure ?? 'unknown'})`
+    }
+    return null
+  }
+
+  /**
    * Final checkpoint, final push (or bundle), and the private index is removed. `pushDeadlineMs` bounds the
    * push while proctor itself is being cancelled: report.json must be written before the runner's SIGKILL,
    * and the action's post step (or `proctor checkpoints push`) pushes what is left.
@@ -139,6 +197,9 @@ export class SessionCheckpoints {
       await this.opening
     } catch (error) {
       await this.triggers.stop()
+      // No final checkpoint without a store, but the machinery is still checked (and undone) at the end.
+      await this.checkMachinery()
+      this.noteFailure(error)
       throw error
     }
     if (!this.push) return
@@ -176,8 +237,17 @@ export class SessionCheckpoints {
 
   private async take(trigger: string, detail?: string): Promise<CheckpointRecord | null> {
     if (!this.store) return null
-    await this.opening
-    const result = await this.store.createDetailed(trigger)
+    // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree.
+    await this.checkMachinery()
+    let result
+    try {
+      await this.opening
+      result = await this.store.createDetailed(trigger)
+    } catch (error) {
+      this.noteFailure(error)
+      throw error
+    }
+    this.consecutiveFailures = 0
     if (!result) return null
     const record = result.record
     this.records.push(record)
@@ -208,7 +278,11 @@ export class SessionCheckpoints {
     for (const violation of result.violations) {
       void this.o.lifecycle.fire('violation', { ...violation }).catch(() => undefined)
     }
-    await this.revert(result.violations, result.parent)
+    const reverted = await this.revert(result.violations, result.parent)
+    if (reverted.length) {
+      this.current = this.current.filter((v) => !reverted.includes(v.file))
+      this.markResolved()
+    }
     this.push?.schedule()
     this.o.onChange()
     return record
@@ -219,15 +293,15 @@ export class SessionCheckpoints {
    * checkpoint (the previous checkpoint, or the base). The checkpoint keeps what the agent did — the audit
    * trail — and the next checkpoint records the revert.
    */
-  private async revert(violations: Violation[], parent: string | null): Promise<void> {
+  private async revert(violations: Violation[], parent: string | null): Promise<string[]> {
     const paths = filesToRevert(violations, this.o.config.policy)
-    if (paths.length === 0 || !this.git) return
+    if (paths.length === 0 || !this.git) return []
     if (!parent) {
       this.o.report.event(
         'warning',
         `cannot revert ${paths.join(', ')}: the repository has no commit to revert to`,
       )
-      return
+      return []
     }
     try {
       const done = await revertPaths(this.git, parent, paths)
@@ -239,28 +313,108 @@ export class SessionCheckpoints {
           data: { ...done, to: parent },
         },
       )
+      return paths
     } catch (error) {
       this.o.report.event('error', `revert of ${paths.join(', ')} failed: ${(error as Error).message}`)
+      return []
     }
+  }
+
+  private noteFailure(error: unknown): void {
+    this.consecutiveFailures++
+    this.totalFailures++
+    this.lastFailure = (error as Error).message
+    const max = this.o.config.checkpoints.max_failures
+    if (this.consecutiveFailures > max && !this.fatalReason) {
+      this.fatalReason = `checkpoints failed ${this.consecutiveFailures} times in a row (checkpoints.max_failures: ${max}); last error: ${this.lastFailure}`
+      this.o.report.event('error', this.fatalReason)
+      this.o.onFatal?.(this.fatalReason)
+    }
+  }
+
+  /** Compares the repository's machinery with the recording; one check at a time. Never throws. */
+  private checkMachinery(): Promise<void> {
+    const run = this.machineryQueue.then(() => this.compareMachinery())
+    this.machineryQueue = run.catch(() => undefined)
+    return run.catch((error: unknown) => {
+      this.o.report.event(
+        'error',
+        `could not check the repository's git config and hooks: ${(error as Error).message}`,
+      )
+    })
+  }
+
+  private async compareMachinery(): Promise<void> {
+    if (!this.machinery) return
+    const changes = await this.machinery.changes()
+    const severity = compilePolicy(this.o.config.policy).severityOf('git_tamper')
+    const now = new Map(changes.map((c) => [`${c.file}\0${c.what}`, c]))
+    for (const [key, v] of this.tamper) {
+      if (!now.has(key)) {
+        v.resolved = true
+        this.tamper.delete(key)
+      }
+    }
+    for (const [key, change] of now) {
+      if (this.tamper.has(key)) continue
+      const v: Violation = {
+        checkpoint: this.store?.latestSeq || null,
+        file: change.file,
+        constraint: 'git_tamper',
+        severity,
+        message: change.what,
+        suggestion: change.suggestion,
+      }
+      this.tamper.set(key, v)
+      this.o.report.violation(v)
+      this.o.report.event('violation', `${v.severity}: ${v.file}: ${v.message}`, {
+        name: v.constraint,
+        data: { notify_agent: notifiesAgent(v) },
+      })
+      void this.o.lifecycle.fire('violation', { ...v }).catch(() => undefined)
+    }
+    if (this.o.config.policy.git_tamper !== 'undo' || changes.length === 0) return
+    const undone = this.machinery.undo(changes)
+    for (const [key, change] of now) {
+      if (!undone.includes(change.file)) continue
+      const v = this.tamper.get(key)!
+      v.reverted = true
+      v.resolved = true
+      this.tamper.delete(key)
+    }
+    if (undone.length) {
+      this.o.report.event('revert', `restored the repository's git machinery: ${undone.join(', ')}`, {
+        data: { files: undone },
+      })
+    }
+  }
+
+  /** Reported violations the work no longer holds are resolved; ones it holds again are not. */
+  private markResolved(): void {
+    const holds = new Set(this.current.map(keyOf))
+    for (const [key, v] of this.reported) v.resolved = !holds.has(key)
   }
 
   /** Policy on this checkpoint's diff and on the cumulative diff; each (file, constraint) is reported once. */
   private validate(ctx: ValidateContext): Violation[] {
     const policy = this.o.config.policy
     const worktree = this.root ?? this.o.cwd
-    const found = evaluateCheckpoint({
+    const found = evaluateCheckpointScopes({
       seq: ctx.seq,
       files: ctx.files,
       cumulative: ctx.cumulative,
+      withheld: ctx.withheld,
       worktree,
       policy,
     })
-    const fresh = found.filter((v) => {
-      const key = `${v.constraint}\0${v.file}`
-      if (this.seen.has(key)) return false
-      this.seen.add(key)
+    this.current = found.cumulative
+    const fresh = found.all.filter((v) => {
+      const key = keyOf(v)
+      if (this.reported.has(key)) return false
+      this.reported.set(key, v)
       return true
     })
+    this.markResolved()
     if (fresh.length) {
       this.o.report.violation(...fresh)
       for (const v of fresh) {

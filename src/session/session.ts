@@ -16,7 +16,8 @@ import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '
 import { SpawnError, type CommandSpec } from '../supervisor/types.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
 import { runStopHooks } from '../hooks/stop-hooks.js'
-import { planContinuation, typedPrompt } from '../hooks/continue.js'
+import { planContinuation, typedPrompt, type Continuation } from '../hooks/continue.js'
+import { policyReasons, typedNotice, warningReasons } from '../policy/index.js'
 import type { StopContext } from '../hooks/context.js'
 import { ensureStateDir, sessionDir } from './state-dir.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
@@ -117,6 +118,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
 
   // Interruption: the first SIGINT/SIGTERM (or abort) stops the agent and the hooks; finishing goes on.
   let interruptedBy: ShutdownSignal | null = null
+  /** Checkpoints failed beyond checkpoints.max_failures: the agent is stopped, the session ends errored. */
+  let fatal: string | null = null
   let currentRun: AgentRun | null = null
   const hooksAbort = new AbortController()
   const interrupt = (signal: ShutdownSignal) => {
@@ -150,6 +153,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     onChange: progress,
     env,
     ...(opts.pushSecretConfig ? { pushSecretConfig: opts.pushSecretConfig } : {}),
+    onFatal: (reason) => {
+      fatal ??= reason
+      void currentRun?.stop('requested')
+    },
   })
 
   let ending: Ending
@@ -213,6 +220,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         ending = interrupted(interruptedBy)
         break
       }
+      if (fatal) {
+        ending = errored(fatal)
+        break
+      }
       report.round(round)
       const attempt = await superviseAgent({
         opts,
@@ -237,6 +248,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         capped: transcript.capped || attempt.transcript.capped,
       }
       round = attempt.round
+      if (fatal && !interruptedBy) {
+        ending = errored(fatal)
+        break
+      }
       const early = endingOfAttempt(attempt, interruptedBy, config)
       if (early) {
         ending = early
@@ -273,38 +288,22 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         signal: hooksAbort.signal,
       })
       progress()
-      if (interruptedBy) continue // the top of the loop records the interruption
-      if (decision.verdict === 'allow') {
-        ending = completed('allow', null)
-        break
-      }
-      if (decision.reasons.length === 0) {
-        ending = completed('block', hookErrors(decision.errors))
-        break
-      }
-      if (round >= config.max_stop_rounds) {
-        ending = completed('block', gaveUp(round, config))
-        break
-      }
-      const plan = planContinuation(config.agent.adapter, {
+      if (interruptedBy || fatal) continue // the top of the loop records the interruption
+      const step = nextStep(decision, {
+        config,
         mode,
+        round,
         running: false,
-        continueCommand: config.agent.continue,
         nativeHooks: native.active && (nativeStops?.called ?? false),
-        reasons: decision.reasons,
-        round: round + 1,
+        nativeNote: native.active ? `${adapter} never called proctor's Stop hook, and ` : '',
       })
-      if (plan.kind !== 'rerun') {
-        ending = completed(
-          'block',
-          plan.kind === 'native'
-            ? `stop hooks still block after the agent's own Stop hook let it finish`
-            : `${native.active ? `${adapter} never called proctor's Stop hook, and ` : ''}stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
-        )
+      if (step.kind !== 'continue') {
+        ending = completed(step.kind, step.kind === 'block' ? step.reason : null)
         break
       }
+      if (step.plan.kind !== 'rerun') throw new Error('unreachable: an exited agent is re-run')
       round++
-      command = native.wire(plan.command)
+      command = native.wire(step.plan.command)
       report.event('continue', `round ${round}: re-running the agent with agent.continue`, {
         data: { reasons: decision.reasons },
       })
@@ -316,8 +315,6 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       ? { ...interrupted(interruptedBy), reason: message }
       : errored(message, error instanceof SpawnError ? 2 : 1)
   }
-  const { status, verdict, exitCode, reason } = ending
-
   // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
   await restoreNative()
     .then((changed) => {
@@ -336,6 +333,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   } catch (error) {
     report.event('error', `final checkpoint failed: ${(error as Error).message}`)
   }
+  ending = finalEnding(ending, checkpoints, interruptedBy !== null)
+  const { status, verdict, exitCode, reason } = ending
   report.finish({ ...ending, outputTail, transcript })
   report.event('session_end', `session ended: ${status}, verdict ${verdict}`)
   await fire(lifecycle, 'session_end', { status, verdict, exit_code: exitCode, reason })
@@ -478,7 +477,21 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     }
     if (event.kind === 'completion' && !evaluation)
       evaluation = onCompletion().finally(() => (evaluation = null))
+    if (event.kind === 'idle' && mode === 'pty' && !evaluation) void tellWarnings()
     ctx.progress()
+  }
+
+  // An interactive agent waiting at its prompt (a detector rule of kind `idle`) hears the policy's
+  // warnings about its work so far, typed in as one line; each warning once.
+  const tellWarnings = async () => {
+    await ctx.checkpoints.settle('event')
+    if (ctx.interrupted() || evaluation) return
+    const warnings = ctx.checkpoints.takeWarnings()
+    if (warnings.length === 0) return
+    run.write(typedNotice(warnings))
+    report.event('policy_notice', `told the agent about ${warnings.length} policy warning(s)`, {
+      data: { violations: warnings.map((v) => ({ file: v.file, constraint: v.constraint })) },
+    })
   }
 
   // An interactive agent that says it is done but keeps running: the stop hooks decide now, and a block
@@ -501,32 +514,9 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
         signal: ctx.hooksSignal,
       })
       if (ctx.interrupted()) return
-      if (decision.verdict === 'allow') {
-        decided = { verdict: 'allow', reason: null }
-        void run.stop('requested')
-        return
-      }
-      if (decision.reasons.length === 0) {
-        decided = { verdict: 'block', reason: hookErrors(decision.errors) }
-        void run.stop('requested')
-        return
-      }
-      const plan = planContinuation(config.agent.adapter, {
-        mode,
-        running: true,
-        continueCommand: config.agent.continue,
-        nativeHooks: false,
-        reasons: decision.reasons,
-        round: round + 1,
-      })
-      if (round >= config.max_stop_rounds || plan.kind !== 'type-into-pty') {
-        decided = {
-          verdict: 'block',
-          reason:
-            round >= config.max_stop_rounds
-              ? gaveUp(round, config)
-              : 'stop hooks blocked and the agent cannot be sent back (pipe mode)',
-        }
+      const step = nextStep(decision, { config, mode, round, running: true, nativeHooks: false })
+      if (step.kind !== 'continue') {
+        decided = { verdict: step.kind, reason: step.kind === 'block' ? step.reason : null }
         void run.stop('requested')
         return
       }
@@ -606,12 +596,54 @@ interface StopEvaluation {
   signal: AbortSignal
 }
 
-/** A checkpoint of what the agent left, then every stop hook in parallel. */
+/**
+ * A checkpoint of what the agent left, then every stop hook in parallel, then the policy gate: the
+ * unresolved error/critical violations in the session's work block like a stop hook named `policy`.
+ * Warnings the agent has not heard yet ride along when it is sent back.
+ */
 async function evaluateStop(
   e: StopEvaluation,
 ): Promise<{ verdict: Verdict; reasons: string[]; errors: string[] }> {
   await e.checkpoints.settle('event')
   await fire(e.lifecycle, 'stop', { round: e.round, stop_reason: e.stopReason })
+  const hooks = await runHooks(e)
+  const policy = policyGate(e)
+  const verdict = hooks.verdict === 'allow' && policy.verdict === 'allow' ? 'allow' : 'block'
+  const reasons = [...hooks.reasons, ...policy.reasons]
+  if (verdict === 'block' && reasons.length) reasons.push(...warningReasons(e.checkpoints.takeWarnings()))
+  return { verdict, reasons, errors: hooks.errors }
+}
+
+/** The policy gate of one stop round, recorded as the stop hook `policy` once it has had to block. */
+function policyGate(e: StopEvaluation): { verdict: Verdict; reasons: string[] } {
+  const blocking = e.checkpoints.blocking()
+  const blockedBefore = e.report.snapshot().stop_hooks.some((r) => r.name === POLICY_GATE)
+  if (blocking.length === 0 && !blockedBefore) return { verdict: 'allow', reasons: [] }
+  const reasons = policyReasons(blocking)
+  const result: StopHookResult = {
+    name: POLICY_GATE,
+    verdict: blocking.length ? 'block' : 'allow',
+    reason: blocking.length
+      ? `${blocking.length} unresolved error/critical violation(s): ${blocking.map((v) => v.file || '(whole diff)').join(', ')}`
+      : null,
+    exit_code: null,
+    duration_ms: 0,
+    round: e.round,
+  }
+  // Recorded in the report (the comment lists it with the stop hooks); its check run is `proctor /
+  // policy`, which the reporter completes from the violations at the end.
+  e.report.stopHook(result)
+  e.report.event(
+    'policy_gate',
+    blocking.length ? `policy blocked (round ${e.round})` : `policy allowed (round ${e.round})`,
+    { data: { verdict: result.verdict, reasons, round: e.round } },
+  )
+  return { verdict: result.verdict === 'allow' ? 'allow' : 'block', reasons }
+}
+
+async function runHooks(
+  e: StopEvaluation,
+): Promise<{ verdict: Verdict; reasons: string[]; errors: string[] }> {
   if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [], errors: [] }
   const latest = e.checkpoints.latest()
   const context: StopContext = {
@@ -709,6 +741,85 @@ const failed = (reason: string, signal: string | null = null): Ending => ({
 /** Only hooks that could not run block: the agent cannot fix proctor.yml, so it is not sent back. */
 function hookErrors(errors: readonly string[]): string {
   return `stop hooks could not run (fix proctor.yml; the agent was not sent back): ${errors.join('; ')}`
+}
+
+/** The stop hook name under which the policy gate is reported. */
+const POLICY_GATE = 'policy'
+
+type NextStep =
+  { kind: 'allow' } | { kind: 'block'; reason: string } | { kind: 'continue'; plan: Continuation }
+
+/**
+ * After a stop round: stop (allowed), give up (blocked), or send the agent back — typed into a live
+ * PTY agent, or by re-running agent.continue for one that exited. The one place this is decided.
+ */
+interface StepState {
+  config: Config
+  mode: 'pty' | 'pipe'
+  round: number
+  running: boolean
+  nativeHooks: boolean
+  /** Prefixed to "cannot continue" when the agent's own Stop hook was wired but never called. */
+  nativeNote?: string
+}
+
+function nextStep(
+  decision: { verdict: Verdict; reasons: string[]; errors: string[] },
+  s: StepState,
+): NextStep {
+  if (decision.verdict === 'allow') return { kind: 'allow' }
+  // Only hooks that could not run: nothing for the agent to fix.
+  if (decision.reasons.length === 0) return { kind: 'block', reason: hookErrors(decision.errors) }
+  const step = continueOrBlock(decision, s)
+  return step.kind === 'block' ? { kind: 'block', reason: `${step.reason}${why(decision.reasons)}` } : step
+}
+
+/** The first reasons, short, so a blocked session's reason says what blocked it. */
+function why(reasons: readonly string[]): string {
+  if (reasons.length === 0) return ''
+  const cut = (r: string) => (r.length > 200 ? `${r.slice(0, 200)}…` : r)
+  const shown = reasons.slice(0, 3).map(cut)
+  return ` — ${shown.join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`
+}
+
+function continueOrBlock(decision: { verdict: Verdict; reasons: string[] }, s: StepState): NextStep {
+  if (s.round >= s.config.max_stop_rounds) return { kind: 'block', reason: gaveUp(s.round, s.config) }
+  const plan = planContinuation(s.config.agent.adapter, {
+    mode: s.mode,
+    running: s.running,
+    continueCommand: s.config.agent.continue,
+    nativeHooks: s.nativeHooks,
+    reasons: decision.reasons,
+    round: s.round + 1,
+  })
+  if (s.running ? plan.kind === 'type-into-pty' : plan.kind === 'rerun') return { kind: 'continue', plan }
+  if (s.running) {
+    return { kind: 'block', reason: 'stop hooks blocked and the agent cannot be sent back (pipe mode)' }
+  }
+  return {
+    kind: 'block',
+    reason:
+      plan.kind === 'native'
+        ? `stop hooks still block after the agent's own Stop hook let it finish`
+        : `${s.nativeNote ?? ''}stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
+  }
+}
+
+/**
+ * The ending once the final checkpoint is in: checkpoints that failed beyond max_failures (or never
+ * succeeded) make the session errored; unresolved error/critical violations make an allow a block.
+ */
+function finalEnding(ending: Ending, checkpoints: SessionCheckpoints, wasInterrupted: boolean): Ending {
+  const failure = checkpoints.failure()
+  if (failure && !wasInterrupted) return errored(failure)
+  if (ending.verdict !== 'allow') return ending
+  const open = checkpoints.blocking()
+  if (open.length === 0) return ending
+  const files = [...new Set(open.map((v) => v.file || '(whole diff)'))]
+  return completed(
+    'block',
+    `policy: ${open.length} unresolved error/critical violation(s) at the end: ${files.slice(0, 10).join(', ')}${files.length > 10 ? ', …' : ''}`,
+  )
 }
 
 function gaveUp(round: number, config: Config): string {

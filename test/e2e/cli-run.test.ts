@@ -134,14 +134,23 @@ describe.each(nodes)('proctor run on %s', (_label, node) => {
     })
     expect(report.events.some((e) => e.kind === 'response' && e.name === 'approve-edit')).toBe(true)
     expect(r.read('src/index.js')).toContain('greet') // the edit was approved by proctor's answer
-    expect(report.stop_hooks.map((h) => [h.round, h.verdict])).toEqual([
-      [1, 'block'],
-      [2, 'allow'],
+    // The tests hook and the policy gate both send the agent back once; it fixes both.
+    expect(report.stop_hooks.map((h) => [h.name, h.round, h.verdict])).toEqual([
+      ['tests', 1, 'block'],
+      ['policy', 1, 'block'],
+      ['tests', 2, 'allow'],
+      ['policy', 2, 'allow'],
     ])
     expect(report.stop_hooks[0]!.reason).toContain('test/greeting.test.js')
     expect(report.violations).toEqual([
-      expect.objectContaining({ file: 'secrets/token.txt', constraint: 'forbidden_area', severity: 'error' }),
+      expect.objectContaining({
+        file: 'secrets/token.txt',
+        constraint: 'forbidden_area',
+        severity: 'error',
+        resolved: true,
+      }),
     ])
+    expect(r.exists('secrets/token.txt')).toBe(false)
     expect(report.checkpoints.length).toBeGreaterThanOrEqual(1)
     const last = report.checkpoints[report.checkpoints.length - 1]!
     expect(r.git(['cat-file', '-t', last.sha]).trim()).toBe('commit')

@@ -227,6 +227,48 @@ describe('CheckpointStore.create', () => {
     expect(message(repo, result!.record.sha)).toContain('Proctor-Violations: 1')
   })
 
+  it('withholds files the policy forbids: never in a tree, listed as skipped, judged from the disk', async () => {
+    const repo = setup({ 'README.md': 'hello\n', 'secrets/old.txt': 'committed\n' })
+    const seen: { withheld: string[]; files: string[] }[] = []
+    const store = open(repo, {
+      withhold: (p) =>
+        p.startsWith('secrets/') ? 'in a forbidden area (policy.forbidden_areas "secrets/**")' : null,
+      validate: (ctx) => {
+        seen.push({
+          withheld: ctx.withheld.map((f) => `${f.status} ${JSON.stringify(f.path)}`),
+          files: ctx.files.map((f) => f.path),
+        })
+        return []
+      },
+    })
+    repo.write('src/a.ts', 'a\n')
+    repo.write('secrets/aws.txt', 'AKIAIOSFODNN7EXAMPLE\n')
+    repo.write('secrets/new\nline', 'x\n')
+    repo.write('secrets/old.txt', 'edited with a secret\n')
+    const first = await store.createDetailed('interval')
+    expect(filesAt(repo, first!.record.sha)).toEqual(['README.md', 'secrets/old.txt', 'src/a.ts'])
+    expect(repo.git(['show', `${first!.record.sha}:secrets/old.txt`])).toBe('committed\n')
+    expect(first!.record.skipped.sort()).toEqual(['secrets/aws.txt', 'secrets/new\nline', 'secrets/old.txt'])
+    expect(message(repo, first!.record.sha)).toContain(
+      'Skipped "secrets/aws.txt": in a forbidden area (policy.forbidden_areas "secrets/**"); its content stays out of checkpoints',
+    )
+    expect(seen[0]!.withheld.sort()).toEqual([
+      'A "secrets/aws.txt"',
+      'A "secrets/new\\nline"',
+      'M "secrets/old.txt"',
+    ])
+    expect(repo.git(['cat-file', '--batch-all-objects', '--batch'])).not.toContain('AKIAIOSFODNN7EXAMPLE')
+    expect(repo.read('secrets/aws.txt')).toBe('AKIAIOSFODNN7EXAMPLE\n') // untouched
+
+    // Unchanged: no new checkpoint. Removing a forbidden file is one, even with the same tree.
+    expect(await store.create('interval')).toBeNull()
+    repo.remove('secrets/aws.txt')
+    const second = await store.createDetailed('interval')
+    expect(second).not.toBeNull()
+    expect(second!.tree).toBe(first!.tree)
+    expect(second!.withheld.map((f) => f.path).sort()).toEqual(['secrets/new\nline', 'secrets/old.txt'])
+  })
+
   it('serializes concurrent calls: every change lands in exactly one checkpoint', async () => {
     const repo = setup()
     const store = open(repo)

@@ -219,6 +219,13 @@ describe('rules that span several keys', () => {
     ])
   })
 
+  it('the stop hook name "policy" is reserved for the policy gate', () => {
+    const text = 'stop_hooks:\n  - name: policy\n    command: ./check.sh\n'
+    expect(errorsOf(text)).toEqual([
+      'proctor.yml:2:11 stop_hooks[0].name: the stop hook name "policy" is reserved for proctor\'s policy gate — its check run "proctor / policy" reports the policy; give this hook another name',
+    ])
+  })
+
   it('a stop hook cannot run async', () => {
     const text =
       'hooks:\n  stop:\n    - command: ./check.sh\n      async: true\n  checkpoint:\n    - { command: ./notify.sh, async: true }\n'

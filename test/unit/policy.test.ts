@@ -141,7 +141,7 @@ describe('forbidden_areas', () => {
 describe('protected_areas', () => {
   const p = policy({ protected_areas: ['.github/**', 'test/**/*.test.ts'] })
 
-  it('flags modifying, deleting, mode changes and renaming away, but allows adding new files', () => {
+  it('flags modifying, deleting, mode changes, renaming and adding files', () => {
     expect(
       flagged(
         [
@@ -159,8 +159,18 @@ describe('protected_areas', () => {
       'protected_area:.github/workflows/ci.yml',
       'protected_area:test/unit/a.test.ts',
       'protected_area:test/b.test.ts',
+      'protected_area:test/unit/new.test.ts',
       'protected_area:test/unit/old.test.ts',
+      'protected_area:test/unit/brand-new.test.ts',
+      'protected_area:.github/dependabot.yml',
     ])
+  })
+
+  it('a new workflow under a protected .github/workflows/ is flagged, with how to remove it', () => {
+    const [v] = run([added('.github/workflows/exfiltrate.yml')], p)
+    expect(v).toMatchObject({ constraint: 'protected_area', file: '.github/workflows/exfiltrate.yml' })
+    expect(v!.message).toContain('was added')
+    expect(v!.suggestion).toContain('rm .github/workflows/exfiltrate.yml')
   })
 
   it('suggests restoring the file and how to unprotect it', () => {
@@ -317,5 +327,37 @@ describe('checkPolicyConfig', () => {
       checkPolicyConfig(policy({ revert_on_violation: true, severities: { forbidden_area: 'critical' } }))
         .warnings,
     ).toEqual([])
+  })
+})
+
+describe('paths with control characters', () => {
+  it('are matched against every area, and a newline or tab in a name is an error (unsafe_path)', () => {
+    const p = policy({
+      forbidden_areas: ['secrets/**', '**/*.pem'],
+      protected_areas: ['.github/**'],
+      allowed_areas: ['src/**'],
+    })
+    const vs = run(
+      [
+        added('secrets/a\nb'),
+        added('keys/x\ty.pem'),
+        added('.github/workflows/\nci.yml'),
+        added('src/ok.ts'),
+      ],
+      p,
+    )
+    expect(vs.map((v) => `${v.constraint}:${JSON.stringify(v.file)}:${v.severity}`)).toEqual([
+      'unsafe_path:"secrets/a\\nb":error',
+      'forbidden_area:"secrets/a\\nb":warning',
+      'outside_allowed:"secrets/a\\nb":warning',
+      'unsafe_path:"keys/x\\ty.pem":error',
+      'forbidden_area:"keys/x\\ty.pem":warning',
+      'outside_allowed:"keys/x\\ty.pem":warning',
+      'unsafe_path:".github/workflows/\\nci.yml":error',
+      'protected_area:".github/workflows/\\nci.yml":warning',
+      'outside_allowed:".github/workflows/\\nci.yml":warning',
+    ])
+    // Messages print the name quoted, so a newline in it cannot forge a line of the log.
+    for (const v of vs) expect(v.message).not.toMatch(/[\n\t]/)
   })
 })

@@ -17,6 +17,7 @@ import { PushQueue } from '../../checkpoints/push.js'
 import { assertSessionId } from '../../checkpoints/refs.js'
 import { restoreCheckpoint, RestoreRefused } from '../../checkpoints/restore.js'
 import { CheckpointStore, PROCTOR_DIR } from '../../checkpoints/store.js'
+import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
 
@@ -60,6 +61,7 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
         session,
         maxFileSize: config.checkpoints.max_file_size,
         indexName: `cli-${process.pid}`,
+        withhold: forbiddenAreaOf(config.policy),
       })
       try {
         const record = await store.create('manual')
@@ -166,12 +168,13 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
     .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
     .option('--json', 'print JSON')
     .action(async (id: string, opts: Common & { files?: string[] }) => {
-      const { git } = await context(opts, io)
+      const { git, config } = await context(opts, io)
       try {
         const result = await restoreCheckpoint({
           git,
           id,
           files: opts.files ?? [],
+          withhold: forbiddenAreaOf(config.policy),
           cwd: io.cwd(),
         })
         if (opts.json) {

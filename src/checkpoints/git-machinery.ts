@@ -1,0 +1,271 @@
+// The repository's own machinery: what git itself runs or trusts. An agent that plants
+// `.git/hooks/post-checkout`, sets `core.fsmonitor` or adds a `filter.*.clean` gets a program run by the
+// user's next git command (or by proctor's own plumbing), outside every checkpoint and every diff. This
+// records that machinery when the session starts and tells what changed since, and can put it back.
+//
+// Recorded: the repository's config files (`config`, and `config.worktree` of a linked worktree),
+// everything under `hooks/`, `info/attributes` and `info/exclude` (bytes and mode), and the effective
+// values of the keys that make git run a program or fetch credentials, from every scope (a change in
+// the global config is reported; it cannot be undone from here).
+import fs from 'node:fs'
+import path from 'node:path'
+
+import type { Git } from '../git/runner.js'
+
+/** Keys whose value makes git run a program, read other config, or hand out credentials. */
+const SENSITIVE_KEYS =
+  '^(core\\.(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|attributesfile|excludesfile)|include\\..*|includeif\\..*|filter\\..*|diff\\..*\\.(textconv|command)|merge\\..*\\.driver|credential\\..*)$'
+
+/** The hooks directory is small (git's samples are ~25 KiB); a runaway one is not copied in full. */
+const MAX_RECORDED_BYTES = 8 * 1024 * 1024
+
+interface RecordedFile {
+  /** File content, or the link target of a symlink. */
+  data: Buffer
+  mode: number
+  symlink: boolean
+}
+
+export interface MachineryChange {
+  /** What changed, as the report names it: `.git/hooks/post-checkout`, `.git/config`, `git config core.pager`. */
+  file: string
+  /** One sentence: what changed. */
+  what: string
+  /** What to do about it. */
+  suggestion: string
+  /** proctor can restore the recorded state (false: it lives outside the repository). */
+  undoable: boolean
+}
+
+export class GitMachinery {
+  private constructor(
+    private readonly git: Git,
+    private readonly root: string,
+    /** Absolute path → recorded state (absent paths are not in the map). */
+    private readonly files: Map<string, RecordedFile>,
+    /** Directories walked for files (hooks/): a file there that was not recorded is new. */
+    private readonly dirs: string[],
+    /** Single files watched (config, info/*): absent at the start is recorded as absent. */
+    private readonly singles: string[],
+    private readonly configs: Map<string, Map<string, string[]>>,
+    private readonly effective: Map<string, string[]>,
+  ) {}
+
+  /** Records the machinery of the repository `git` runs in. */
+  static async record(git: Git): Promise<GitMachinery> {
+    const out = (
+      await git.raw(['rev-parse', '--show-toplevel', '--git-common-dir', '--git-dir'])
+    ).stdout.split('\n')
+    const root = out[0]!
+    const common = path.resolve(git.cwd, out[1]!)
+    const own = path.resolve(git.cwd, out[2]!)
+    const configFiles = [path.join(common, 'config')]
+    if (own !== common) configFiles.push(path.join(own, 'config.worktree'))
+    const singles = [...configFiles, path.join(common, 'info/attributes'), path.join(common, 'info/exclude')]
+    const dirs = [path.join(common, 'hooks')]
+    const files = new Map<string, RecordedFile>()
+    let budget = MAX_RECORDED_BYTES
+    for (const file of [...singles, ...dirs.flatMap((d) => walk(d))]) {
+      const state = readState(file)
+      if (!state) continue
+      budget -= state.data.length
+      if (budget < 0) break
+      files.set(file, state)
+    }
+    const configs = new Map<string, Map<string, string[]>>()
+    for (const file of configFiles) configs.set(file, await configEntries(git, file))
+    return new GitMachinery(git, root, files, dirs, singles, configs, await effectiveValues(git))
+  }
+
+  /** What differs from the recording, in a stable order. */
+  async changes(): Promise<MachineryChange[]> {
+    const changes: MachineryChange[] = []
+    const current = new Set([...this.singles, ...this.dirs.flatMap((d) => walk(d))])
+    for (const file of [...new Set([...this.files.keys(), ...current])].sort()) {
+      const before = this.files.get(file) ?? null
+      const now = current.has(file) ? readState(file) : null
+      if (sameState(before, now)) continue
+      changes.push(await this.describe(file, before, now))
+    }
+    // Effective values changed with no change to a recorded file: another scope (global, an include).
+    const configChanged = changes.some((c) => this.configs.has(this.absolute(c.file)))
+    if (!configChanged) {
+      const effective = await effectiveValues(this.git)
+      for (const line of diffEntries(this.effective, effective)) {
+        const key = line.key
+        changes.push({
+          file: `git config ${key}`,
+          what: `git config ${key} ${line.text} outside the repository's .git/config (global or system config)`,
+          suggestion: `Remove ${key} from the config file that sets it (git config --show-origin --get-all ${key}).`,
+          undoable: false,
+        })
+      }
+    }
+    return changes
+  }
+
+  /** Puts every recorded file back (and removes files that were added); returns what was restored. */
+  undo(changes: readonly MachineryChange[]): string[] {
+    const done: string[] = []
+    for (const change of changes) {
+      if (!change.undoable) continue
+      const file = this.absolute(change.file)
+      const before = this.files.get(file) ?? null
+      fs.rmSync(file, { recursive: true, force: true })
+      if (before) {
+        fs.mkdirSync(path.dirname(file), { recursive: true })
+        if (before.symlink) fs.symlinkSync(before.data.toString('utf8'), file)
+        else {
+          // Written next to it and renamed: a git command reading the config never sees half a file.
+          const temp = `${file}.proctor-restore`
+          fs.writeFileSync(temp, before.data, { mode: before.mode & 0o7777 })
+          fs.chmodSync(temp, before.mode & 0o7777)
+          fs.renameSync(temp, file)
+        }
+      }
+      done.push(change.file)
+    }
+    return done
+  }
+
+  private async describe(
+    file: string,
+    before: RecordedFile | null,
+    now: RecordedFile | null,
+  ): Promise<MachineryChange> {
+    const name = this.display(file)
+    const base = { file: name, undoable: true }
+    const recorded = this.configs.get(file)
+    if (recorded) {
+      const entries = now ? await configEntries(this.git, file) : new Map<string, string[]>()
+      const lines = diffEntries(recorded, entries).map((d) => `${d.key} ${d.text}`)
+      const what = lines.length
+        ? `${name} was changed: ${lines.slice(0, 8).join('; ')}${lines.length > 8 ? `; and ${lines.length - 8} more` : ''}`
+        : `${name} was ${now ? (before ? 'rewritten' : 'created') : 'deleted'}`
+      return {
+        ...base,
+        what,
+        suggestion: `Leave the repository's git config alone; proctor restores ${name} as it was when the session started.`,
+      }
+    }
+    const inHooks = this.dirs.some((d) => file.startsWith(`${d}${path.sep}`))
+    const state = now ? (before ? 'modified' : 'added') : 'deleted'
+    const what = inHooks
+      ? `${name} was ${state} in the repository's hooks directory${now ? ': git runs it on the user’s next matching git command' : ''}`
+      : `${name} was ${state}`
+    return {
+      ...base,
+      what,
+      suggestion: inHooks
+        ? `Do not install git hooks; ${now && !before ? `delete ${name}` : `restore ${name}`}.`
+        : `Leave ${name} as it was; proctor restores it.`,
+    }
+  }
+
+  /** `.git/hooks/x` for files in the repository's own git dir; the absolute path otherwise. */
+  private display(file: string): string {
+    const rel = path.relative(this.root, file)
+    return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel.split(path.sep).join('/')
+  }
+
+  private absolute(name: string): string {
+    return path.isAbsolute(name) ? name : path.join(this.root, name)
+  }
+}
+
+function readState(file: string): RecordedFile | null {
+  let stat: fs.Stats
+  try {
+    stat = fs.lstatSync(file)
+  } catch {
+    return null
+  }
+  if (stat.isSymbolicLink())
+    return { data: Buffer.from(fs.readlinkSync(file), 'utf8'), mode: 0, symlink: true }
+  if (!stat.isFile()) return null
+  try {
+    return { data: fs.readFileSync(file), mode: stat.mode, symlink: false }
+  } catch {
+    return { data: Buffer.alloc(0), mode: stat.mode, symlink: false }
+  }
+}
+
+function sameState(a: RecordedFile | null, b: RecordedFile | null): boolean {
+  if (a === null || b === null) return a === b
+  return a.symlink === b.symlink && (a.mode & 0o777) === (b.mode & 0o777) && a.data.equals(b.data)
+}
+
+/** Files and links below `dir` (not directories), depth-limited. */
+function walk(dir: string, depth = 0): string[] {
+  let entries: fs.Dirent[]
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) {
+      if (depth < 4) out.push(...walk(full, depth + 1))
+    } else out.push(full)
+  }
+  return out
+}
+
+/** Every entry of one config file, key → values in order (empty when it does not exist). */
+async function configEntries(git: Git, file: string): Promise<Map<string, string[]>> {
+  if (!fs.existsSync(file)) return new Map()
+  const result = await git.raw(['config', '--file', file, '--no-includes', '-z', '--list'], {
+    okExitCodes: [1, 3],
+  })
+  return parseEntries(result.stdout.split('\0'))
+}
+
+/**
+ * The effective values of the sensitive keys from every scope but the command line (proctor's own
+ * `-c core.hooksPath=/dev/null`, `-c core.fsmonitor=false` would hide the user's).
+ */
+async function effectiveValues(git: Git): Promise<Map<string, string[]>> {
+  const result = await git.raw(['config', '--show-scope', '-z', '--get-regexp', SENSITIVE_KEYS], {
+    okExitCodes: [1],
+  })
+  const fields = result.stdout.split('\0')
+  const kept: string[] = []
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] !== 'command') kept.push(fields[i + 1]!)
+  return parseEntries(kept)
+}
+
+/** `key\nvalue` records (git config -z) → key → values. */
+function parseEntries(records: readonly string[]): Map<string, string[]> {
+  const map = new Map<string, string[]>()
+  for (const record of records) {
+    if (record === '') continue
+    const newline = record.indexOf('\n')
+    const key = newline < 0 ? record : record.slice(0, newline)
+    const value = newline < 0 ? '(no value)' : record.slice(newline + 1)
+    map.set(key, [...(map.get(key) ?? []), value])
+  }
+  return map
+}
+
+function diffEntries(
+  before: Map<string, string[]>,
+  after: Map<string, string[]>,
+): { key: string; text: string }[] {
+  const out: { key: string; text: string }[] = []
+  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const a = before.get(key) ?? []
+    const b = after.get(key) ?? []
+    if (a.length === b.length && a.every((v, i) => v === b[i])) continue
+    const show = (values: string[]) => values.map((v) => JSON.stringify(v.slice(0, 200))).join(', ')
+    const text =
+      a.length === 0
+        ? `set to ${show(b)}`
+        : b.length === 0
+          ? `removed (was ${show(a)})`
+          : `changed from ${show(a)} to ${show(b)}`
+    out.push({ key, text })
+  }
+  return out
+}
