@@ -112,7 +112,6 @@ export async function main(env: Record<string, string | undefined> = process.env
     sanitizer,
     links: linksFor(ctx),
     readOnly,
-    emit: (line) => process.stdout.write(line.endsWith('\n') ? line : line + '\n'),
     onError: (error) =>
       core.warning(
         `proctor: GitHub ${error.operation} failed (${error.status ?? 'network'}): ${error.message}`,

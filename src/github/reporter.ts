@@ -56,7 +56,7 @@ export interface GitHubReporterOptions {
   readOnly?: boolean
   /** Job summary file (default $GITHUB_STEP_SUMMARY); null to skip. */
   summaryPath?: string | null
-  /** Log line sink for workflow commands and notes (default stdout). */
+  /** Takes annotation command lines instead of @actions/core (tests). */
   emit?: (line: string) => void
   onError?: (error: ReporterError) => void
 }
@@ -191,7 +191,6 @@ export class GitHubReporter {
         this.fail('summary', error)
       }
     }
-    await this.publish(report, true, false)
     const checkRuns = this.checkRuns
     if (checkRuns) {
       // In the check-run queue, behind any hook event still in flight. Interrupted: a hook in flight
@@ -202,6 +201,8 @@ export class GitHubReporter {
         await checkRuns.policy(report.violations, policySummary(report))
       })
     }
+    // Last, so its header links every check run (progress stopped when finish began).
+    await this.publish(report, true, false)
     await this.comment?.idle()
     return {
       commentUrl: this.commentUrl,
@@ -220,7 +221,15 @@ export class GitHubReporter {
     const progress = final ? false : { running_hooks: [...this.running] }
     try {
       await this.comment.publish(
-        (maxChars) => renderSessionComment(report, { key, links: this.links, sanitizer, progress, maxChars }),
+        (maxChars) =>
+          renderSessionComment(report, {
+            key,
+            links: this.links,
+            sanitizer,
+            progress,
+            maxChars,
+            checkRuns: this.checkRuns?.links() ?? [],
+          }),
         { final, immediate: first },
       )
     } catch (error) {

@@ -110,7 +110,7 @@ describe('sticky comment', () => {
     expect(comment!.body).toMatch(/^<!-- proctor:ci\/build -->\n### 🔄 proctor · running/)
     expect(comment!.body).toContain('- [ ] No checkpoint yet')
     await reporter.progress(sessionReport()) // inside the interval: deferred
-    const result = await reporter.finish(sessionReport())
+    const result = await reporter.finish(sessionReport({ violations: [] }))
     const comments = t.server.state.commentsOn(PR)
     expect(comments).toHaveLength(1)
     expect(comments[0]!.body).toMatch(/^<!-- proctor:ci\/build -->\n### ✅ proctor · allow · completed/)
@@ -355,7 +355,7 @@ describe('resilience', () => {
       duration_ms: 1,
       round: 1,
     })
-    const result = await reporter.finish(sessionReport())
+    const result = await reporter.finish(sessionReport({ violations: [] }))
     expect(result.commentUrl).toBeNull()
     expect(result.errors.length).toBeGreaterThanOrEqual(3)
     expect(t.errors).toEqual(result.errors)
@@ -553,5 +553,36 @@ describe('nothing waits without a limit', () => {
     // The rest of reporting still happened.
     expect(t.server.state.checkRunsNamed('proctor / policy')).toHaveLength(1)
     expect(readFileSync(t.summaryPath, 'utf8')).toMatch(/^### /)
+  })
+})
+
+describe("the reviewer's comment", () => {
+  it('links the job run, every check run GitHub created, and the checkpoint branch', async () => {
+    const t = await setup()
+    const reporter = t.make()
+    await reporter.start(sessionReport({ checkpoints: [] }))
+    await reporter.hookStarted('tests')
+    await reporter.hookFinished({
+      name: 'tests',
+      verdict: 'allow',
+      reason: null,
+      exit_code: 0,
+      duration_ms: 1,
+      round: 1,
+    })
+    await reporter.finish(sessionReport())
+    const body = t.server.state.commentsOn(PR)[0]!.body
+    const run = (name: string) => t.server!.state.checkRunsNamed(name)[0]!.id
+    const header = body.split('\n')[2]!
+    expect(header).toContain('[job run](<https://github.com/acme/widgets/actions/runs/42>)')
+    expect(header).toContain(
+      `checks: [\`proctor / tests\`](<https://github.com/acme/widgets/runs/${run('proctor / tests')}>), ` +
+        `[\`proctor / policy\`](<https://github.com/acme/widgets/runs/${run('proctor / policy')}>)`,
+    )
+    // The PR's head branch is the base a reviewer compares the checkpoint branch with.
+    expect(header).toContain(
+      '[Create PR](<https://github.com/acme/widgets/compare/feature...proctor/gh-42-1-build?expand=1>)',
+    )
+    expect(t.server.validationFailures).toEqual([])
   })
 })
