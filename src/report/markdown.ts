@@ -200,7 +200,8 @@ function heading(ctx: Ctx, running: boolean, checkRuns: CheckRunLink[] = []): st
   if (!running) facts.push(`exit ${report.exit_code}${report.signal ? ` (${report.signal})` : ''}`)
   const reason = !running && report.reason ? `\n\n> ${s.forMarkdown(report.reason, 1000)}` : ''
   const nav = navigation(ctx, checkRuns)
-  return `${title}\n${nav ? `${nav}\n` : ''}<sub>${facts.join(' · ')}</sub>${reason}`
+  // <br>: a job summary joins consecutive lines into one paragraph (a comment would keep them apart).
+  return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${reason}`
 }
 
 /** The reviewer's links: the job run, each check run, the checkpoint branch with compare and "Create PR". */

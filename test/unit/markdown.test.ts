@@ -100,7 +100,7 @@ describe('renderSessionComment', () => {
         'checks: [`proctor / tests`](<https://github.com/acme/widgets/runs/7>), [`proctor / policy`](<https://github.com/acme/widgets/runs/8>) · ' +
         'branch [`proctor/gh-42-1-build`](<https://github.com/acme/widgets/tree/proctor/gh-42-1-build>) ' +
         '([compare](<https://github.com/acme/widgets/compare/main...proctor/gh-42-1-build>) · ' +
-        '[Create PR](<https://github.com/acme/widgets/compare/main...proctor/gh-42-1-build?expand=1>))</sub>',
+        '[Create PR](<https://github.com/acme/widgets/compare/main...proctor/gh-42-1-build?expand=1>))</sub><br>',
     )
   })
 
