@@ -95,7 +95,6 @@ export async function runAggregate(inputs: ActionInputs, env: Env): Promise<numb
     sanitizer,
     links: linksFor(ctx),
     readOnly,
-    emit: (line) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`),
     onError: (e) =>
       core.warning(`proctor: GitHub ${e.operation} failed (${e.status ?? 'network'}): ${e.message}`),
   })

@@ -5,7 +5,8 @@ import { createGitHubClient, type GitHubOctokit } from '../github/client.js'
 
 /**
  * `PROCTOR_GITHUB_RETRY_BASE_MS` scales retry back-off and `retry-after` waits (default 1000 ms per
- * unit). The end-to-end tests set it to a few ms; nobody needs it in a workflow.
+ * unit); `PROCTOR_GITHUB_TIMEOUT_MS` is the per-request timeout (default 30 s). The end-to-end tests
+ * set them low; nobody needs them in a workflow.
  */
 export function actionClient(
   token: string,
@@ -13,11 +14,13 @@ export function actionClient(
   env: Record<string, string | undefined>,
 ): GitHubOctokit {
   const base = Number(env.PROCTOR_GITHUB_RETRY_BASE_MS)
+  const timeout = Number(env.PROCTOR_GITHUB_TIMEOUT_MS)
   return createGitHubClient({
     token: token || 'none',
     baseUrl: apiUrl,
     log: (message) => core.info(`proctor: ${message}`),
     stopAfterOutage: true,
     ...(Number.isFinite(base) && base > 0 ? { retryAfterBaseMs: base } : {}),
+    ...(Number.isFinite(timeout) && timeout > 0 ? { requestTimeoutMs: timeout } : {}),
   })
 }

@@ -15,8 +15,9 @@ import { GitHubReporter } from '../github/reporter.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
 import { appendJobSummary, writeOutputs } from '../github/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
-import { RedactingWriter } from '../util/redacting-writer.js'
+import { ActionLog } from './log.js'
 import { withDeadline } from '../util/deadline.js'
+import { formatDuration } from '../util/units.js'
 import { failsPolicyCheck } from '../policy/index.js'
 import type { SessionReport } from '../report/model.js'
 import { agentCommand, applyInputs, InputError, readInputs, type ActionInputs } from './inputs.js'
@@ -39,6 +40,12 @@ import { Git } from '../git/runner.js'
 const FINISH_BUDGET_AFTER_SIGNAL_MS = 3_000
 const SIGKILL_AFTER_MS = 10_000
 const EXIT_MARGIN_MS = 700
+/**
+ * Everything after the session that talks to GitHub (comment, check runs, artifact) shares this one
+ * deadline (docs/github.md: nothing waits longer than 2 minutes); what does not fit is left to the post
+ * step. `PROCTOR_REPORT_DEADLINE_MS` shortens it for the end-to-end tests.
+ */
+export const REPORT_DEADLINE_MS = 120_000
 
 export async function main(env: Record<string, string | undefined> = process.env): Promise<number> {
   let inputs: ActionInputs
@@ -140,7 +147,6 @@ export async function main(env: Record<string, string | undefined> = process.env
     sanitizer,
     links: linksFor(ctx),
     readOnly,
-    emit: (line) => process.stdout.write(line.endsWith('\n') ? line : line + '\n'),
     onError: (error) =>
       core.warning(
         `proctor: GitHub ${error.operation} failed (${error.status ?? 'network'}): ${error.message}`,
@@ -158,13 +164,13 @@ export async function main(env: Record<string, string | undefined> = process.env
   process.on('SIGTERM', onSignal)
 
   // The agent's output goes to the job log line by line, redacted (tokens the runner does not know about).
-  const liveLog = new RedactingWriter(process.stdout, sanitizer)
+  const log = new ActionLog({ sanitizer })
   const outcome = await runSession({
     config,
     command,
     cwd: process.cwd(),
     sessionId,
-    output: liveLog,
+    output: log.agentOutput,
     input: null,
     installSignalHandlers: true,
     env,
@@ -181,40 +187,27 @@ export async function main(env: Record<string, string | undefined> = process.env
     listener: {
       started: (report) => void reporter.start(report),
       progress: (report) => void reporter.progress(report),
-      hookStarted: (name) => void reporter.hookStarted(name),
-      hookFinished: (result) => void reporter.hookFinished(result),
+      hookStarted: (name, round) => {
+        log.hookStarted(name, round)
+        void reporter.hookStarted(name)
+      },
+      hookFinished: (result) => {
+        log.hookFinished(result)
+        void reporter.hookFinished(result)
+      },
+      hookOutput: (name, chunk) => log.hookOutput(name, chunk),
+      event: (event) => log.event(event),
     },
   })
-  liveLog.end()
   const report = outcome.report
+  const exitCode = exitCodeFor(report, outcome.exitCode, config.github.fail_on)
   core.saveState(STATE.reportPath, outcome.reportPath)
-
-  const finish = reporter.finish(report)
-  const finished =
-    signalAt === null
-      ? await finish
-      : await withDeadline(
-          finish,
-          Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now()),
-          () => null,
-        )
-  if (inputs.handoff) {
-    const problem = await uploadHandoff({
-      cwd: process.cwd(),
-      report,
-      reportPath: outcome.reportPath,
-      secrets,
-    })
-    if (problem) core.error(`proctor: ${problem}`)
-  } else if (readOnly) {
-    await withSecretsInEnv(secrets, ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL'], () =>
-      uploadSessionArtifact(report, outcome.reportPath),
-    )
-  }
-  // Token-shaped strings found while rendering: mask them in whatever this job prints from now on.
+  // Token-shaped strings found so far: mask them in whatever this job prints from now on.
   for (const secret of sanitizer.discovered()) core.setSecret(secret)
 
+  // Outputs first: whatever GitHub's API does next, later steps get the verdict.
   const last = report.checkpoints[report.checkpoints.length - 1]
+  const commentUrl = reporter.commentUrl
   writeOutputs({
     verdict: report.verdict,
     status: report.status,
@@ -224,11 +217,48 @@ export async function main(env: Record<string, string | undefined> = process.env
     'checkpoint-count': report.checkpoints.length,
     violations: report.violations.length,
     'report-path': outcome.reportPath,
-    'comment-url': finished?.commentUrl ?? '',
+    'comment-url': commentUrl ?? '',
   })
+  log.verdict(report, exitCode)
+
+  const deadline =
+    signalAt === null
+      ? reportDeadline(env)
+      : Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now())
+  const reporting = (async () => {
+    const result = await reporter.finish(report)
+    if (inputs.handoff) {
+      const problem = await uploadHandoff({
+        cwd: process.cwd(),
+        report,
+        reportPath: outcome.reportPath,
+        secrets,
+      })
+      if (problem) core.error(`proctor: ${problem}`)
+    } else if (readOnly) {
+      await withSecretsInEnv(secrets, ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL'], () =>
+        uploadSessionArtifact(report, outcome.reportPath),
+      )
+    }
+    return result
+  })()
+  const finished = await withDeadline(reporting, deadline, () => null)
+  if (!finished)
+    core.warning(
+      `proctor: reporting to GitHub did not finish within ${formatDuration(deadline)}; the post step completes what it can`,
+    )
+  for (const secret of sanitizer.discovered()) core.setSecret(secret)
+  // The comment may have been created only now; a later value of an output replaces the earlier one.
+  if (finished?.commentUrl && finished.commentUrl !== commentUrl)
+    writeOutputs({ 'comment-url': finished.commentUrl })
   // The post step has nothing left to do once main reported (unless reporting was cut short).
   if (finished) core.saveState(STATE.finished, 'true')
-  return exitCodeFor(report, outcome.exitCode, config.github.fail_on)
+  return exitCode
+}
+
+function reportDeadline(env: Record<string, string | undefined>): number {
+  const ms = Number(env.PROCTOR_REPORT_DEADLINE_MS)
+  return Number.isFinite(ms) && ms > 0 ? ms : REPORT_DEADLINE_MS
 }
 
 /** fail-on: `block` follows the session's exit code; `violation-error` also fails on error/critical violations. */

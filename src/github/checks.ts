@@ -8,7 +8,7 @@ import { stripControl } from '../util/sanitize.js'
 import { formatDuration } from '../util/units.js'
 import type { GitHubOctokit } from './client.js'
 import { describeError } from './client.js'
-import { annotationCommand, type AnnotationLevel } from './workflow-commands.js'
+import { coreAnnotator, lineAnnotator, type AnnotationLevel, type Annotator } from './workflow-commands.js'
 
 export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'timed_out' | 'cancelled'
 type ApiAnnotationLevel = 'notice' | 'warning' | 'failure'
@@ -31,7 +31,7 @@ export interface CheckRunsOptions {
    * open checks from those of a matrix sibling on the same commit.
    */
   externalId?: string
-  /** Writes a workflow-command line to the job log (default: process.stdout). */
+  /** Takes annotation command lines instead of @actions/core (tests, tools that capture them). */
   emit?: (line: string) => void
   onCall?: (operation: string) => void
   /** Start in fallback mode (read-only token known in advance, e.g. a fork PR). */
@@ -79,12 +79,19 @@ export function policyConclusion(violations: Violation[]): CheckConclusion {
 /** Every public method resolves (never rejects): GitHub is a sink, not a dependency. */
 export class CheckRuns {
   private readonly open = new Map<string, number>()
+  /** Web pages of the check runs written, by check name (`proctor / tests`), in creation order. */
+  private readonly pages = new Map<string, string>()
   private fallbackReason: string | null = null
-  private readonly emit: (line: string) => void
+  private readonly annotate: Annotator
 
   constructor(private readonly options: CheckRunsOptions) {
-    this.emit = options.emit ?? ((line) => void process.stdout.write(`${line}\n`))
+    this.annotate = options.emit ? lineAnnotator(options.emit) : coreAnnotator
     if (options.readOnly) this.fallbackReason = 'the token is read-only for this event (fork pull request)'
+  }
+
+  /** The check runs written so far and their web pages (for the comment's header). */
+  links(): { name: string; url: string }[] {
+    return [...this.pages].map(([name, url]) => ({ name, url }))
   }
 
   /** Null while check runs work; otherwise why proctor fell back to workflow annotations. */
@@ -237,15 +244,9 @@ export class CheckRuns {
     const summary = cap(output.summary, CHECK_LIMITS.summary)
     const annotate = () => {
       if (conclusion === 'success') return
-      this.emit(
-        annotationCommand(
-          conclusion === 'failure' ? 'error' : 'warning',
-          this.options.sanitizer.forLog(title),
-          {
-            title: this.name(check),
-          },
-        ),
-      )
+      this.annotate(conclusion === 'failure' ? 'error' : 'warning', this.options.sanitizer.forLog(title), {
+        title: this.name(check),
+      })
     }
     if (this.fallbackReason) return annotate()
     const ok = await this.guard(async () => {
@@ -294,7 +295,7 @@ export class CheckRuns {
       s.redact(`${v.message}${v.suggestion ? `\nSuggestion: ${v.suggestion}` : ''}`),
     )
     return {
-      path: stripControl(v.file),
+      path: s.redact(stripControl(v.file)),
       start_line: 1,
       end_line: 1,
       annotation_level: LEVEL_OF[v.severity],
@@ -310,22 +311,18 @@ export class CheckRuns {
     if (conclusion === 'success') return
     const reason = result.reason ? this.options.sanitizer.forLog(result.reason) : 'no reason given'
     const level: AnnotationLevel = conclusion === 'failure' ? 'error' : 'warning'
-    this.emit(
-      annotationCommand(level, `${conclusion === 'failure' ? 'blocked' : conclusion}: ${reason}`, {
-        title: this.name(result.name),
-      }),
-    )
+    this.annotate(level, `${conclusion === 'failure' ? 'blocked' : conclusion}: ${reason}`, {
+      title: this.name(result.name),
+    })
   }
 
   private annotatePolicy(annotations: ReturnType<CheckRuns['annotation']>[]): void {
     for (const a of annotations) {
-      this.emit(
-        annotationCommand(COMMAND_LEVEL_OF[a.annotation_level], this.options.sanitizer.forLog(a.message), {
-          title: `${this.name('policy')}: ${a.title}`,
-          file: a.path,
-          line: 1,
-        }),
-      )
+      this.annotate(COMMAND_LEVEL_OF[a.annotation_level], this.options.sanitizer.forLog(a.message), {
+        title: `${this.name('policy')}: ${a.title}`,
+        file: a.path,
+        line: 1,
+      })
     }
   }
 
@@ -341,13 +338,11 @@ export class CheckRuns {
       const { status, message } = describeError(error)
       if (status === 403 || status === 404) {
         this.fallbackReason = `GitHub refused to write check runs (HTTP ${status}: ${message})`
-        this.emit(
-          annotationCommand(
-            'warning',
-            `proctor cannot write check runs (HTTP ${status}: ${message}); reporting as workflow annotations instead. ` +
-              'Fork pull requests and tokens without `checks: write` cannot create check runs — see docs/github.md.',
-            { title: 'proctor: check runs unavailable' },
-          ),
+        this.annotate(
+          'warning',
+          `proctor cannot write check runs (HTTP ${status}: ${message}); reporting as workflow annotations instead. ` +
+            'Fork pull requests and tokens without `checks: write` cannot create check runs — see docs/github.md.',
+          { title: 'proctor: check runs unavailable' },
         )
         return false
       }
@@ -367,6 +362,7 @@ export class CheckRuns {
       ...(this.options.externalId ? { external_id: this.options.externalId } : {}),
       ...(fields as { name: string }),
     })
+    if (data.html_url) this.pages.set(data.name, data.html_url)
     return data.id
   }
 

@@ -1,6 +1,9 @@
-// The one Octokit: @actions/github's (proxy-aware fetch, GITHUB_API_URL) plus retry and throttling.
-// Tests inject `fetch` or point `baseUrl` at the local API server; production passes neither.
+// The one Octokit: @actions/github's (proxy-aware fetch, GITHUB_API_URL) plus retry, throttling and a
+// timeout on every request. Tests inject `fetch` or point `baseUrl` at the local API server; production
+// passes neither.
 import { getOctokit } from '@actions/github'
+import { defaults as actionsDefaults } from '@actions/github/lib/utils'
+import Bottleneck from 'bottleneck/light.js'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 
@@ -35,6 +38,50 @@ export interface ClientOptions {
    */
   stopAfterOutage?: boolean
   userAgent?: string
+  /**
+   * Longest wait for one HTTP attempt, response body included (default 30 s). A server that accepts the
+   * connection and never answers costs this much per attempt, never more.
+   */
+  requestTimeoutMs?: number
+  /**
+   * Spacing of mutating requests (default 1000 ms, and 3000 ms for ones that notify people such as
+   * issue comments: GitHub's guidance against secondary rate limits, as Octokit's throttling plugin
+   * does). Tests pass a few ms; one test keeps the real spacing.
+   */
+  writeSpacingMs?: number
+}
+
+/** Default for `requestTimeoutMs`. */
+export const REQUEST_TIMEOUT_MS = 30_000
+
+/** A fetch that gives up after `ms`: the abort reaches the response body too, so a stalled body ends. */
+export function fetchWithTimeout(fetch: typeof globalThis.fetch, ms: number): typeof globalThis.fetch {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(ms)
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
+    return fetch(input, { ...init, signal }).catch((error: unknown) => {
+      if (timeout.aborted) throw new Error(`no answer from GitHub within ${ms} ms`, { cause: error })
+      throw error
+    })
+  }
+}
+
+let queueCount = 0
+
+/**
+ * The throttling plugin's two queues for mutations: every write, and writes that notify people (issue
+ * comments), which it spaces three times as far apart (3 s by default).
+ */
+function writeQueues(spacingMs: number): { write: Bottleneck.Group; notifications: Bottleneck.Group } {
+  const id = ++queueCount
+  return {
+    write: new Bottleneck.Group({ id: `proctor-write-${id}`, maxConcurrent: 1, minTime: spacingMs }),
+    notifications: new Bottleneck.Group({
+      id: `proctor-notifications-${id}`,
+      maxConcurrent: 1,
+      minTime: spacingMs * 3,
+    }),
+  }
 }
 
 export function createGitHubClient(options: ClientOptions): GitHubOctokit {
@@ -68,12 +115,20 @@ export function createGitHubClient(options: ClientOptions): GitHubOctokit {
     {
       ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {}),
       ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-      // Only when injected: a `request` object replaces @actions/github's defaults (its proxy-aware fetch)
-      // wholesale. Retries belong in `retry`; `request.retries` would make every error retryable.
-      ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
+      // A `request` object replaces @actions/github's defaults wholesale, so its proxy-aware fetch is
+      // taken from them and wrapped. Retries belong in `retry`; `request.retries` would make every error
+      // retryable.
+      request: {
+        fetch: fetchWithTimeout(
+          options.fetch ?? actionsDefaults.request?.fetch ?? globalThis.fetch,
+          options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+        ),
+      },
       retry: { retries: options.retries ?? 3, retryAfterBaseValue: base },
       throttle: {
         retryAfterBaseValue: base,
+        // Injected spacing gets its own queues (Octokit's default ones are shared by every client).
+        ...(options.writeSpacingMs !== undefined ? writeQueues(options.writeSpacingMs) : {}),
         onRateLimit: decide('rate limit'),
         // Octokit passes the retry count for secondary limits too (as the 4th argument).
         onSecondaryRateLimit: (retryAfter, request, octokit, retryCount) =>

@@ -1,6 +1,9 @@
 // One PR comment per session key: found again by its hidden marker and its author, created once,
-// edited in place. Progress edits are throttled (at most one per interval; the latest body wins and is
-// flushed when the interval ends); the final edit always goes out.
+// edited in place. This object is the comment's only writer: every edit is numbered and goes through one
+// queue, so edits land in the order they were asked for. Progress edits are throttled (at most one per
+// interval; the latest body wins and is flushed when the interval ends). Once the final render has been
+// asked for, the comment is closed: no progress edit — throttled, queued or arriving late — is written
+// after it, so what stays on the PR is the final render.
 import type { GitHubOctokit } from './client.js'
 import { describeError } from './client.js'
 import { commentMarker } from '../report/markdown.js'
@@ -38,6 +41,8 @@ interface IssueComment {
 
 type Identity = { kind: 'login'; login: string } | { kind: 'bot' }
 
+export type PublishOutcome = 'created' | 'updated' | 'deferred' | 'superseded' | 'off'
+
 export const DEFAULT_EDIT_INTERVAL_MS = 10_000
 const BODY_TOO_LONG = /body is too long/i
 
@@ -46,10 +51,14 @@ export class StickyComment {
   private id: number | null = null
   private htmlUrl: string | null = null
   private lastWrite = -Infinity
-  private pending: BodyRenderer | null = null
+  private pending: { seq: number; render: BodyRenderer } | null = null
   private timer: NodeJS.Timeout | null = null
   private queue: Promise<unknown> = Promise.resolve()
   private identity: Identity | null = null
+  /** Number of the latest edit asked for; every edit carries one. */
+  private seq = 0
+  /** Number of the final edit once it has been asked for: older edits that have not started are dropped. */
+  private finalSeq: number | null = null
 
   constructor(private readonly options: StickyCommentOptions) {
     this.marker = commentMarker(options.key)
@@ -64,27 +73,34 @@ export class StickyComment {
   }
 
   /**
-   * Creates or updates the comment now unless the mode is off. With `final: false` the edit is throttled:
+   * Creates or updates the comment unless the mode is off. `final: true` is the session's last render: it
+   * is written at once and closes the comment to progress (later progress calls resolve 'superseded').
+   * `immediate: true` writes a progress render at once (the first one). Otherwise the edit is throttled:
    * inside the interval it is deferred (and replaced by any newer one). Resolves to what happened.
    */
-  publish(
-    render: BodyRenderer,
-    opts: { final: boolean },
-  ): Promise<'created' | 'updated' | 'deferred' | 'off'> {
+  publish(render: BodyRenderer, opts: { final: boolean; immediate?: boolean }): Promise<PublishOutcome> {
     if (this.options.mode === 'off') return Promise.resolve('off')
+    const seq = ++this.seq
     if (opts.final) {
+      this.finalSeq = seq
       this.cancelPending()
-      return this.serial(() => this.write(render))
+      return this.serial(seq, render)
     }
+    if (this.finalSeq !== null) return Promise.resolve('superseded')
     const wait = this.lastWrite + this.interval() - Date.now()
-    if (wait > 0) {
-      this.pending = render
+    if (wait > 0 && !opts.immediate) {
+      this.pending = { seq, render }
       this.timer ??= setTimeout(() => this.flushPending(), wait)
       this.timer.unref()
       return Promise.resolve('deferred')
     }
     this.cancelPending()
-    return this.serial(() => this.write(render))
+    return this.serial(seq, render)
+  }
+
+  /** Whether the final render has been asked for (no progress edit will be written any more). */
+  get closed(): boolean {
+    return this.finalSeq !== null
   }
 
   /** Stops a deferred progress edit (the final edit supersedes it). */
@@ -105,13 +121,21 @@ export class StickyComment {
 
   private flushPending(): void {
     this.timer = null
-    const render = this.pending
+    const pending = this.pending
     this.pending = null
-    if (!render) return
-    this.serial(() => this.write(render)).catch((error: unknown) => this.options.onError?.(error))
+    if (!pending) return
+    this.serial(pending.seq, pending.render).catch((error: unknown) => this.options.onError?.(error))
   }
 
-  private serial<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Queues an edit behind every earlier one. When its turn comes, an edit older than the final one is
+   * dropped: a progress body must never land after (and so overwrite) the final render.
+   */
+  private serial(seq: number, render: BodyRenderer): Promise<PublishOutcome> {
+    const task = () =>
+      this.finalSeq !== null && seq < this.finalSeq
+        ? Promise.resolve<PublishOutcome>('superseded')
+        : this.write(render)
     const run = this.queue.then(task, task)
     this.queue = run.catch(() => {})
     return run

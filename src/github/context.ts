@@ -41,6 +41,8 @@ export interface ActionsContext {
   commentAuthor: string | null
   /** For workflow_run events: the triggering run. */
   workflowRun?: WorkflowRunContext | null
+  /** The branch the job ran on (GITHUB_HEAD_REF on pull requests, else GITHUB_REF_NAME), when known. */
+  refName?: string | null
 }
 
 type Env = Record<string, string | undefined>
@@ -77,6 +79,7 @@ export function readActionsContext(env: Env = process.env): ActionsContext {
     pr: pullRequestOf(payload, repository),
     commentAuthor: eventName === 'issue_comment' ? str(get(payload, 'comment', 'user', 'login')) : null,
     workflowRun: workflowRunOf(payload),
+    refName: env.GITHUB_HEAD_REF || (env.GITHUB_REF_TYPE === 'tag' ? null : env.GITHUB_REF_NAME) || null,
   }
 }
 
@@ -181,7 +184,14 @@ export function linksFor(ctx: ActionsContext): ReportLinks {
         encodeURIComponent(part).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
       )
       .join('/')
+  // Branch names keep their slashes; everything else in a segment is percent-encoded.
+  const ref = (name: string) => name.split('/').map(encodeURIComponent).join('/')
+  const base = ctx.pr?.headRef ?? ctx.refName ?? null
   return {
+    branch: (name) => {
+      const compare = base ? `${repo}/compare/${ref(base)}...${ref(name)}` : `${repo}/compare/${ref(name)}`
+      return { tree: `${repo}/tree/${ref(name)}`, compare, createPullRequest: `${compare}?expand=1` }
+    },
     commit: (sha) => `${repo}/commit/${hex(sha)}`,
     compare: (base, head) => `${repo}/compare/${hex(base)}...${hex(head)}`,
     file: (p, sha) => `${repo}/blob/${hex(sha)}/${path(p)}`,

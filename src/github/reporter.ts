@@ -56,7 +56,7 @@ export interface GitHubReporterOptions {
   readOnly?: boolean
   /** Job summary file (default $GITHUB_STEP_SUMMARY); null to skip. */
   summaryPath?: string | null
-  /** Log line sink for workflow commands and notes (default stdout). */
+  /** Takes annotation command lines instead of @actions/core (tests). */
   emit?: (line: string) => void
   onError?: (error: ReporterError) => void
 }
@@ -81,6 +81,8 @@ export class GitHubReporter {
   private last: SessionReport | null = null
   /** Check-run calls in order: a hook that finishes before its in_progress run exists must not make a second one. */
   private checksQueue: Promise<unknown> = Promise.resolve()
+  /** finish() has begun: late hook events may still complete their check run but never reopen one or edit progress. */
+  private finishing = false
 
   constructor(private readonly options: GitHubReporterOptions) {
     const ctx = options.context
@@ -134,17 +136,20 @@ export class GitHubReporter {
 
   /** Posts (or finds and edits) the comment with the progress checklist. */
   async start(report: SessionReport): Promise<void> {
+    if (this.finishing) return
     this.last = report
     await this.publish(report, false, true)
   }
 
   /** A throttled progress edit (at most one per interval; the latest report wins). */
   async progress(report: SessionReport): Promise<void> {
+    if (this.finishing) return
     this.last = report
     await this.publish(report, false, false)
   }
 
   async hookStarted(name: string): Promise<void> {
+    if (this.finishing) return
     this.running.add(name)
     await this.inOrder(() => this.checkRuns?.hookStarted(name))
     if (this.last) await this.publish(this.last, false, false)
@@ -153,7 +158,7 @@ export class GitHubReporter {
   async hookFinished(result: StopHookResult): Promise<void> {
     this.running.delete(result.name)
     await this.inOrder(() => this.checkRuns?.hookFinished(result))
-    if (this.last) {
+    if (this.last && !this.finishing) {
       const known = this.last.stop_hooks.some((r) => r.name === result.name && r.round === result.round)
       this.last = known ? this.last : { ...this.last, stop_hooks: [...this.last.stop_hooks, result] }
       await this.publish(this.last, false, false)
@@ -171,6 +176,7 @@ export class GitHubReporter {
 
   /** Job summary, final comment, policy check, open checks settled (cancelled when interrupted). Never throws. */
   async finish(report: SessionReport): Promise<FinishResult> {
+    this.finishing = true
     this.last = report
     let summary: SummaryWriteResult | null = null
     const summaryPath =
@@ -185,15 +191,18 @@ export class GitHubReporter {
         this.fail('summary', error)
       }
     }
-    await this.publish(report, true, false)
-    await this.checksQueue
-    if (this.checkRuns) {
-      // Interrupted: a hook in flight never finished. Otherwise open checks are adopted ones whose
-      // result the report may already hold.
+    const checkRuns = this.checkRuns
+    if (checkRuns) {
+      // In the check-run queue, behind any hook event still in flight. Interrupted: a hook in flight
+      // never finished. Otherwise open checks are adopted ones whose result the report may already hold.
       const results = report.status === 'interrupted' || report.status === 'timeout' ? [] : report.stop_hooks
-      await this.checkRuns.settleOpen(results, report.reason ?? `session ${report.status}`)
-      await this.checkRuns.policy(report.violations, policySummary(report))
+      await this.inOrder(async () => {
+        await checkRuns.settleOpen(results, report.reason ?? `session ${report.status}`)
+        await checkRuns.policy(report.violations, policySummary(report))
+      })
     }
+    // Last, so its header links every check run (progress stopped when finish began).
+    await this.publish(report, true, false)
     await this.comment?.idle()
     return {
       commentUrl: this.commentUrl,
@@ -206,14 +215,22 @@ export class GitHubReporter {
 
   private async publish(report: SessionReport, final: boolean, first: boolean): Promise<void> {
     if (!this.comment) return
+    // Progress renders a snapshot: once finish() began, the final render is the only one that may land.
+    if (!final && this.finishing) return
     const { key, sanitizer } = this.options
     const progress = final ? false : { running_hooks: [...this.running] }
     try {
       await this.comment.publish(
-        (maxChars) => renderSessionComment(report, { key, links: this.links, sanitizer, progress, maxChars }),
-        {
-          final: final || first,
-        },
+        (maxChars) =>
+          renderSessionComment(report, {
+            key,
+            links: this.links,
+            sanitizer,
+            progress,
+            maxChars,
+            checkRuns: this.checkRuns?.links() ?? [],
+          }),
+        { final, immediate: first },
       )
     } catch (error) {
       this.fail('comment', error)

@@ -1,5 +1,7 @@
 // Workflow commands (`::error file=…::message`), escaped the way @actions/core's command.ts does, so
-// untrusted text cannot end the command early or inject another one.
+// untrusted text cannot end the command early or inject another one. In the action, annotations go
+// through @actions/core itself (coreAnnotator); a line sink is for tests and tools that capture them.
+import * as core from '@actions/core'
 
 export type AnnotationLevel = 'notice' | 'warning' | 'error'
 
@@ -29,4 +31,25 @@ export function annotationCommand(
   const entries = Object.entries(props).filter(([, v]) => v !== undefined && v !== '')
   const params = entries.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',')
   return `::${level}${params ? ` ${params}` : ''}::${escapeData(message)}`
+}
+
+/** Writes one annotation. */
+export type Annotator = (level: AnnotationLevel, message: string, props?: AnnotationProps) => void
+
+/** Annotations through @actions/core (`core.error` / `core.warning` / `core.notice`). */
+export const coreAnnotator: Annotator = (level, message, props = {}) => {
+  const properties: core.AnnotationProperties = {
+    ...(props.title !== undefined ? { title: props.title } : {}),
+    ...(props.file !== undefined ? { file: props.file } : {}),
+    ...(props.line !== undefined ? { startLine: props.line } : {}),
+    ...(props.endLine !== undefined ? { endLine: props.endLine } : {}),
+    ...(props.col !== undefined ? { startColumn: props.col } : {}),
+    ...(props.endColumn !== undefined ? { endColumn: props.endColumn } : {}),
+  }
+  core[level](message, properties)
+}
+
+/** Annotations as command lines handed to `emit` (same escaping as @actions/core). */
+export function lineAnnotator(emit: (line: string) => void): Annotator {
+  return (level, message, props) => emit(annotationCommand(level, message, props))
 }

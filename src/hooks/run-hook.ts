@@ -17,6 +17,8 @@ export interface HookProcessOptions {
   label: string
   /** Records the hook in the run registry, so a crashed proctor's hooks are reaped like its agent. */
   registry?: { dir: string; session?: string }
+  /** Sees the hook's output as it arrives (a live log), besides the captured copy. */
+  onOutput?: (chunk: Uint8Array, stream: 'pty' | 'stdout' | 'stderr') => void
 }
 
 export interface HookRun {
@@ -52,7 +54,10 @@ export function startHookProcess(options: HookProcessOptions): StartedHook {
       graceMs: options.graceMs,
       label: options.label,
       ...(options.registry ? { registry: { ...options.registry, role: 'hook' as const } } : {}),
-      onOutput: (chunk, stream) => (stream === 'stderr' ? stderr : stdout).push(chunk),
+      onOutput: (chunk, stream) => {
+        ;(stream === 'stderr' ? stderr : stdout).push(chunk)
+        options.onOutput?.(chunk, stream)
+      },
     })
   } catch (error) {
     const message = error instanceof SpawnError || error instanceof Error ? error.message : String(error)

@@ -20,6 +20,8 @@ export interface RunStopHooksOptions {
   round: number
   onStart?: (name: string) => void
   onResult?: (result: StopHookResult) => void
+  /** A hook's output as it arrives (the live log); the verdict still reads the captured copy. */
+  onOutput?: (name: string, chunk: Uint8Array) => void
   /** Aborting stops every running hook (their results become errors). */
   signal?: AbortSignal
   /** Run registry (the state dir) so hooks of a crashed proctor are reaped by the next start. */
@@ -58,6 +60,9 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
           graceMs: options.graceMs,
           label: `stop hook ${hook.name}`,
           registry: options.registry,
+          ...(options.onOutput
+            ? { onOutput: (chunk: Uint8Array) => options.onOutput?.(hook.name, chunk) }
+            : {}),
         })
         running.push(started)
         if (options.signal?.aborted) void started.process?.stop('shutdown')

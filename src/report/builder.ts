@@ -47,6 +47,8 @@ export class ReportBuilder {
   private pushed: PushRecord | null = null
   private end: SessionEnd | null = null
   private endedAtMs: number | null = null
+  /** Sees every event as it is recorded (a live log); a throwing listener cannot break the report. */
+  onEvent: ((event: SessionEvent) => void) | null = null
 
   constructor(private readonly start: SessionStart) {}
 
@@ -76,7 +78,13 @@ export class ReportBuilder {
       this.droppedEvents++
       return
     }
-    this.events.push({ at: this.elapsed(), kind, message, ...extra })
+    const event = { at: this.elapsed(), kind, message, ...extra }
+    this.events.push(event)
+    try {
+      this.onEvent?.(event)
+    } catch {
+      // A live log is a sink: it must not change what the report records.
+    }
   }
 
   checkpoint(record: CheckpointRecord): void {

@@ -9,7 +9,6 @@ import type {
   SessionStatus,
   Severity,
   StopHookResult,
-  Verdict,
   Violation,
 } from './model.js'
 import type { Sanitizer } from '../util/sanitize.js'
@@ -27,6 +26,17 @@ export interface ReportLinks {
   file(path: string, sha: string): string
   /** Where the full report lives (the job's summary page); null when unknown. */
   jobSummary: string | null
+  /**
+   * Pages of a pushed checkpoint branch: the branch, its comparison with the branch the job ran on, and
+   * GitHub's "open a pull request" form for it. Absent when the repository is unknown.
+   */
+  branch?(name: string): { tree: string; compare: string; createPullRequest: string }
+}
+
+/** A check run proctor wrote, for the comment's header (its web page). */
+export interface CheckRunLink {
+  name: string
+  url: string
 }
 
 export interface SessionCommentOptions {
@@ -38,11 +48,14 @@ export interface SessionCommentOptions {
   progress?: boolean | { running_hooks?: string[] }
   /** Character budget (default 65,536); tests and the 422 fallback pass smaller ones. */
   maxChars?: number
+  /** Check runs written so far, linked from the header. */
+  checkRuns?: CheckRunLink[]
 }
 
 export interface SummaryOptions {
   links: ReportLinks
   sanitizer: Sanitizer
+  checkRuns?: CheckRunLink[]
   /** Byte budget (default 1 MiB). */
   maxBytes?: number
 }
@@ -134,8 +147,15 @@ const HOOK_WORD: Record<StopHookResult['verdict'], string> = {
   error: '⚠️ error',
 }
 
-function headlineIcon(status: SessionStatus, verdict: Verdict): string {
+function headlineIcon(report: SessionReport): string {
+  const { status, verdict } = report
   if (status === 'completed' && verdict === 'block') return '❌'
+  // Never a green tick above an error-level violation, whatever the verdict says.
+  if (
+    status === 'completed' &&
+    report.violations.some((v) => v.severity === 'error' || v.severity === 'critical')
+  )
+    return '⚠️'
   return STATUS_ICON[status]
 }
 
@@ -143,9 +163,11 @@ function short(sha: string): string {
   return sha.slice(0, 7)
 }
 
-function link(text: string, url: string): string {
-  // Pipes split table cells even inside a link; angle brackets and spaces end the destination.
-  return `[${text}](<${url.replace(/[<>\s|]/g, encodeURIComponent)}>)`
+function link(text: string, url: string, s?: Pick<Sanitizer, 'redact'>): string {
+  // Pipes split table cells even inside a link; angle brackets and spaces end the destination. A URL
+  // built from untrusted text (a file name) is redacted like its link text.
+  const href = s ? s.redact(url) : url
+  return `[${text}](<${href.replace(/[<>\s|]/g, encodeURIComponent)}>)`
 }
 
 function hookWord(result: StopHookResult): string {
@@ -169,18 +191,38 @@ interface Ctx {
   cell: number
 }
 
-function heading(ctx: Ctx, running: boolean): string {
+function heading(ctx: Ctx, running: boolean, checkRuns: CheckRunLink[] = []): string {
   const { report, s } = ctx
   const title = running
     ? `### 🔄 proctor · running · ${formatDuration(report.duration_ms)}`
-    : `### ${headlineIcon(report.status, report.verdict)} proctor · ${report.verdict} · ${report.status} · ${formatDuration(report.duration_ms)}`
+    : `### ${headlineIcon(report)} proctor · ${report.verdict} · ${report.status} · ${formatDuration(report.duration_ms)}`
   const command = s.forMarkdown(report.command.join(' '), 300)
   const facts = [`session \`${s.redact(report.session_id).replace(/`/g, "'")}\``, `${report.mode}`, command]
   if (!running) facts.push(`exit ${report.exit_code}${report.signal ? ` (${report.signal})` : ''}`)
   const agent = running ? null : agentExitText(report.agent)
   if (agent) facts.push(agent)
   const reason = !running && report.reason ? `\n\n> ${s.forMarkdown(report.reason, 1000)}` : ''
-  return `${title}\n<sub>${facts.join(' · ')}</sub>${reason}`
+  const nav = navigation(ctx, checkRuns)
+  // <br>: a job summary joins consecutive lines into one paragraph (a comment would keep them apart).
+  return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${reason}`
+}
+
+/** The reviewer's links: the job run, each check run, the checkpoint branch with compare and "Create PR". */
+function navigation(ctx: Ctx, checkRuns: CheckRunLink[]): string {
+  const { report, links, s } = ctx
+  const parts: string[] = []
+  if (links.jobSummary) parts.push(link('job run', links.jobSummary))
+  const checks = checkRuns.slice(0, 12).map((c) => link(`\`${safeName(c.name)}\``, c.url))
+  if (checks.length) parts.push(`checks: ${checks.join(', ')}${checkRuns.length > 12 ? ', …' : ''}`)
+  const branch = report.pushed?.ok ? report.pushed.branch : null
+  if (branch && links.branch) {
+    const pages = links.branch(s.redact(branch))
+    const name = `\`${s.redact(branch).replace(/`/g, "'").slice(0, 200)}\``
+    parts.push(
+      `branch ${link(name, pages.tree, s)} (${link('compare', pages.compare, s)} · ${link('Create PR', pages.createPullRequest, s)})`,
+    )
+  }
+  return parts.length ? `<sub>${parts.join(' · ')}</sub>` : ''
 }
 
 function checklist(ctx: Ctx, runningHooks: string[]): string {
@@ -218,26 +260,67 @@ function safeName(name: string): string {
 
 function stopHooksSection(ctx: Ctx): Section {
   const { report, s, links } = ctx
+  const rowOf = (r: StopHookResult) => [
+    `\`${safeName(r.name)}\``,
+    String(r.round),
+    hookWord(r),
+    r.exit_code === null ? '—' : String(r.exit_code),
+    formatDuration(r.duration_ms),
+    r.reason ? s.forMarkdown(r.reason, ctx.cell) : '',
+  ]
+  const headers = ['hook', 'round', 'result', 'exit', 'duration', 'reason']
+  const more = (n: number) => seeSummary(links, `${n} more stop-hook result${n === 1 ? '' : 's'}`)
   return {
     cap: 12_000,
     render(budget) {
       if (report.stop_hooks.length === 0) return ''
-      const title = `#### Stop hooks${report.rounds > 1 ? ` (${report.rounds} rounds)` : ''}\n\n`
-      const rows = report.stop_hooks.map((r) => [
-        `\`${safeName(r.name)}\``,
-        String(r.round),
-        hookWord(r),
-        r.exit_code === null ? '—' : String(r.exit_code),
-        formatDuration(r.duration_ms),
-        r.reason ? s.forMarkdown(r.reason, ctx.cell) : '',
-      ])
-      const body = table(
-        ['hook', 'round', 'result', 'exit', 'duration', 'reason'],
-        rows,
-        budget - title.length,
-        (n) => seeSummary(links, `${n} more stop-hook result${n === 1 ? '' : 's'}`),
-      )
-      return body ? title + body : ''
+      const last = Math.max(...report.stop_hooks.map((r) => r.round))
+      const rounds = new Set(report.stop_hooks.map((r) => r.round)).size
+      const title = `#### Stop hooks${rounds > 1 ? ` (round ${last} of ${rounds})` : ''}\n\n`
+      const latest = report.stop_hooks.filter((r) => r.round === last)
+      const earlier = report.stop_hooks.filter((r) => r.round !== last)
+      const body = table(headers, latest.map(rowOf), budget - title.length, more)
+      if (!body) return ''
+      let text = title + body
+      if (earlier.length > 0) {
+        // Earlier rounds are history: collapsed, and only when they fit.
+        const open = `\n\n<details>\n<summary>Earlier rounds (${rounds - 1})</summary>\n\n`
+        const close = '\n\n</details>'
+        const room = budget - text.length - open.length - close.length
+        const history = room > 100 ? table(headers, earlier.map(rowOf), room, more) : ''
+        if (history) text += open + history + close
+      }
+      return text
+    },
+  }
+}
+
+/** Every file the session's checkpoints changed, linked at the latest checkpoint; collapsed and capped. */
+function filesSection(ctx: Ctx, maxFiles: number): Section {
+  const { report, s, links } = ctx
+  return {
+    cap: 8_000,
+    render(budget) {
+      const last = report.checkpoints.at(-1)
+      if (!last) return ''
+      const files = [...new Set(report.checkpoints.flatMap((c) => c.files_changed))].sort()
+      if (files.length === 0) return ''
+      const open = `<details>\n<summary>Files changed (${files.length})</summary>\n\n`
+      const close = '\n\n</details>'
+      const lines: string[] = []
+      let used = open.length + close.length
+      for (const [i, file] of files.entries()) {
+        const rest = files.length - i
+        const note = `\n- … ${rest} more${links.jobSummary ? ` — see the ${link('job summary', links.jobSummary)}` : ''}`
+        const line = `- ${link(s.forMarkdown(file, 300), links.file(s.redact(file), last.sha), s)}`
+        if (i >= maxFiles || used + line.length + 1 + note.length > budget) {
+          if (used + note.length <= budget) lines.push(note.slice(1))
+          break
+        }
+        lines.push(line)
+        used += line.length + 1
+      }
+      return lines.length ? open + lines.join('\n') + close : ''
     },
   }
 }
@@ -248,7 +331,7 @@ function violationsSection(ctx: Ctx): Section {
   const fileCell = (v: Violation): string => {
     const text = s.forMarkdown(v.file, 300)
     const sha = v.checkpoint === null ? undefined : shaOf.get(v.checkpoint)
-    return sha ? link(text, links.file(v.file, sha)) : text
+    return sha ? link(text, links.file(s.redact(v.file), sha), s) : text
   }
   return {
     cap: 16_000,
@@ -348,8 +431,12 @@ function mermaidLabel(text: string): string {
   )
 }
 
-function timelineSection(ctx: Ctx, maxEvents: number): Section {
+function timelineSection(ctx: Ctx, maxEvents: number, running = false): Section {
   const { report } = ctx
+  // A running session has no final status yet: its bar is "active", never a red (crit) one.
+  const agentBar = running
+    ? `  ${mermaidLabel(`${report.command[0] ?? 'agent'} running`)} :active, agent`
+    : `  ${mermaidLabel(`${report.command[0] ?? 'agent'} ${report.status}`)} :${report.status === 'completed' ? 'done' : 'crit'}, agent`
   return {
     cap: 6_000,
     render(budget) {
@@ -365,7 +452,7 @@ function timelineSection(ctx: Ctx, maxEvents: number): Section {
         '  dateFormat x',
         '  axisFormat %H:%M:%S',
         '  section Agent',
-        `  ${mermaidLabel(`${report.command[0] ?? 'agent'} ${report.status}`)} :${report.status === 'completed' ? 'done' : 'crit'}, agent, ${t0}, ${end}`,
+        `${agentBar}, ${t0}, ${end}`,
       ]
       const stopRounds = report.events.filter((e) => e.kind === 'stop_hooks')
       if (stopRounds.length > 0) {
@@ -448,8 +535,8 @@ export function renderSessionComment(report: SessionReport, options: SessionComm
   const runningHooks = typeof options.progress === 'object' ? (options.progress.running_hooks ?? []) : []
   const head = [
     commentMarker(options.key),
-    heading(ctx, running),
-    running ? checklist(ctx, runningHooks) : '',
+    heading(ctx, running, options.checkRuns),
+    running ? `\n${checklist(ctx, runningHooks)}` : '',
   ]
     .filter(Boolean)
     .join('\n')
@@ -457,8 +544,9 @@ export function renderSessionComment(report: SessionReport, options: SessionComm
     verifiedNote(ctx),
     stopHooksSection(ctx),
     violationsSection(ctx),
+    filesSection(ctx, 50),
     checkpointsSection(ctx),
-    timelineSection(ctx, 40),
+    timelineSection(ctx, 40, running),
     transcriptSection(ctx, false),
   ]
   return assemble(head, sections, footer(options.links, false), limit)
@@ -477,11 +565,12 @@ export function renderJobSummary(report: SessionReport, options: SummaryOptions)
       verifiedNote(ctx),
       share(stopHooksSection(ctx), 0.2),
       share(violationsSection(ctx), 0.35),
+      share(filesSection(ctx, 1000), 0.1),
       share(checkpointsSection(ctx), 0.15),
       share(timelineSection(ctx, 200), 0.02),
       transcriptSection(ctx, true),
     ]
-    return assemble(heading(ctx, false), sections, footer(options.links, true), limit)
+    return assemble(heading(ctx, false, options.checkRuns), sections, footer(options.links, true), limit)
   })
 }
 

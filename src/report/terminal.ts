@@ -1,5 +1,5 @@
 // The terminal rendering of a SessionReport: a short block a person reads at the end of a run.
-import type { SessionReport, Severity } from './model.js'
+import type { SessionReport, Severity, StopHookResult } from './model.js'
 import { formatDuration } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
 
@@ -84,4 +84,87 @@ function severityTone(s: Severity): Tone {
 function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? ''
   return line.length > 160 ? line.slice(0, 157) + '…' : line
+}
+
+export interface HookStatusOptions {
+  /** Where the status goes (stderr: stdout carries the agent's output and --json). */
+  out: { write(text: string): unknown; isTTY?: boolean }
+  color: boolean
+  /** Injected clock (tests). */
+  now?: () => number
+  /** Redraw interval on a TTY (default 1 s); 0 draws only on changes (tests call render()). */
+  intervalMs?: number
+}
+
+/**
+ * Stop hooks as they run. On a terminal: one status line redrawn in place ("tests running 12s…"),
+ * replaced by a result line as each hook ends. Anywhere else (a log, a pipe): plain lines only.
+ */
+export class HookStatus {
+  private readonly running = new Map<string, number>()
+  private timer: NodeJS.Timeout | null = null
+  private drawn = false
+  private readonly now: () => number
+
+  constructor(private readonly options: HookStatusOptions) {
+    this.now = options.now ?? Date.now
+  }
+
+  private get tty(): boolean {
+    return this.options.out.isTTY === true
+  }
+
+  started(name: string): void {
+    this.running.set(name, this.now())
+    if (!this.tty) {
+      this.options.out.write(`proctor: stop hook ${name} running…\n`)
+      return
+    }
+    const every = this.options.intervalMs ?? 1000
+    if (!this.timer && every > 0) {
+      this.timer = setInterval(() => this.render(), every)
+      this.timer.unref()
+    }
+    this.render()
+  }
+
+  finished(result: StopHookResult): void {
+    this.running.delete(result.name)
+    const paint = (tone: Tone, text: string) =>
+      this.options.color ? `\x1b[${codes[tone]}m${text}\x1b[0m` : text
+    const tone: Tone = result.verdict === 'allow' ? 'green' : result.verdict === 'block' ? 'red' : 'yellow'
+    const word = result.timed_out
+      ? 'timed out'
+      : { allow: 'passed', block: 'blocked', error: 'hook error' }[result.verdict]
+    const reason = result.verdict !== 'allow' && result.reason ? ` — ${firstLine(result.reason)}` : ''
+    this.clear()
+    this.options.out.write(
+      `proctor: stop hook ${result.name} ${paint(tone, word)} (${formatDuration(result.duration_ms)})${reason}\n`,
+    )
+    if (this.running.size === 0) this.stop()
+    else this.render()
+  }
+
+  /** Redraws the status line (TTY only). */
+  render(): void {
+    if (!this.tty || this.running.size === 0) return
+    const parts = [...this.running].map(
+      ([name, since]) => `${name} running ${formatDuration(Math.max(0, this.now() - since))}…`,
+    )
+    this.options.out.write(`\r\x1b[2K⏳ ${parts.join(' · ')}`)
+    this.drawn = true
+  }
+
+  /** Clears the line and stops redrawing (the session ended). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    this.clear()
+  }
+
+  private clear(): void {
+    if (!this.drawn) return
+    this.options.out.write('\r\x1b[2K')
+    this.drawn = false
+  }
 }

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
-import type { SessionReport, SessionStatus, StopHookResult, Verdict } from '../report/model.js'
+import type { SessionEvent, SessionReport, SessionStatus, StopHookResult, Verdict } from '../report/model.js'
 import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
@@ -33,6 +33,10 @@ export interface SessionListener {
   progress?(report: SessionReport): void
   hookStarted?(name: string, round: number): void
   hookFinished?(result: StopHookResult): void
+  /** A stop hook's output as it arrives (stdout and stderr), for a live log. */
+  hookOutput?(name: string, chunk: Uint8Array): void
+  /** Every event as it is recorded (checkpoints, pushes, warnings...), for a live log. */
+  event?(event: SessionEvent): void
 }
 
 export interface SessionOptions {
@@ -90,6 +94,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     transcriptPath: join(dir, 'transcript.log'),
     ci: opts.ci,
   })
+  if (opts.listener?.event) report.onEvent = (event) => opts.listener?.event?.(event)
   const progress = () => opts.listener?.progress?.(report.snapshot())
   report.event(
     'session_start',
@@ -670,6 +675,9 @@ async function runHooks(
       e.report.stopHook(result)
       e.listener?.hookFinished?.(result)
     },
+    ...(e.listener?.hookOutput
+      ? { onOutput: (name: string, chunk: Uint8Array) => e.listener?.hookOutput?.(name, chunk) }
+      : {}),
   })
   e.report.event(
     'stop_hooks',

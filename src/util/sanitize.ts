@@ -49,7 +49,21 @@ const TOKEN_PATTERNS: RegExp[] = [
   /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
   /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
   /\bxox[abpr]-[A-Za-z0-9-]{10,}/g,
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
+  /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+  // An AWS secret access key: 40 characters of base64 standing alone. Git object ids are 40 hex digits,
+  // so a value counts only with upper case, lower case and a digit in it (a random key nearly always has).
+  /(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+  // Prefixed tokens of well-known services: Google API keys, Stripe, npm, PyPI, GitLab, Hugging Face,
+  // SendGrid, Slack webhooks, Azure storage account keys.
+  /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g,
+  /\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}/g,
+  /\bnpm_[A-Za-z0-9]{36}\b/g,
+  /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /\bhf_[A-Za-z0-9]{30,}\b/g,
+  /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g,
+  /(?<=\bhooks\.slack\.com\/(?:services|workflows)\/)[A-Za-z0-9/_-]{20,}/g,
+  /(?<=\bAccountKey=)[A-Za-z0-9+/]{86}==/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
   /(?<=\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
   /(?<=\bauthorization:\s*(?:token|basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
@@ -172,9 +186,28 @@ function codeBlock(text: string, maxChars: number, opts: CodeBlockOptions): stri
 }
 
 /**
- * The runner executes any output line that starts with `::` (`::add-mask::`, `::stop-commands::`...).
- * A zero-width space between the colons keeps the line readable and inert.
+ * Characters .NET's `string.TrimStart()` removes (`char.IsWhiteSpace`): the runner trims these before it
+ * looks for `::` at the start of a line. JavaScript's `\s` lacks U+0085 (NEL) and has U+FEFF, which .NET
+ * keeps; both are listed so a line is neutralized whenever either reading could see a command.
  */
-function neutralizeWorkflowCommands(text: string): string {
-  return text.replace(/^(\s*):(?=:)/gm, '$1:\u200b')
+export const RUNNER_BLANKS = '\\s\\u0085'
+
+const LINE_COMMAND = new RegExp(`^([${RUNNER_BLANKS}]*):(?=:)`, 'gm')
+// NEL is a line break to some readers: treat it as one, as the runner might after trimming.
+const AFTER_NEL_COMMAND = /(\u0085[\s\u0085]*):(?=:)/g
+/** The legacy `##[command]` form, which the runner finds anywhere in a line (`IndexOf("##[")`). */
+const LEGACY_COMMAND = /##\[/g
+
+/**
+ * The runner executes an output line that starts with `::` after leading blanks (`::add-mask::`,
+ * `::stop-commands::`...) and any line containing `##[`. A zero-width space between the colons (or after
+ * `##`) keeps the line readable and inert. `prefix` widens what may stand before the `::` (the live writer
+ * also lets colour codes through).
+ */
+export function neutralizeWorkflowCommands(text: string, prefix?: RegExp): string {
+  const start = prefix ?? LINE_COMMAND
+  return text
+    .replace(start, '$1:\u200b')
+    .replace(AFTER_NEL_COMMAND, '$1:\u200b')
+    .replace(LEGACY_COMMAND, '##\u200b[')
 }

@@ -423,6 +423,66 @@ describe('stop hooks as required checks', () => {
   })
 })
 
+describe('the job log and the limits', () => {
+  it('reads like a CI tool: a group per stop hook with its output, a line per checkpoint and push, the verdict with its reason, setFailed', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    const log = run.stdout
+    // Each hook in its own group, its output inside, then its result.
+    const lint = /::group::stop hook lint \(round 1\)\n([\s\S]*?)::endgroup::/.exec(log)?.[1]
+    expect(lint).toContain('lint: src/feature.js is missing a test')
+    expect(lint).toMatch(
+      /proctor: stop hook lint: blocked after \S+, exit 2: lint: src\/feature\.js is missing a test/,
+    )
+    expect(log).toMatch(/::group::stop hook tests \(round 1\)\n[\s\S]*?proctor: stop hook tests: passed in /)
+    expect(log).toMatch(/^proctor: checkpoint 1 \(.*\): \d+ file\(s\) → [0-9a-f]{12}$/m)
+    expect(log).toMatch(/^proctor: pushed to origin proctor\/4242-1-agent$/m)
+    expect(log).toMatch(
+      /^proctor: verdict block — session completed in \S+: stop hooks still blocked after 1 round\(s\) \(max_stop_rounds: 1\) — lint: lint: src\/feature\.js is missing a test$/m,
+    )
+    // core.setFailed: an error annotation with the reason.
+    expect(log).toMatch(
+      /^::error::proctor: stop hooks still blocked .* — lint: lint: src\/feature\.js is missing a test$/m,
+    )
+    // The agent's output sits inside the runner's stop-commands, with a token it cannot know.
+    const token = /^::stop-commands::(proctor-[0-9a-f]{32})$/m.exec(log)?.[1]
+    expect(token).toBeDefined()
+    expect(log).toMatch(new RegExp(`agent: wrote src/feature.js and secrets/key.txt\\r?\\n::${token}::`))
+    // The comment ends on the final render.
+    expect(server.state.commentsOn(PR)[0]!.body.split('\n')[1]).toMatch(
+      /^### ❌ proctor · block · completed · /,
+    )
+  })
+
+  it('a GitHub API that accepts connections and never answers: the step ends within the reporting deadline, outputs written', async () => {
+    const server = await startApi({ faults: [{ kind: 'hang', times: Infinity }] })
+    const ws = workspace()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+      env: { PROCTOR_GITHUB_TIMEOUT_MS: '400', PROCTOR_REPORT_DEADLINE_MS: '3000' },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expectSessionOutputs(run, ws)
+    expect(run.summary).toContain('proctor')
+    expect(server.calls.length).toBeGreaterThan(0)
+    expect(server.state.commentsOn(PR)).toHaveLength(0)
+    // Reporting got at most its deadline: the session itself takes a few seconds.
+    expect(run.ms).toBeLessThan(25_000)
+  })
+})
+
 describe('cancellation', () => {
   it('SIGINT, then SIGTERM 7.5 s later as the runner does: final checkpoint pushed, comment says interrupted, exit inside the window', async () => {
     const server = await startApi()

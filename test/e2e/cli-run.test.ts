@@ -123,6 +123,20 @@ describe.each(nodes)('proctor run on %s', (_label, node) => {
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain('Do you want to make this edit')
     expect(run.stderr).toContain('verdict allow')
+    // Not a terminal: the stop hooks as plain lines, no status line redrawn in place.
+    expect(run.stderr).toMatch(/^proctor: stop hook tests running…$/m)
+    expect(run.stderr).toMatch(/^proctor: stop hook tests blocked \(\S+\) — /m)
+    expect(run.stderr).toMatch(/^proctor: stop hook tests passed \(\S+\)$/m)
+    expect(run.stderr).not.toContain('\x1b[2K')
+    // The saved report, again: `latest` finds it; --markdown previews the PR comment.
+    const latest = await proctor(node, r, ['report', 'latest'])
+    expect(latest.code, latest.stderr).toBe(0)
+    expect(latest.stdout).toContain('verdict allow')
+    const preview = await proctor(node, r, ['report', '--markdown', 'latest'])
+    expect(preview.code, preview.stderr).toBe(0)
+    expect(preview.stdout.split('\n', 1)[0]).toBe('<!-- proctor:preview -->')
+    expect(preview.stdout).toMatch(/^### (✅|⚠️) proctor · allow · completed · /m)
+    expect(preview.stdout).toContain('<summary>Earlier rounds (1)</summary>')
 
     const report = onlyReport(r)
     expect(report).toMatchObject({

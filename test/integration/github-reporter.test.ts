@@ -1,6 +1,6 @@
 // The GitHub sinks against the local GitHub API server (real HTTP, every request validated against
-// GitHub's OpenAPI description). Octokit's write queue spaces mutations 1 s apart, as it does in
-// production, so these tests take a few seconds each.
+// GitHub's OpenAPI description). Writes are spaced a few ms apart here; one test proves the real 1 s
+// spacing production keeps.
 import { describe, it, expect, afterEach } from 'vitest'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -52,7 +52,13 @@ function context(over: Partial<ActionsContext> = {}): ActionsContext {
 
 async function setup(
   opts: GitHubApiServerOptions = {},
-  over: { token?: string; editIntervalMs?: number; retries?: number } = {},
+  over: {
+    token?: string
+    editIntervalMs?: number
+    retries?: number
+    writeSpacingMs?: number
+    requestTimeoutMs?: number
+  } = {},
 ) {
   server = await startGitHubApiServer(opts)
   const logs: string[] = []
@@ -66,6 +72,8 @@ async function setup(
     baseUrl: server.url,
     retryAfterBaseMs: 5,
     retries: over.retries ?? 3,
+    writeSpacingMs: over.writeSpacingMs ?? 5,
+    ...(over.requestTimeoutMs ? { requestTimeoutMs: over.requestTimeoutMs } : {}),
     log: (m) => logs.push(m),
   })
   const make = (key = 'ci/build') =>
@@ -102,7 +110,7 @@ describe('sticky comment', () => {
     expect(comment!.body).toMatch(/^<!-- proctor:ci\/build -->\n### 🔄 proctor · running/)
     expect(comment!.body).toContain('- [ ] No checkpoint yet')
     await reporter.progress(sessionReport()) // inside the interval: deferred
-    const result = await reporter.finish(sessionReport())
+    const result = await reporter.finish(sessionReport({ violations: [] }))
     const comments = t.server.state.commentsOn(PR)
     expect(comments).toHaveLength(1)
     expect(comments[0]!.body).toMatch(/^<!-- proctor:ci\/build -->\n### ✅ proctor · allow · completed/)
@@ -358,7 +366,7 @@ describe('resilience', () => {
       duration_ms: 1,
       round: 1,
     })
-    const result = await reporter.finish(sessionReport())
+    const result = await reporter.finish(sessionReport({ violations: [] }))
     expect(result.commentUrl).toBeNull()
     expect(result.errors.length).toBeGreaterThanOrEqual(3)
     expect(t.errors).toEqual(result.errors)
@@ -453,5 +461,139 @@ describe('permissions and modes', () => {
     expect(t.server.count()).toBe(before)
     expect(result.checksFallback).toMatch(/fork pull request/)
     expect(lines).toContain('::error title=proctor / tests::blocked: nope')
+  })
+})
+
+describe('ordered, final-wins publishing', () => {
+  const blocked = (round: number) => ({
+    name: 'tests',
+    verdict: 'block' as const,
+    reason: '2 tests failed',
+    exit_code: 1,
+    duration_ms: 900,
+    round,
+  })
+  const finalReport = () =>
+    sessionReport({
+      status: 'completed',
+      verdict: 'block',
+      reason: 'tests: 2 tests failed',
+      stop_hooks: [blocked(1), blocked(2)],
+      rounds: 2,
+    })
+
+  /** A session sent back once, whose last hook events are still in flight when the session ends. */
+  async function raceToTheEnd(reporter: GitHubReporter) {
+    await reporter.start(sessionReport({ checkpoints: [] }))
+    await reporter.hookStarted('tests')
+    await reporter.hookFinished(blocked(1))
+    const late = [
+      reporter.hookStarted('tests'),
+      reporter.progress(sessionReport({ duration_ms: 200_000 })),
+      reporter.hookFinished(blocked(2)),
+      reporter.progress(sessionReport({ duration_ms: 201_000 })),
+    ]
+    const finished = reporter.finish(finalReport())
+    await Promise.all([...late, finished])
+    return finished
+  }
+
+  it('the comment ends with the final render although progress edits race with it', async () => {
+    const t = await setup({}, { editIntervalMs: 0 })
+    await raceToTheEnd(t.make())
+    const [comment] = t.server.state.commentsOn(PR)
+    expect(comment!.body.split('\n')[1]).toBe('### ❌ proctor · block · completed · 3m12s')
+    expect(comment!.body).not.toContain('🔄')
+    // Nothing written after the final render.
+    const edits = t.server.calls.filter((c) => c.operationId === 'issues/update-comment')
+    expect((edits.at(-1)!.body as { body: string }).body).toBe(comment!.body)
+    // The hook that started late was completed, and no check run is left open.
+    expect([...t.server.state.checkRuns.values()].filter((r) => r.status !== 'completed')).toEqual([])
+    expect(t.server.validationFailures).toEqual([])
+  })
+
+  it('a deferred progress edit never fires after the final render', async () => {
+    const t = await setup({}, { editIntervalMs: 150 })
+    const reporter = t.make()
+    await reporter.start(sessionReport({ checkpoints: [] }))
+    await reporter.progress(sessionReport({ duration_ms: 5_000 })) // deferred by the throttle
+    await reporter.finish(finalReport())
+    await reporter.progress(sessionReport({ duration_ms: 6_000 })) // a straggler after the end
+    const before = t.server.count('issues/update-comment')
+    // Outlive the throttle interval: a timer left behind would fire here.
+    await new Promise((r) => setTimeout(r, 400))
+    expect(t.server.count('issues/update-comment')).toBe(before)
+    expect(t.server.state.commentsOn(PR)[0]!.body.split('\n')[1]).toMatch(/^### ❌ proctor · block/)
+  })
+
+  it('on a re-run, the new final state wins over the old comment and over its own progress', async () => {
+    const t = await setup({}, { editIntervalMs: 0 })
+    await t.make().finish(sessionReport())
+    await raceToTheEnd(t.make())
+    const comments = t.server.state.commentsOn(PR)
+    expect(comments).toHaveLength(1)
+    expect(comments[0]!.body.split('\n')[1]).toBe('### ❌ proctor · block · completed · 3m12s')
+  })
+})
+
+describe('write spacing', () => {
+  it('production keeps mutations 1 s apart (Octokit throttling defaults)', async () => {
+    server = await startGitHubApiServer()
+    const octokit = createGitHubClient({ token: TOKEN, baseUrl: server.url })
+    const started = Date.now()
+    for (let i = 0; i < 2; i++)
+      await octokit.rest.checks.create({ owner: 'acme', repo: 'widgets', name: `c${i}`, head_sha: HEAD })
+    // The second write may start no sooner than 1 s after the first one started.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000)
+  })
+})
+
+describe('nothing waits without a limit', () => {
+  it('a server that accepts the request and never answers costs one timeout per attempt', async () => {
+    const t = await setup(
+      { faults: [{ kind: 'hang', operationId: 'issues/list-comments', times: Infinity }] },
+      { retries: 1, requestTimeoutMs: 300 },
+    )
+    const started = Date.now()
+    const result = await t.make().finish(sessionReport())
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(result.errors.find((e) => e.operation === 'comment')?.message).toMatch(
+      /no answer from GitHub within 300 ms/,
+    )
+    expect(t.server.calls.filter((c) => c.operationId === 'issues/list-comments')).toHaveLength(2)
+    // The rest of reporting still happened.
+    expect(t.server.state.checkRunsNamed('proctor / policy')).toHaveLength(1)
+    expect(readFileSync(t.summaryPath, 'utf8')).toMatch(/^### /)
+  })
+})
+
+describe("the reviewer's comment", () => {
+  it('links the job run, every check run GitHub created, and the checkpoint branch', async () => {
+    const t = await setup()
+    const reporter = t.make()
+    await reporter.start(sessionReport({ checkpoints: [] }))
+    await reporter.hookStarted('tests')
+    await reporter.hookFinished({
+      name: 'tests',
+      verdict: 'allow',
+      reason: null,
+      exit_code: 0,
+      duration_ms: 1,
+      round: 1,
+    })
+    await reporter.finish(sessionReport())
+    const body = t.server.state.commentsOn(PR)[0]!.body
+    const run = (name: string) => t.server!.state.checkRunsNamed(name)[0]!.id
+    const header = body.split('\n')[2]!
+    expect(header).toContain('[job run](<https://github.com/acme/widgets/actions/runs/42>)')
+    expect(header).toContain(
+      `checks: [\`proctor / tests\`](<https://github.com/acme/widgets/runs/${run('proctor / tests')}>), ` +
+        `[\`proctor / policy\`](<https://github.com/acme/widgets/runs/${run('proctor / policy')}>)`,
+    )
+    // The PR's head branch is the base a reviewer compares the checkpoint branch with.
+    expect(header).toContain(
+      '[Create PR](<https://github.com/acme/widgets/compare/feature...proctor/gh-42-1-build?expand=1>)',
+    )
+    expect(t.server.validationFailures).toEqual([])
   })
 })

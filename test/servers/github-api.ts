@@ -1,7 +1,7 @@
 // A local GitHub REST API on 127.0.0.1 for tests: a real HTTP server that validates every request
 // against GitHub's OpenAPI description (trimmed copy in ./openapi), keeps state (issue comments, check
 // runs with accumulating annotations, collaborators) and injects faults (5xx, secondary rate limit,
-// 422 body too long, connection reset). Its own responses are validated against the documented
+// 422 body too long, connection reset, a request accepted and never answered). Its own responses are validated against the documented
 // response schemas too, so they cannot drift from real shapes. Anything invalid is recorded in
 // `validationFailures`, which tests assert to be empty.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -23,6 +23,8 @@ export type Fault =
   | ({ kind: 'secondary-rate-limit'; retryAfter: number } & FaultTarget)
   | ({ kind: 'body-too-long' } & FaultTarget)
   | ({ kind: 'reset' } & FaultTarget)
+  /** Reads the request and never answers (the connection stays open until the server closes). */
+  | ({ kind: 'hang' } & FaultTarget)
 
 export interface Identity {
   login: string
@@ -562,6 +564,10 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     if (fault?.kind === 'reset') {
       record(0, op.operationId, body)
       req.socket.destroy()
+      return
+    }
+    if (fault?.kind === 'hang') {
+      record(0, op.operationId, body)
       return
     }
     if (fault?.kind === 'status')

@@ -11,6 +11,11 @@ export const links: ReportLinks = {
   compare: (a, b) => `https://github.com/acme/widgets/compare/${a}...${b}`,
   file: (p, sha) => `https://github.com/acme/widgets/blob/${sha}/${p}`,
   jobSummary: 'https://github.com/acme/widgets/actions/runs/42',
+  branch: (name) => ({
+    tree: `https://github.com/acme/widgets/tree/${name}`,
+    compare: `https://github.com/acme/widgets/compare/main...${name}`,
+    createPullRequest: `https://github.com/acme/widgets/compare/main...${name}?expand=1`,
+  }),
 }
 
 export function violation(i: number, over: Partial<Violation> = {}): Violation {

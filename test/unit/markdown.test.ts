@@ -49,9 +49,17 @@ function hostileReport() {
 
 describe('renderSessionComment', () => {
   it('starts with the hidden marker and shows verdict, status and duration', () => {
-    const md = renderSessionComment(sessionReport(), opts)
+    const md = renderSessionComment(sessionReport({ violations: [] }), opts)
     expect(md.split('\n', 1)[0]).toBe('<!-- proctor:ci/build -->')
     expect(md).toMatch(/^### ✅ proctor · allow · completed · 3m12s$/m)
+  })
+
+  it('never shows a green tick above an error-level violation', () => {
+    const md = renderSessionComment(
+      sessionReport({ violations: [violation(3, { severity: 'error' })] }),
+      opts,
+    )
+    expect(md.split('\n')[1]).toBe('### ⚠️ proctor · allow · completed · 3m12s')
   })
 
   it('links checkpoints to their commits, compares against the base and links violating files', () => {
@@ -77,6 +85,82 @@ describe('renderSessionComment', () => {
     expect(md).toContain('- [ ] Stop hook `tests`: ⏳ running')
     expect(md).toContain('- [ ] Finished')
     expect(renderSessionComment(report, opts)).not.toContain('**Progress**')
+  })
+
+  it("gives a reviewer's links in the header: job run, each check run, the branch with compare and Create PR", () => {
+    const md = renderSessionComment(sessionReport(), {
+      ...opts,
+      checkRuns: [
+        { name: 'proctor / tests', url: 'https://github.com/acme/widgets/runs/7' },
+        { name: 'proctor / policy', url: 'https://github.com/acme/widgets/runs/8' },
+      ],
+    })
+    expect(md.split('\n')[2]).toBe(
+      '<sub>[job run](<https://github.com/acme/widgets/actions/runs/42>) · ' +
+        'checks: [`proctor / tests`](<https://github.com/acme/widgets/runs/7>), [`proctor / policy`](<https://github.com/acme/widgets/runs/8>) · ' +
+        'branch [`proctor/gh-42-1-build`](<https://github.com/acme/widgets/tree/proctor/gh-42-1-build>) ' +
+        '([compare](<https://github.com/acme/widgets/compare/main...proctor/gh-42-1-build>) · ' +
+        '[Create PR](<https://github.com/acme/widgets/compare/main...proctor/gh-42-1-build?expand=1>))</sub><br>',
+    )
+  })
+
+  it('lists the files changed, collapsed and capped, linked at the latest checkpoint', () => {
+    const files = Array.from({ length: 80 }, (_, i) => `src/f${String(i).padStart(2, '0')}.ts`)
+    const report = sessionReport({
+      checkpoints: [{ ...sessionReport().checkpoints[1]!, files_changed: files }],
+    })
+    const md = renderSessionComment(report, opts)
+    const block = /<details>\n<summary>Files changed \(80\)<\/summary>\n\n([\s\S]*?)\n\n<\/details>/.exec(
+      md,
+    )?.[1]
+    expect(block).toBeDefined()
+    const items = block!.split('\n')
+    expect(items).toHaveLength(51)
+    expect(items[0]).toBe(`- [src/f00.ts](<${links.file('src/f00.ts', SHA2)}>)`)
+    expect(items[50]).toMatch(/^- … 30 more — see the \[job summary\]/)
+  })
+
+  it('redacts a token-shaped file name in a link text and its URL', () => {
+    const file = `src/${'ghp_' + 'Z'.repeat(36)}.ts`
+    const md = renderSessionComment(
+      sessionReport({
+        violations: [violation(1, { file })],
+        checkpoints: [{ ...sessionReport().checkpoints[0]!, files_changed: [file] }],
+      }),
+      opts,
+    )
+    expect(md).not.toContain('Z'.repeat(36))
+    expect(md).toContain(`[src/\\*\\*\\*.ts](<${links.file('src/***.ts', SHA1)}>)`)
+  })
+
+  it('shows the latest round of stop hooks and collapses earlier rounds', () => {
+    const hook = (round: number, verdict: 'allow' | 'block') => ({
+      name: 'tests',
+      verdict,
+      reason: verdict === 'block' ? `round ${round} failed` : null,
+      exit_code: verdict === 'block' ? 1 : 0,
+      duration_ms: 1000,
+      round,
+    })
+    const md = renderSessionComment(
+      sessionReport({ stop_hooks: [hook(1, 'block'), hook(2, 'block'), hook(3, 'allow')], rounds: 3 }),
+      opts,
+    )
+    const section = md.slice(md.indexOf('#### Stop hooks'), md.indexOf('#### Policy'))
+    expect(section).toMatch(/^#### Stop hooks \(round 3 of 3\)\n\n\| hook \|/)
+    const [latest, earlier] = section.split('<details>')
+    expect(latest).toContain('| `tests` | 3 | ✅ passed |')
+    expect(latest).not.toContain('round 1 failed')
+    expect(earlier).toMatch(/^\n<summary>Earlier rounds \(2\)<\/summary>/)
+    expect(earlier).toContain('round 1 failed')
+    expect(earlier).toContain('round 2 failed')
+  })
+
+  it('never draws a failed (crit) bar while the session is running', () => {
+    const running = sessionReport({ status: 'errored', verdict: 'block' })
+    const md = renderSessionComment(running, { ...opts, progress: { running_hooks: [] } })
+    expect(md).toMatch(/^ {2}claude running :active, agent, /m)
+    expect(md).not.toMatch(/:crit, agent/)
   })
 
   it('renders a mermaid gantt timeline whose task lines follow the grammar', () => {
@@ -117,8 +201,9 @@ describe('renderSessionComment', () => {
     expect(md.match(/<!-- proctor:/g)).toHaveLength(1)
     expect(md).not.toContain(TOKEN)
     const prose = outsideCode(md)
-    expect(prose.match(/<details>/g)).toHaveLength(1)
-    expect(prose.match(/<\/details>/g)).toHaveLength(1)
+    // The transcript and the files-changed list, each a closed pair.
+    expect(prose.match(/<details>/g)).toHaveLength(2)
+    expect(prose.match(/<\/details>/g)).toHaveLength(2)
     expect(prose).not.toMatch(/@(octocat|admin)/)
     expect(prose).not.toMatch(/(?<!&)#12\b/)
     // Every table row has the header's number of cells (escaped pipes do not split cells).

@@ -44,3 +44,47 @@ describe('workflow commands in agent output', () => {
     expect(out.text()).toContain('keep a::b')
   })
 })
+
+describe("the runner's view of agent output", () => {
+  const sanitizer = createSanitizer({ secrets: [] })
+
+  it('decodes UTF-8 split across chunks (one streaming decoder)', () => {
+    const out = collect()
+    const writer = new RedactingWriter(out.sink, sanitizer)
+    const bytes = Buffer.from('héllo ✓\n', 'utf8')
+    // Cut inside "é" (2 bytes) and inside "✓" (3 bytes).
+    for (const piece of [bytes.subarray(0, 2), bytes.subarray(2, 8), bytes.subarray(8)]) writer.write(piece)
+    writer.end()
+    expect(out.text()).toBe('héllo ✓\n')
+  })
+
+  it('neutralizes a command after NEL (the runner trims it) and the ##[ form anywhere', () => {
+    const out = collect()
+    const writer = new RedactingWriter(out.sink, sanitizer)
+    writer.write('\u0085::add-mask::x\n \u0085 ::error::y\nsee ##[stop-commands]tok here\n')
+    writer.end()
+    // What the runner checks: TrimStart (which removes NEL) then "::"; and IndexOf("##[").
+    for (const line of out.text().split('\n')) {
+      expect(line.replace(/^[\s\u0085]+/, '').startsWith('::')).toBe(false)
+      expect(line).not.toContain('##[')
+    }
+  })
+
+  it('wraps each flush in ::stop-commands::<random token> … ::<token>::', () => {
+    const out = collect()
+    const a = new RedactingWriter(out.sink, sanitizer, { stopCommands: true })
+    a.write('line one\nline two\n')
+    a.write('partial')
+    a.end()
+    const text = out.text()
+    const token = /^::stop-commands::(proctor-[0-9a-f]{32})\n/.exec(text)?.[1]
+    expect(token).toBeDefined()
+    expect(text).toBe(
+      `::stop-commands::${token}\nline one\nline two\n::${token}::\n::stop-commands::${token}\npartial\n::${token}::\n`,
+    )
+    const other = collect()
+    const b = new RedactingWriter(other.sink, sanitizer, { stopCommands: true })
+    b.write('x\n')
+    expect(other.text()).not.toContain(token!)
+  })
+})

@@ -21,6 +21,13 @@ describe('redact', () => {
     ['Slack', 'xoxb-1234567890-abcdefghij'],
     ['AWS access key', 'AKIAIOSFODNN7EXAMPLE'],
     ['AWS session key', 'ASIAIOSFODNN7EXAMPLE'],
+    ['AWS secret access key', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+    ['Google API key', 'AIza' + 'SyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY'],
+    ['Stripe live key', 'sk_live_' + '4eC39HqLyjWDarjtT1zdp7dc'],
+    ['npm token', 'npm_' + 'a1B2'.repeat(9)],
+    ['GitLab PAT', 'glpat-' + 'x1Y2z3W4v5U6t7S8r9Q0'],
+    ['Hugging Face token', 'hf_' + 'aBcDeFgHiJ'.repeat(3) + 'kLmN'],
+    ['SendGrid key', 'SG.' + 'a'.repeat(22) + '.' + 'B'.repeat(43)],
   ])('redacts a %s and reports it for masking', (_kind, secret) => {
     const sanitizer = s()
     expect(sanitizer.redact(`leaked: ${secret}.`)).toBe('leaked: ***.')
@@ -37,6 +44,18 @@ describe('redact', () => {
     expect(out).toContain('Bearer ***')
     expect(out).toContain('https://***@github.com/o/r')
     expect(out).not.toMatch(/b3Blbn|abc\.def|s3cr3t/)
+  })
+
+  it('keeps git object ids and ordinary long words (an AWS key needs mixed case and a digit)', () => {
+    const text = `commit ${'0123456789abcdef'.repeat(2)}01234567 and ${'a'.repeat(40)} and ${'Ab'.repeat(20)}`
+    expect(s().redact(text)).toBe(text)
+  })
+
+  it('redacts a Slack webhook path and an AWS key in an env dump', () => {
+    const out = s().redact(
+      'https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    )
+    expect(out).toBe('https://hooks.slack.com/services/***\nAWS_SECRET_ACCESS_KEY=***')
   })
 
   it('does not report the secrets it was given (they are masked already)', () => {
@@ -119,6 +138,13 @@ describe('forLog', () => {
     const out = s().forLog(`::add-mask::x\n  ::stop-commands::tok\nnormal :: text ${TOKEN}`)
     expect(out).not.toMatch(/^\s*::/m)
     expect(out).toContain('normal :: text ***')
+  })
+
+  it('neutralizes the legacy ##[command] form anywhere in a line, and NEL before ::', () => {
+    const out = s().forLog('progress ##[set-output name=x]y\n##[stop-commands]tok\n\u0085::add-mask::z')
+    expect(out).not.toContain('##[')
+    expect(out).not.toMatch(/^[\s\u0085]*::/m)
+    expect(out).toContain('progress ##\u200b[set-output name=x]y')
   })
 })
 

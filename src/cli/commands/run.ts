@@ -4,7 +4,7 @@ import { loadConfig } from '../../config/load.js'
 import { parseDuration } from '../../util/units.js'
 import { CliExit, ExitCode } from '../exit.js'
 import { runSession, type SessionOutcome } from '../../session/session.js'
-import { renderSessionTerminal } from '../../report/terminal.js'
+import { HookStatus, renderSessionTerminal } from '../../report/terminal.js'
 import type { CommandSpec } from '../../supervisor/types.js'
 import type { Config } from '../../config/schema.js'
 import { RedactingWriter } from '../../util/redacting-writer.js'
@@ -47,6 +47,11 @@ export function registerRunCommand(program: Command): void {
       const config = applyRunFlags(loaded.config, flags)
       const command = chooseCommand(argv, flags.shell, config)
       const echo = flags.quiet || flags.json || !config.output.passthrough ? null : liveOutput()
+      // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log.
+      const hooks = new HookStatus({
+        out: process.stderr,
+        color: process.stderr.isTTY === true && !process.env.NO_COLOR,
+      })
       const outcome = await runSession({
         config,
         configFile: loaded.file,
@@ -56,7 +61,11 @@ export function registerRunCommand(program: Command): void {
         output: echo,
         input: process.stdin.isTTY ? process.stdin : null,
         installSignalHandlers: true,
-      })
+        listener: {
+          hookStarted: (name) => hooks.started(name),
+          hookFinished: (result) => hooks.finished(result),
+        },
+      }).finally(() => hooks.stop())
       if (echo instanceof RedactingWriter) echo.end()
       printOutcome(outcome, flags.json === true)
       if (outcome.exitCode !== 0) throw new CliExit(outcome.exitCode)
