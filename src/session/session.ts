@@ -15,7 +15,8 @@ import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '
 import { SpawnError, type CommandSpec } from '../supervisor/types.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
 import { runStopHooks } from '../hooks/stop-hooks.js'
-import { planContinuation, typedPrompt } from '../hooks/continue.js'
+import { planContinuation, typedLine } from '../hooks/continue.js'
+import { typeAndSubmit } from '../supervisor/typing.js'
 import type { StopContext } from '../hooks/context.js'
 import { ensureStateDir, sessionDir } from './state-dir.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
@@ -362,6 +363,17 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   )
 
   const onDetection = (event: DetectionEvent) => {
+    if (event.attempt > 1) {
+      // The prompt is still on screen after the last answer (respond.retry_after): answer it again.
+      if (event.response.text !== undefined) run.write(event.response.text)
+      report.event(
+        'response',
+        `${event.response.type} again (attempt ${event.attempt}, the prompt is still on screen): ${JSON.stringify(event.response.text)}`,
+        { name: event.rule, data: { attempt: event.attempt, fire: event.fire } },
+      )
+      ctx.progress()
+      return
+    }
     report.event(event.kind, event.text, { name: event.rule, data: { match: event.match, fire: event.fire } })
     if (event.kind === 'approval_request')
       void fire(ctx.lifecycle, 'approval_request', { rule: event.rule, text: event.text })
@@ -369,7 +381,10 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     const response = event.response
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
       run.write(response.text)
-      report.event('response', `${response.type}: ${JSON.stringify(response.text)}`, { name: event.rule })
+      report.event('response', `${response.type}: ${JSON.stringify(response.text)}`, {
+        name: event.rule,
+        data: { attempt: 1, fire: event.fire },
+      })
     } else if (response.type === 'stop') {
       stopReason = `stopped by detector rule "${event.rule}": ${event.text}`
       report.event('response', 'stop the agent', { name: event.rule })
@@ -432,7 +447,15 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       report.event('continue', `round ${round}: typing the stop hooks' reasons into the agent`, {
         data: { reasons: decision.reasons },
       })
-      run.write(typedPrompt(decision.reasons))
+      const typed = await typeAndSubmit(run, pipeline, typedLine(decision.reasons), config.agent.typing, ctx.hooksSignal)
+      report.event(
+        typed.reacted ? 'continue' : 'warning',
+        typed.reacted
+          ? `typed the reasons${typed.bracketed ? ' as a bracketed paste' : ''} and pressed Enter ` +
+              `${typed.attempts === 1 ? 'once' : `${typed.attempts} times`}; the agent reacted`
+          : `typed the reasons and pressed Enter ${typed.attempts} times, but the agent showed no activity`,
+        { data: { ...typed } },
+      )
     } finally {
       ctx.progress()
     }
