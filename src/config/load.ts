@@ -56,7 +56,9 @@ export function findConfigFile(cwd: string): string | null {
 export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const file = opts.file !== undefined ? explicitFile(opts.file, opts.cwd) : findConfigFile(opts.cwd)
   if (file === null) {
-    const config = opts.preset?.preset ? parseConfigText('', 'defaults', opts.preset).config : configSchema.parse({})
+    const config = opts.preset?.preset
+      ? parseConfigText('', 'defaults', opts.preset).config
+      : configSchema.parse({})
     return { config, file: null, source: 'defaults', warnings: [] }
   }
   let text: string

@@ -58,10 +58,15 @@ const respond = z.strictObject({
   notify: z.boolean().optional().meta({ description: 'Record and report only' }),
   delay: duration({ max: 60_000 })
     .optional()
-    .meta({ description: 'Wait this long after the prompt appears before answering (it must still be on screen)' }),
-  retry_after: duration({ min: 100, max: 10 * 60_000 }).optional().meta({
-    description: 'Answer again when the prompt is still on screen this long after the last answer (screen only)',
-  }),
+    .meta({
+      description: 'Wait this long after the prompt appears before answering (it must still be on screen)',
+    }),
+  retry_after: duration({ min: 100, max: 10 * 60_000 })
+    .optional()
+    .meta({
+      description:
+        'Answer again when the prompt is still on screen this long after the last answer (screen only)',
+    }),
   max_attempts: z
     .number()
     .int()
@@ -114,7 +119,12 @@ export const lifecycleEvents = [
 
 export const agentPresetNames = ['claude-code', 'codex', 'gemini'] as const
 
-const typingDefaults = { paste: 'auto', submit_delay: 50, confirm_timeout: 5_000, submit_attempts: 3 } as const
+const typingDefaults = {
+  paste: 'auto',
+  submit_delay: 50,
+  confirm_timeout: 5_000,
+  submit_attempts: 3,
+} as const
 const typing = z
   .strictObject({
     paste: z.enum(['auto', 'always', 'never']).default('auto').meta({
@@ -149,7 +159,9 @@ export const configSchema = z.strictObject({
       cwd: z.string().optional(),
       cols: z.number().int().min(20).max(1000).default(120),
       rows: z.number().int().min(5).max(500).default(40),
-      typing: typing.meta({ description: 'How proctor types the stop hooks\' reasons into an interactive agent' }),
+      typing: typing.meta({
+        description: "How proctor types the stop hooks' reasons into an interactive agent",
+      }),
     })
     .default({ pty: true, adapter: 'generic', env: {}, cols: 120, rows: 40, typing: { ...typingDefaults } }),
   timeouts: z

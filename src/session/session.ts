@@ -447,7 +447,13 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       report.event('continue', `round ${round}: typing the stop hooks' reasons into the agent`, {
         data: { reasons: decision.reasons },
       })
-      const typed = await typeAndSubmit(run, pipeline, typedLine(decision.reasons), config.agent.typing, ctx.hooksSignal)
+      const typed = await typeAndSubmit(
+        run,
+        pipeline,
+        typedLine(decision.reasons),
+        config.agent.typing,
+        ctx.hooksSignal,
+      )
       report.event(
         typed.reacted ? 'continue' : 'warning',
         typed.reacted

@@ -247,7 +247,8 @@ export class Detector {
     if (!screen) return
     for (const line of screen.screenLines()) {
       for (const rule of this.rules) {
-        if (rule.kind === COMPLETION_KIND && rule.regex.test(line.text)) this.staleCompletionTexts.add(line.text)
+        if (rule.kind === COMPLETION_KIND && rule.regex.test(line.text))
+          this.staleCompletionTexts.add(line.text)
       }
     }
     for (const appearance of this.appearances.keys.values()) {
@@ -292,7 +293,8 @@ export class Detector {
     this.lastScreen = screen
     if (this.rules.length === 0) return []
     const buffer = screen.bufferType
-    const previous = this.appearances.buffer === buffer ? this.appearances.keys : new Map<string, Appearance>()
+    const previous =
+      this.appearances.buffer === buffer ? this.appearances.keys : new Map<string, Appearance>()
     const presetOnLine =
       this.appearances.buffer === buffer ? this.appearances.presetOnLine : new Map<number, number>()
     const current = new Map<string, Appearance>()
@@ -318,7 +320,13 @@ export class Detector {
     for (const { hit, key, text } of hits) {
       const rule = this.rules[hit.rule]!
       const seen = previous.get(key)
-      const appearance: Appearance = seen ?? { rule: hit.rule, firstSeen: at, attempts: 0, lastAttempt: 0, spent: false }
+      const appearance: Appearance = seen ?? {
+        rule: hit.rule,
+        firstSeen: at,
+        attempts: 0,
+        lastAttempt: 0,
+        spent: false,
+      }
       current.set(key, appearance)
       if (appearance.spent) continue
       if (rule.kind === COMPLETION_KIND && appearance.attempts === 0) {

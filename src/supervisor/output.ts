@@ -206,10 +206,13 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.deadlineTimer = null
     const due = this.detector.nextDeadline()
     if (due === null || this.closing) return
-    this.deadlineTimer = setTimeout(() => {
-      this.deadlineTimer = null
-      if (!this.closing) this.scan()
-    }, Math.max(1, due - this.clock()))
+    this.deadlineTimer = setTimeout(
+      () => {
+        this.deadlineTimer = null
+        if (!this.closing) this.scan()
+      },
+      Math.max(1, due - this.clock()),
+    )
     this.deadlineTimer.unref()
   }
 }
@@ -224,7 +227,8 @@ export class BracketedPasteTracker {
 
   write(chunk: Buffer): void {
     // Only the boundary needs a copy: the last bytes of the previous chunk and the first of this one.
-    const edge = this.tail.length > 0 ? Buffer.concat([this.tail, chunk.subarray(0, PASTE_ON.length - 1)]) : null
+    const edge =
+      this.tail.length > 0 ? Buffer.concat([this.tail, chunk.subarray(0, PASTE_ON.length - 1)]) : null
     let on = chunk.lastIndexOf(PASTE_ON)
     let off = chunk.lastIndexOf(PASTE_OFF)
     if (on === -1 && off === -1 && edge) {

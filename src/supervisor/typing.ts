@@ -35,8 +35,7 @@ export async function typeAndSubmit(
   const bracketed = typing.paste === 'always' || (typing.paste === 'auto' && pipeline.bracketedPaste)
   target.write(bracketed ? `${PASTE_START}${text}${PASTE_END}` : text)
   await delay(typing.submit_delay, signal)
-  const activity = () =>
-    pipeline.detector.hasWorkingRules ? pipeline.detector.workingSeen : pipeline.bytes
+  const activity = () => (pipeline.detector.hasWorkingRules ? pipeline.detector.workingSeen : pipeline.bytes)
   let attempts = 0
   while (attempts < typing.submit_attempts && !signal?.aborted) {
     const before = activity()

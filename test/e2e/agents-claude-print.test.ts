@@ -22,18 +22,26 @@ afterEach(async () => {
 
 describe.each(claudeBinaries())('proctor run --agent claude-code -- claude -p ($label)', (binary) => {
   it('blocks once through Claude’s Stop hook, the reason reaches the model, Claude writes the file, the hook allows', async () => {
-    let world!: ClaudeWorld
-    world = await claudeWorld(
+    // The script needs the repository's path, which exists once the world does.
+    const here = { dir: '' }
+    const world = await claudeWorld(
       binary,
       (_req, h) => {
         if (h.afterToolResult) return { text: 'Wrote hello.txt.' }
         if (h.lastUserText.includes(MISSING))
-          return { text: 'Writing it.', toolUse: { name: 'Write', input: { file_path: join(world.repo.dir, 'hello.txt'), content: 'hi\n' } } }
+          return {
+            text: 'Writing it.',
+            toolUse: {
+              name: 'Write',
+              input: { file_path: join(here.dir, 'hello.txt'), content: 'hi\n' },
+            },
+          }
         return { text: 'Nothing to do, all done.' }
       },
       { 'proctor.yml': proctorYml },
     )
     worlds.push(world)
+    here.dir = world.repo.dir
     world.repo.commitAll('proctor.yml')
     const run = await runProctor(world, [
       '--agent',

@@ -29,21 +29,26 @@ afterEach(async () => {
 
 describe.each(claudeBinaries())('proctor run --agent claude-code -- claude (TUI, $label)', (binary) => {
   it('answers the dialogs, types and submits the reason, detects each completion once', async () => {
-    let world!: ClaudeWorld
-    world = await claudeWorld(
+    // The script needs the repository's path, which exists once the world does.
+    const here = { dir: '' }
+    const world = await claudeWorld(
       binary,
       (_req, h) => {
         if (h.afterToolResult) return { text: 'Wrote hello.txt.' }
         if (h.lastUserText.includes(MISSING))
           return {
             text: 'Writing it.',
-            toolUse: { name: 'Write', input: { file_path: join(world.repo.dir, 'hello.txt'), content: 'hi\n' } },
+            toolUse: {
+              name: 'Write',
+              input: { file_path: join(here.dir, 'hello.txt'), content: 'hi\n' },
+            },
           }
         return { text: 'Nothing to do, all done.' }
       },
       { 'proctor.yml': proctorYml },
     )
     worlds.push(world)
+    here.dir = world.repo.dir
     world.repo.commitAll('proctor.yml')
     const run = await runProctor(world, [
       '--agent',
@@ -64,7 +69,9 @@ describe.each(claudeBinaries())('proctor run --agent claude-code -- claude (TUI,
     const answered = events.filter((e) => e.kind === 'response').map((e) => e.name)
     expect(answered, diagnostics).toContain('claude-code:api-key')
     expect(answered).toContain('claude-code:yes')
-    expect(events.some((e) => e.kind === 'approval_request' && e.name === 'claude-code:permission')).toBe(true)
+    expect(events.some((e) => e.kind === 'approval_request' && e.name === 'claude-code:permission')).toBe(
+      true,
+    )
 
     // The reason was typed, submitted (as a bracketed paste with its own Enter) and reached the model.
     const typed = events.find((e) => e.kind === 'continue' && /typed the reasons/.test(e.message))
@@ -76,7 +83,10 @@ describe.each(claudeBinaries())('proctor run --agent claude-code -- claude (TUI,
 
     // Exactly two completions — one per turn — however often the paused Claude re-rendered its transcript.
     const completions = events.filter((e) => e.kind === 'completion')
-    expect(completions.map((e) => e.name), diagnostics).toEqual(['claude-code:done', 'claude-code:done'])
+    expect(
+      completions.map((e) => e.name),
+      diagnostics,
+    ).toEqual(['claude-code:done', 'claude-code:done'])
     expect(run.report.rounds).toBe(2)
     expect(run.report.stop_hooks.map((h) => h.verdict)).toEqual(['block', 'allow'])
     expect(run.report.verdict).toBe('allow')

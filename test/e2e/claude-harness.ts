@@ -6,7 +6,13 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
-import { startAnthropicApi, startRefusingProxy, type AnthropicApiServer, type RefusingProxy, type Script } from '../servers/anthropic-api.js'
+import {
+  startAnthropicApi,
+  startRefusingProxy,
+  type AnthropicApiServer,
+  type RefusingProxy,
+  type Script,
+} from '../servers/anthropic-api.js'
 import type { SessionReport } from '../../src/report/model.js'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -20,7 +26,8 @@ export interface ClaudeBinary {
 /** The CLIs under test: the newest given by test:agents-latest, else both pinned versions. */
 export function claudeBinaries(): ClaudeBinary[] {
   const latest = process.env.PROCTOR_TEST_CLAUDE_BIN
-  if (latest) return [{ label: `claude ${process.env.PROCTOR_TEST_CLAUDE_VERSION ?? 'latest'}`, path: latest }]
+  if (latest)
+    return [{ label: `claude ${process.env.PROCTOR_TEST_CLAUDE_VERSION ?? 'latest'}`, path: latest }]
   const pinned: ClaudeBinary[] = [
     { label: 'claude 2.1.330', path: join(root, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe') },
     { label: 'claude 2.1.197', path: join(root, 'node_modules/claude-code-2-1-197/bin/claude.exe') },
@@ -36,7 +43,11 @@ export interface ClaudeWorld {
   cleanup(): Promise<void>
 }
 
-export async function claudeWorld(binary: ClaudeBinary, script: Script, files: Record<string, string>): Promise<ClaudeWorld> {
+export async function claudeWorld(
+  binary: ClaudeBinary,
+  script: Script,
+  files: Record<string, string>,
+): Promise<ClaudeWorld> {
   const repo = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
   const api = await startAnthropicApi(script)
   const proxy = await startRefusingProxy()
@@ -45,13 +56,21 @@ export async function claudeWorld(binary: ClaudeBinary, script: Script, files: R
   mkdirSync(configDir, { recursive: true })
   // First-run onboarding (theme, a connectivity check against api.anthropic.com) is a laptop's one-time
   // setup; CI images seed it the same way. The dialogs proctor must answer (API key, folder trust) stay.
-  writeFileSync(join(configDir, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, theme: 'dark' }))
+  writeFileSync(
+    join(configDir, '.claude.json'),
+    JSON.stringify({ hasCompletedOnboarding: true, theme: 'dark' }),
+  )
   const bin = join(home, 'bin')
   mkdirSync(bin)
   symlinkSync(binary.path, join(bin, 'claude'))
   const env: NodeJS.ProcessEnv = { ...repo.env }
   for (const key of Object.keys(env))
-    if (key.startsWith('GITHUB_') || key.startsWith('ANTHROPIC_') || key.startsWith('CLAUDE') || key === 'PROCTOR_SESSION_ID')
+    if (
+      key.startsWith('GITHUB_') ||
+      key.startsWith('ANTHROPIC_') ||
+      key.startsWith('CLAUDE') ||
+      key === 'PROCTOR_SESSION_ID'
+    )
       delete env[key]
   Object.assign(env, {
     PATH: `${bin}:${process.env.PATH ?? ''}`,
@@ -109,7 +128,9 @@ export function runProctor(world: ClaudeWorld, args: string[]): Promise<ProctorR
       const sessions = join(world.repo.dir, '.proctor', 'sessions')
       const id = existsSync(sessions) ? readdirSync(sessions)[0] : undefined
       const reportPath = id ? join(sessions, id, 'report.json') : ''
-      const report = (reportPath && existsSync(reportPath) ? JSON.parse(readFileSync(reportPath, 'utf8')) : null) as SessionReport
+      const report = (
+        reportPath && existsSync(reportPath) ? JSON.parse(readFileSync(reportPath, 'utf8')) : null
+      ) as SessionReport
       resolveRun({ code, stdout, stderr, report })
     }),
   )

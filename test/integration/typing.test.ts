@@ -14,7 +14,8 @@ afterEach(async () => {
   await Promise.all(runs.splice(0).map((run) => run.stop('requested')))
 })
 
-const TEXT = 'proctor: the stop hooks did not pass, so the task is not finished yet. Fix these and continue: - tests: 2 failed'
+const TEXT =
+  'proctor: the stop hooks did not pass, so the task is not finished yet. Fix these and continue: - tests: 2 failed'
 
 async function start(args: string[] = []) {
   const pipeline = new OutputPipeline({

@@ -97,13 +97,18 @@ export async function startAnthropicApi(script: Script): Promise<AnthropicApiSer
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8')
-      let body: AnthropicRequest['body'] = null
+      let body: AnthropicRequest['body']
       try {
         body = raw ? (JSON.parse(raw) as AnthropicRequest['body']) : null
       } catch {
         body = null
       }
-      const request: AnthropicRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body }
+      const request: AnthropicRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+      }
       requests.push(request)
       for (const w of waiters.splice(0)) {
         if (w.predicate(request)) w.resolve(request)
@@ -117,7 +122,9 @@ export async function startAnthropicApi(script: Script): Promise<AnthropicApiSer
       }
       if (req.method !== 'POST' || path !== '/v1/messages' || !body) {
         res.writeHead(404, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not scripted' } }))
+        res.end(
+          JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not scripted' } }),
+        )
         return
       }
       const messages = body.messages ?? []
@@ -126,7 +133,8 @@ export async function startAnthropicApi(script: Script): Promise<AnthropicApiSer
       const turn: ScriptedTurn = conversation
         ? script(request, {
             lastUserText: messageText(last),
-            afterToolResult: Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result'),
+            afterToolResult:
+              Array.isArray(last?.content) && last.content.some((b) => b.type === 'tool_result'),
             turn: turns++,
           })
         : { text: 'ok' }
@@ -186,16 +194,29 @@ function wholeMessage(turn: ScriptedTurn, model: string, id: number) {
 
 /** The event sequence of a streamed message, as the Messages API sends it. */
 function streamTurn(res: import('node:http').ServerResponse, turn: ScriptedTurn, model: string, id: number) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
-  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  })
+  const send = (event: string, data: unknown) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
   send('message_start', {
     type: 'message_start',
     message: { ...wholeMessage({}, model, id), content: [], stop_reason: null, usage: usage() },
   })
   let index = 0
   if (turn.text !== undefined) {
-    send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } })
-    send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: turn.text } })
+    send('content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'text', text: '' },
+    })
+    send('content_block_delta', {
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'text_delta', text: turn.text },
+    })
     send('content_block_stop', { type: 'content_block_stop', index })
     index++
   }

@@ -20,11 +20,17 @@ describe('agent presets', () => {
   })
 
   it('claude-code: print mode wires the Stop hook; the TUI gets the dialog, working and completion rules', () => {
-    const print = parseConfigText('', 'proctor.yml', { preset: 'claude-code', argv: ['claude', '-p', 'fix it'] }).config
+    const print = parseConfigText('', 'proctor.yml', {
+      preset: 'claude-code',
+      argv: ['claude', '-p', 'fix it'],
+    }).config
     expect(print.agent.adapter).toBe('claude')
     expect(names(print)).toEqual(['claude-code:not-logged-in'])
     expect(print.agent.continue).toEqual(['claude', '--continue', '-p', '{reason}'])
-    const tui = parseConfigText('', 'proctor.yml', { preset: 'claude-code', argv: ['claude', 'fix it'] }).config
+    const tui = parseConfigText('', 'proctor.yml', {
+      preset: 'claude-code',
+      argv: ['claude', 'fix it'],
+    }).config
     expect(tui.agent.adapter).toBe('generic')
     expect(tui.detect.map((r) => r.kind)).toEqual(
       expect.arrayContaining(['dialog', 'approval_request', 'working', 'completion', 'error']),
@@ -34,7 +40,10 @@ describe('agent presets', () => {
   })
 
   it('agent.preset in the file works like --agent; the command in the file decides the mode', () => {
-    const { config } = parseConfigText('agent:\n  preset: claude-code\n  command: [claude, fix]\n', 'proctor.yml')
+    const { config } = parseConfigText(
+      'agent:\n  preset: claude-code\n  command: [claude, fix]\n',
+      'proctor.yml',
+    )
     expect(names(config)).toContain('claude-code:done')
   })
 
@@ -50,7 +59,11 @@ detect:
   - { name: 'claude-code:permission', match: 'Do you want to', respond: { send: "\\x1b" } }
 `
     const { config } = parseConfigText(text, 'proctor.yml')
-    expect(config.agent.env).toEqual({ EXTRA: '1', DISABLE_AUTOUPDATER: '0', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' })
+    expect(config.agent.env).toEqual({
+      EXTRA: '1',
+      DISABLE_AUTOUPDATER: '0',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    })
     expect(config.checkpoints.pause_agent).toBe(false)
     expect(names(config).slice(0, 2)).toEqual(['mine', 'claude-code:permission'])
     expect(names(config).filter((n) => n === 'claude-code:permission')).toHaveLength(1)
@@ -59,7 +72,9 @@ detect:
   })
 
   it('an unknown preset is an error naming the line (file) or the choices (--agent)', () => {
-    expect(() => parseConfigText('agent:\n  preset: cursor\n', 'proctor.yml')).toThrow(/proctor.yml:2:\d+ agent.preset/)
+    expect(() => parseConfigText('agent:\n  preset: cursor\n', 'proctor.yml')).toThrow(
+      /proctor.yml:2:\d+ agent.preset/,
+    )
     let error: unknown
     try {
       parseConfigText('', 'proctor.yml', { preset: 'cursor' })

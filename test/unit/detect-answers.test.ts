@@ -41,7 +41,9 @@ describe('respond.delay and respond.retry_after', () => {
     expect(s.scan()).toEqual([])
     s.advance(1)
     const first = s.scan()
-    expect(first.map((e) => [e.rule, e.attempt, e.fire, e.response.text])).toEqual([['api-key', 1, 1, '\x1b[A']])
+    expect(first.map((e) => [e.rule, e.attempt, e.fire, e.response.text])).toEqual([
+      ['api-key', 1, 1, '\x1b[A'],
+    ])
     s.advance(1_999)
     expect(s.scan()).toEqual([])
     s.advance(1)
@@ -56,7 +58,9 @@ describe('respond.delay and respond.retry_after', () => {
   })
 
   it('a prompt gone before its delay is never answered; one that comes back is a new appearance', async () => {
-    const s = setup([{ name: 'api-key', match: '❯ No \\(recommended\\)', respond: { send: 'x', delay: '1s' } }])
+    const s = setup([
+      { name: 'api-key', match: '❯ No \\(recommended\\)', respond: { send: 'x', delay: '1s' } },
+    ])
     expect(await s.show(DIALOG)).toEqual([])
     s.advance(500)
     expect(await s.show('\x1b[H\x1b[2Jsomething else')).toEqual([])

@@ -59,11 +59,13 @@ function merge(under: unknown, over: unknown, path: string[]): unknown {
   const key = path.join('.')
   if (key === 'detect' && Array.isArray(under) && Array.isArray(over)) return mergeRules(under, over)
   if ((path[0] === 'hooks' && path.length === 2) || key === 'stop_hooks') {
-    if (Array.isArray(under) && Array.isArray(over)) return [...structuredClone(under), ...structuredClone(over)]
+    if (Array.isArray(under) && Array.isArray(over))
+      return [...structuredClone(under), ...structuredClone(over)]
   }
   if (isObject(under) && isObject(over)) {
     const out: Raw = {}
-    for (const k of new Set([...Object.keys(under), ...Object.keys(over)])) out[k] = merge(under[k], over[k], [...path, k])
+    for (const k of new Set([...Object.keys(under), ...Object.keys(over)]))
+      out[k] = merge(under[k], over[k], [...path, k])
     return out
   }
   return structuredClone(over)
