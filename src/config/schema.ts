@@ -56,11 +56,9 @@ const respond = z.strictObject({
   deny_text: z.string().optional(),
   stop: z.boolean().optional().meta({ description: 'Stop the agent (SIGTERM to its group)' }),
   notify: z.boolean().optional().meta({ description: 'Record and report only' }),
-  delay: duration({ max: 60_000 })
-    .optional()
-    .meta({
-      description: 'Wait this long after the prompt appears before answering (it must still be on screen)',
-    }),
+  delay: duration({ max: 60_000 }).optional().meta({
+    description: 'Wait this long after the prompt appears before answering (it must still be on screen)',
+  }),
   retry_after: duration({ min: 100, max: 10 * 60_000 })
     .optional()
     .meta({
