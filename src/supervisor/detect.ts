@@ -316,6 +316,10 @@ export class Detector {
       this.workedSinceTyping = true
       this.workingSeq++
     }
+    // An agent waiting on a dialog or an approval is not done, whatever old "done" line is still on screen.
+    const waiting = hits.some(
+      ({ hit }) => this.rules[hit.rule]!.kind === 'approval_request' || isAnswer(this.rules[hit.rule]!),
+    )
     const events: DetectionEvent[] = []
     for (const { hit, key, text } of hits) {
       const rule = this.rules[hit.rule]!
@@ -330,7 +334,7 @@ export class Detector {
       current.set(key, appearance)
       if (appearance.spent) continue
       if (rule.kind === COMPLETION_KIND && appearance.attempts === 0) {
-        if (!this.completionCounts(text, working)) {
+        if (!this.completionCounts(text, working || waiting)) {
           // Not yet: the agent has not worked since proctor typed (a re-render), or is still busy.
           if (!this.gatesCompletion || !this.workedSinceTyping) appearance.spent = true
           continue

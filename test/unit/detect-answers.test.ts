@@ -104,6 +104,21 @@ describe('completion only from new activity', () => {
     s.dispose()
   })
 
+  it('an agent waiting on a permission prompt is not done, though an old done line is on screen', async () => {
+    const s = setup([
+      WORKING,
+      DONE,
+      { name: 'perm', match: 'Do you want to create', respond: { notify: true } },
+    ])
+    s.detector.markTyped()
+    expect(await s.show('✻ Baked for 0s\r\n\x1b[12;1Hesc to interrupt')).toEqual([])
+    const ask = await s.show('\x1b[12;1H\x1b[K\x1b[5;1HDo you want to create hello.txt?')
+    expect(ask.map((e) => e.rule)).toEqual(['perm'])
+    expect(await s.show('\x1b[12;1Hesc to interrupt\x1b[5;1H\x1b[K')).toEqual([])
+    expect((await s.show('\x1b[12;1H\x1b[K\x1b[7;1H✻ Worked for 2s')).map((e) => e.rule)).toEqual(['done'])
+    s.dispose()
+  })
+
   it('without working rules: after typing, a completion line already on screen before does not count again', async () => {
     const s = setup([DONE])
     expect((await s.show('✻ Churned for 2s\r\n')).length).toBe(1)
