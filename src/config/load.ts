@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { configSchema, type Config } from './schema.js'
 import { ConfigError } from './errors.js'
 import { parseConfigText } from './parse.js'
+import type { PresetChoice } from '../agents/presets/apply.js'
 
 export const CONFIG_FILE_NAMES = ['proctor.yml', 'proctor.yaml'] as const
 
@@ -19,6 +20,8 @@ export interface LoadOptions {
   /** An explicit file (`-c`), relative to cwd; it must exist. */
   file?: string
   cwd: string
+  /** `--agent` and the agent argv from the command line (see applyAgentPreset). */
+  preset?: PresetChoice
 }
 
 /**
@@ -52,14 +55,19 @@ export function findConfigFile(cwd: string): string | null {
 
 export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const file = opts.file !== undefined ? explicitFile(opts.file, opts.cwd) : findConfigFile(opts.cwd)
-  if (file === null) return { config: configSchema.parse({}), file: null, source: 'defaults', warnings: [] }
+  if (file === null) {
+    const config = opts.preset?.preset
+      ? parseConfigText('', 'defaults', opts.preset).config
+      : configSchema.parse({})
+    return { config, file: null, source: 'defaults', warnings: [] }
+  }
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
     throw fileProblem(file, opts.cwd, `cannot read the config file: ${(error as Error).message}`)
   }
-  const { config, warnings } = parseConfigText(text, displayName(file, opts.cwd))
+  const { config, warnings } = parseConfigText(text, displayName(file, opts.cwd), opts.preset)
   return { config, file, source: 'file', warnings }
 }
 

@@ -6,6 +6,7 @@ import { positionOf } from './positions.js'
 import { problemsFromZod, type Problem } from './zod-issues.js'
 import { crossCheck } from './cross-checks.js'
 import { semanticProblems } from './semantic-checks.js'
+import { applyAgentPreset, type PresetChoice } from '../agents/presets/apply.js'
 
 export interface ParsedConfig {
   config: Config
@@ -15,8 +16,11 @@ export interface ParsedConfig {
 
 export const ASYNC_POOL_RANGE = { min: 1, max: 100 } as const
 
-/** Parses and validates config text; `fileName` is only used in messages. Throws ConfigError. */
-export function parseConfigText(text: string, fileName: string): ParsedConfig {
+/**
+ * Parses and validates config text; `fileName` is only used in messages. The agent preset (agent.preset,
+ * or `preset` from the command line) is applied beneath the file before validation. Throws ConfigError.
+ */
+export function parseConfigText(text: string, fileName: string, preset: PresetChoice = {}): ParsedConfig {
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, strict: true, prettyErrors: true })
   const issueAt = (offset: number, message: string, hint?: string): ConfigIssue => {
@@ -35,7 +39,14 @@ export function parseConfigText(text: string, fileName: string): ParsedConfig {
     throw new ConfigError([issueAt(0, `invalid YAML: ${(error as Error).message}`)])
   }
 
-  const result = configSchema.safeParse(raw)
+  let withPreset: unknown
+  try {
+    withPreset = applyAgentPreset(raw, preset)
+  } catch (error) {
+    throw new ConfigError([issueAt(0, (error as Error).message)])
+  }
+  // Problems are located in the user's file; the preset's own values are valid by construction (tested).
+  const result = configSchema.safeParse(withPreset)
   const problems = [
     ...(result.success ? [] : problemsFromZod(result.error.issues, raw, configSchema)),
     ...crossCheck(raw),

@@ -56,6 +56,22 @@ const respond = z.strictObject({
   deny_text: z.string().optional(),
   stop: z.boolean().optional().meta({ description: 'Stop the agent (SIGTERM to its group)' }),
   notify: z.boolean().optional().meta({ description: 'Record and report only' }),
+  delay: duration({ max: 60_000 }).optional().meta({
+    description: 'Wait this long after the prompt appears before answering (it must still be on screen)',
+  }),
+  retry_after: duration({ min: 100, max: 10 * 60_000 })
+    .optional()
+    .meta({
+      description:
+        'Answer again when the prompt is still on screen this long after the last answer (screen only)',
+    }),
+  max_attempts: z
+    .number()
+    .int()
+    .min(1)
+    .max(20)
+    .optional()
+    .meta({ description: 'Answers per appearance, the first included (default 3 with retry_after, else 1)' }),
 })
 
 export const detectRule = z.strictObject({
@@ -69,7 +85,8 @@ export const detectRule = z.strictObject({
     .regex(/^[imsu]*$/)
     .optional(),
   kind: z.string().min(1).default('approval_request').meta({
-    description: 'approval_request, error, completion, or a custom kind',
+    description:
+      'approval_request, error, completion, idle (the agent waits at its input prompt), working (the agent is busy: gates completion, never reported), or a custom kind',
   }),
   respond: respond.default({ notify: true }),
   max_fires: z
@@ -98,9 +115,37 @@ export const lifecycleEvents = [
   'subagent_batch_complete',
 ] as const
 
+export const agentPresetNames = ['claude-code', 'codex', 'gemini'] as const
+
+const typingDefaults = {
+  paste: 'auto',
+  submit_delay: 50,
+  confirm_timeout: 5_000,
+  submit_attempts: 3,
+} as const
+const typing = z
+  .strictObject({
+    paste: z.enum(['auto', 'always', 'never']).default('auto').meta({
+      description:
+        'Wrap typed text in bracketed paste: auto = when the agent enabled it (ESC[?2004h), always, or never',
+    }),
+    submit_delay: duration({ max: 2_000 }).default(typingDefaults.submit_delay).meta({
+      description: 'Pause between the typed text and the separate Enter that submits it',
+    }),
+    confirm_timeout: duration({ min: 100, max: 60_000 }).default(typingDefaults.confirm_timeout).meta({
+      description: 'How long to wait for the agent to react to Enter before pressing it again',
+    }),
+    submit_attempts: z.number().int().min(1).max(10).default(typingDefaults.submit_attempts),
+  })
+  .default({ ...typingDefaults })
+
 export const configSchema = z.strictObject({
   agent: z
     .strictObject({
+      preset: z.enum(agentPresetNames).optional().meta({
+        description:
+          'Everything a session with this agent CLI needs (detectors, typing, Stop-hook wiring), applied beneath this file',
+      }),
       command: argv.optional().meta({ description: 'The agent command as an argv array' }),
       shell: z.string().min(1).optional().meta({ description: 'The agent command as a shell string' }),
       pty: z.boolean().default(true),
@@ -119,8 +164,19 @@ export const configSchema = z.strictObject({
       cwd: z.string().optional(),
       cols: z.number().int().min(20).max(1000).default(120),
       rows: z.number().int().min(5).max(500).default(40),
+      typing: typing.meta({
+        description: "How proctor types the stop hooks' reasons into an interactive agent",
+      }),
     })
-    .default({ pty: true, adapter: 'generic', env: {}, env_passthrough: [], cols: 120, rows: 40 }),
+    .default({
+      pty: true,
+      adapter: 'generic',
+      env: {},
+      env_passthrough: [],
+      cols: 120,
+      rows: 40,
+      typing: { ...typingDefaults },
+    }),
   timeouts: z
     .strictObject({
       total: duration({ min: 1 }).default(30 * 60_000),
@@ -259,3 +315,4 @@ export type DetectRule = Config['detect'][number]
 export type StopHookConfig = Config['stop_hooks'][number]
 export type LifecycleEvent = (typeof lifecycleEvents)[number]
 export type HookEntry = z.output<typeof hookEntry>
+export type TypingConfig = Config['agent']['typing']

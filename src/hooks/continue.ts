@@ -54,12 +54,16 @@ export function continuationMessage(reasons: readonly string[]): string {
  * press keys), capped, ending with Enter (\r).
  */
 export function typedPrompt(reasons: readonly string[]): string {
+  return `${typedLine(reasons)}\r`
+}
+
+/** typedPrompt without the Enter: the text proctor pastes before pressing Enter on its own. */
+export function typedLine(reasons: readonly string[]): string {
   const flat = continuationMessage(reasons)
     .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim()
-  const capped = flat.length > MAX_TYPED_CHARS ? `${flat.slice(0, MAX_TYPED_CHARS)}…` : flat
-  return `${capped}\r`
+  return flat.length > MAX_TYPED_CHARS ? `${flat.slice(0, MAX_TYPED_CHARS)}…` : flat
 }
 
 /** agent.continue with `{reason}`/`{round}` filled in; each template element stays exactly one argv element. */

@@ -16,8 +16,9 @@ import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '
 import { SpawnError, type CommandSpec } from '../supervisor/types.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
 import { runStopHooks } from '../hooks/stop-hooks.js'
-import { planContinuation, typedPrompt, type Continuation } from '../hooks/continue.js'
+import { planContinuation, typedLine, type Continuation } from '../hooks/continue.js'
 import { policyReasons, typedNotice, warningReasons } from '../policy/index.js'
+import { typeAndSubmit } from '../supervisor/typing.js'
 import type { StopContext } from '../hooks/context.js'
 import { ensureStateDir, sessionDir } from './state-dir.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
@@ -456,6 +457,17 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   )
 
   const onDetection = (event: DetectionEvent) => {
+    if (event.attempt > 1) {
+      // The prompt is still on screen after the last answer (respond.retry_after): answer it again.
+      if (event.response.text !== undefined) run.write(event.response.text)
+      report.event(
+        'response',
+        `${event.response.type} again (attempt ${event.attempt}, the prompt is still on screen): ${JSON.stringify(event.response.text)}`,
+        { name: event.rule, data: { attempt: event.attempt, fire: event.fire } },
+      )
+      ctx.progress()
+      return
+    }
     report.event(event.kind, event.text, { name: event.rule, data: { match: event.match, fire: event.fire } })
     if (event.kind === 'approval_request')
       void fire(ctx.lifecycle, 'approval_request', { rule: event.rule, text: event.text })
@@ -467,7 +479,9 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       const answer = run.write(response.text).then((result) =>
         report.event('response', result.delivered ? what : `${what} — not delivered: ${result.reason}`, {
           name: event.rule,
-          data: result.delivered ? { delivered: true } : { ...result },
+          data: result.delivered
+            ? { delivered: true, attempt: 1, fire: event.fire }
+            : { ...result, attempt: 1, fire: event.fire },
         }),
       )
       answers.add(answer)
@@ -493,9 +507,19 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if (ctx.interrupted() || evaluation) return
     const warnings = ctx.checkpoints.takeWarnings()
     if (warnings.length === 0) return
-    run.write(typedNotice(warnings))
+    // Typed like the stop hooks' reasons (a bracketed paste when the agent asked for it, then Enter).
+    const typed = await typeAndSubmit(
+      run,
+      pipeline,
+      typedNotice(warnings).replace(/\r$/, ''),
+      config.agent.typing,
+      ctx.hooksSignal,
+    )
     report.event('policy_notice', `told the agent about ${warnings.length} policy warning(s)`, {
-      data: { violations: warnings.map((v) => ({ file: v.file, constraint: v.constraint })) },
+      data: {
+        violations: warnings.map((v) => ({ file: v.file, constraint: v.constraint })),
+        typing: { ...typed },
+      },
     })
   }
 
@@ -530,7 +554,21 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       report.event('continue', `round ${round}: typing the stop hooks' reasons into the agent`, {
         data: { reasons: decision.reasons },
       })
-      run.write(typedPrompt(decision.reasons))
+      const typed = await typeAndSubmit(
+        run,
+        pipeline,
+        typedLine(decision.reasons),
+        config.agent.typing,
+        ctx.hooksSignal,
+      )
+      report.event(
+        typed.reacted ? 'continue' : 'warning',
+        typed.reacted
+          ? `typed the reasons${typed.bracketed ? ' as a bracketed paste' : ''} and pressed Enter ` +
+              `${typed.attempts === 1 ? 'once' : `${typed.attempts} times`}; the agent reacted`
+          : `typed the reasons and pressed Enter ${typed.attempts} times, but the agent showed no activity`,
+        { data: { ...typed } },
+      )
     } finally {
       ctx.progress()
     }

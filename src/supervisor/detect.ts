@@ -27,6 +27,8 @@ export interface DetectionEvent {
   at: number
   /** 1 for the rule's first appearance, 2 for the second... */
   fire: number
+  /** 1 for the first answer to this appearance, 2 when it is answered again (respond.retry_after)... */
+  attempt: number
   preset: boolean
 }
 
@@ -37,7 +39,17 @@ export interface CompiledRule {
   response: DetectionResponse
   maxFires: number | null
   preset: boolean
+  /** respond.delay: ms an appearance must stay on screen before it is answered (0: at once). */
+  delayMs: number
+  /** respond.retry_after: ms after an answer before answering the same appearance again (null: never). */
+  retryAfterMs: number | null
+  /** Answers per appearance, the first included. */
+  maxAttempts: number
 }
+
+/** A rule of this kind says the agent is busy: it gates completions and is never reported itself. */
+export const WORKING_KIND = 'working'
+export const COMPLETION_KIND = 'completion'
 
 /** A detect rule that cannot be used, with what to change. */
 export class DetectRuleError extends Error {
@@ -127,6 +139,9 @@ export function compileRule(rule: DetectRule, preset = false): CompiledRule {
     response: ruleResponse(rule),
     maxFires: rule.max_fires ?? null,
     preset,
+    delayMs: rule.respond?.delay ?? 0,
+    retryAfterMs: rule.respond?.retry_after ?? null,
+    maxAttempts: rule.respond?.max_attempts ?? (rule.respond?.retry_after !== undefined ? 3 : 1),
   }
 }
 
@@ -151,10 +166,21 @@ export function compileRules(
   ]
 }
 
+/** One match on screen (rule, line identity, matched text) and what was done about it. */
+interface Appearance {
+  rule: number
+  firstSeen: number
+  /** Answers so far (0 while a delayed answer is pending, or a completion is held back). */
+  attempts: number
+  lastAttempt: number
+  /** A completion that may no longer fire (seen while the agent had not worked since the last typing). */
+  spent: boolean
+}
+
 /** The matches on screen at the last scan: rule, line identity and matched text. */
 interface ScreenAppearances {
   buffer: 'normal' | 'alternate'
-  keys: Set<string>
+  keys: Map<string, Appearance>
   /** Which preset answered each line, so a growing line stays with it. */
   presetOnLine: Map<number, number>
 }
@@ -185,7 +211,15 @@ export class Detector {
   private readonly clock: () => number
   private readonly fireCounts: number[]
   private suppressed = 0
-  private appearances: ScreenAppearances = { buffer: 'normal', keys: new Set(), presetOnLine: new Map() }
+  private appearances: ScreenAppearances = { buffer: 'normal', keys: new Map(), presetOnLine: new Map() }
+  /** Set when any rule is of the working kind: completions then need work since the last typing. */
+  private readonly gatesCompletion: boolean
+  /** The agent was seen working since proctor last typed into it (or since the start). */
+  private workedSinceTyping = false
+  /** Completion line texts on screen when proctor last typed: a re-render of them is not new (no working rules). */
+  private staleCompletionTexts = new Set<string>()
+  private workingSeq = 0
+  private lastScreen: RenderedScreen | null = null
   /** Per rule, the seq of the last line it fired on (line views). */
   private readonly lastLineFired: number[]
   private lastPresetLine = -1
@@ -201,6 +235,52 @@ export class Detector {
     this.clock = clock
     this.fireCounts = rules.map(() => 0)
     this.lastLineFired = rules.map(() => -1)
+    this.gatesCompletion = rules.some((r) => r.kind === WORKING_KIND)
+  }
+
+  /** How many scans have seen the agent working (grows while it is busy): a sign it reacted to typing. */
+  get workingSeen(): number {
+    return this.workingSeq
+  }
+
+  get hasWorkingRules(): boolean {
+    return this.gatesCompletion
+  }
+
+  /**
+   * proctor is about to type into the agent: completions on screen now are old. With working rules a
+   * completion counts again only once the agent has been seen working; without, a completion line whose
+   * text was already on screen (a re-render of the transcript) does not count.
+   */
+  markTyped(): void {
+    this.workedSinceTyping = false
+    this.staleCompletionTexts = new Set()
+    const screen = this.lastScreen
+    if (!screen) return
+    for (const line of screen.screenLines()) {
+      this.rules.forEach((rule, i) => {
+        if (rule.kind === COMPLETION_KIND && this.exec(i, line.text) !== null)
+          this.staleCompletionTexts.add(line.text)
+      })
+    }
+    for (const appearance of this.appearances.keys.values()) {
+      if (this.rules[appearance.rule]!.kind === COMPLETION_KIND) appearance.spent = true
+    }
+  }
+
+  /** When (clock ms) a delayed or repeated answer falls due, so the caller scans then; null: nothing pending. */
+  nextDeadline(): number | null {
+    let next: number | null = null
+    for (const a of this.appearances.keys.values()) {
+      const rule = this.rules[a.rule]!
+      if (!isAnswer(rule)) continue
+      let due: number | null = null
+      if (a.attempts === 0 && !a.spent) due = a.firstSeen + rule.delayMs
+      else if (rule.retryAfterMs !== null && a.attempts > 0 && a.attempts < rule.maxAttempts)
+        due = a.lastAttempt + rule.retryAfterMs
+      if (due !== null && (next === null || due < next)) next = due
+    }
+    return next
   }
 
   static fromConfig(config: Pick<Config, 'detect' | 'detect_presets'>, clock?: () => number): Detector {
@@ -217,30 +297,100 @@ export class Detector {
     return { fires, suppressed: this.suppressed }
   }
 
-  /** Matches the visible screen; returns the new appearances as events, top to bottom. */
+  /**
+   * Matches the visible screen; returns the new appearances as events, top to bottom, and answers due
+   * again (respond.delay, respond.retry_after) for appearances still on screen.
+   */
   scanScreen(screen: RenderedScreen): DetectionEvent[] {
+    this.lastScreen = screen
     if (this.rules.length === 0) return []
     const buffer = screen.bufferType
-    const previous = this.appearances.buffer === buffer ? this.appearances.keys : new Set<string>()
+    const previous =
+      this.appearances.buffer === buffer ? this.appearances.keys : new Map<string, Appearance>()
     const presetOnLine =
       this.appearances.buffer === buffer ? this.appearances.presetOnLine : new Map<number, number>()
-    const current = new Set<string>()
+    const current = new Map<string, Appearance>()
     const currentPresets = new Map<number, number>()
-    const events: DetectionEvent[] = []
     const at = this.clock()
+    const hits: { hit: Hit; key: string; text: string }[] = []
+    let working = false
     for (const screenLine of screen.screenLines()) {
       for (const hit of this.matchLine(screenLine.text, presetOnLine.get(screenLine.line))) {
-        const key = `${hit.rule}\0${screenLine.line}\0${hit.match[0]}`
-        current.add(key)
+        if (this.rules[hit.rule]!.kind === WORKING_KIND) {
+          working = true
+          continue
+        }
+        hits.push({ hit, key: `${hit.rule}\0${screenLine.line}\0${hit.match[0]}`, text: screenLine.text })
         if (this.rules[hit.rule]!.preset) currentPresets.set(screenLine.line, hit.rule)
-        if (previous.has(key)) continue
-        const event = this.fire(hit, screenLine.text, at)
-        if (event) events.push(event)
+      }
+    }
+    if (working) {
+      this.workedSinceTyping = true
+      this.workingSeq++
+    }
+    // An agent waiting on a dialog or an approval is not done, whatever old "done" line is still on screen.
+    const waiting = hits.some(
+      ({ hit }) => this.rules[hit.rule]!.kind === 'approval_request' || isAnswer(this.rules[hit.rule]!),
+    )
+    const events: DetectionEvent[] = []
+    for (const { hit, key, text } of hits) {
+      const rule = this.rules[hit.rule]!
+      const seen = previous.get(key)
+      const appearance: Appearance = seen ?? {
+        rule: hit.rule,
+        firstSeen: at,
+        attempts: 0,
+        lastAttempt: 0,
+        spent: false,
+      }
+      current.set(key, appearance)
+      if (appearance.spent) continue
+      if (rule.kind === COMPLETION_KIND && appearance.attempts === 0) {
+        if (!this.completionCounts(text, working || waiting)) {
+          // Not yet: the agent has not worked since proctor typed (a re-render), or is still busy.
+          if (!this.gatesCompletion || !this.workedSinceTyping) appearance.spent = true
+          continue
+        }
+      }
+      if (appearance.attempts === 0) {
+        if (isAnswer(rule) && at - appearance.firstSeen < rule.delayMs) continue
+        const event = this.fire(hit, text, at, 1)
+        appearance.attempts = 1
+        appearance.lastAttempt = at
+        if (!event) appearance.spent = true
+        else {
+          events.push(event)
+          if (rule.kind === COMPLETION_KIND) this.completionFired(current)
+        }
+        continue
+      }
+      if (
+        isAnswer(rule) &&
+        rule.retryAfterMs !== null &&
+        appearance.attempts < rule.maxAttempts &&
+        at - appearance.lastAttempt >= rule.retryAfterMs
+      ) {
+        appearance.attempts++
+        appearance.lastAttempt = at
+        events.push(this.event(hit, text, at, this.fireCounts[hit.rule]!, appearance.attempts))
       }
     }
     // Only what is on screen now is remembered: whatever left comes back as a new appearance.
     this.appearances = { buffer, keys: current, presetOnLine: currentPresets }
     return events
+  }
+
+  private completionCounts(text: string, workingNow: boolean): boolean {
+    if (this.gatesCompletion) return this.workedSinceTyping && !workingNow
+    return !this.staleCompletionTexts.has(text)
+  }
+
+  /** One completion per stretch of work: the next needs the agent to work again. */
+  private completionFired(current: Map<string, Appearance>): void {
+    if (!this.gatesCompletion) return
+    this.workedSinceTyping = false
+    for (const a of [...this.appearances.keys.values(), ...current.values()])
+      if (this.rules[a.rule]!.kind === COMPLETION_KIND && a.attempts === 0) a.spent = true
   }
 
   /** Matches lines from a LineView; each line fires a rule at most once. */
@@ -252,6 +402,11 @@ export class Detector {
       const held = this.lastPresetLine === line.seq ? this.lastPresetRule : undefined
       for (const hit of this.matchLine(line.text, held)) {
         if (this.lastLineFired[hit.rule] === line.seq) continue
+        if (this.rules[hit.rule]!.kind === WORKING_KIND) {
+          this.lastLineFired[hit.rule] = line.seq
+          this.workingSeq++
+          continue
+        }
         const event = this.fire(hit, line.text, at)
         this.lastLineFired[hit.rule] = line.seq
         if (this.rules[hit.rule]!.preset) {
@@ -304,13 +459,18 @@ export class Detector {
     return match
   }
 
-  private fire(hit: Hit, lineText: string, at: number): DetectionEvent | null {
+  private fire(hit: Hit, lineText: string, at: number, attempt = 1): DetectionEvent | null {
     const rule = this.rules[hit.rule]!
     if (rule.maxFires !== null && this.fireCounts[hit.rule]! >= rule.maxFires) {
       this.suppressed++
       return null
     }
     const fire = ++this.fireCounts[hit.rule]!
+    return this.event(hit, lineText, at, fire, attempt)
+  }
+
+  private event(hit: Hit, lineText: string, at: number, fire: number, attempt: number): DetectionEvent {
+    const rule = this.rules[hit.rule]!
     return {
       rule: rule.name,
       kind: rule.kind,
@@ -319,9 +479,15 @@ export class Detector {
       response: { ...rule.response },
       at,
       fire,
+      attempt,
       preset: rule.preset,
     }
   }
+}
+
+/** Rules that type something into the agent: the only ones delayed and repeated. */
+function isAnswer(rule: CompiledRule): boolean {
+  return rule.response.type === 'send' || rule.response.type === 'deny'
 }
 
 /** The matched line, trimmed; a very long line is cut to a window around the match. */

@@ -37,6 +37,8 @@ export interface OutputPipelineEvents {
   capped: [maxBytes: number]
   /** A detect rule took too long on one line and was disabled for the rest of the session. */
   slow_rule: [rule: string, ms: number]
+  /** The detectors looked at the output (after any 'event's of that scan). */
+  scanned: []
 }
 
 const DEFAULT_SETTLE_MS = 10
@@ -58,6 +60,8 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   private lastOutput: number | null = null
   private totalBytes = 0
   private closing: Promise<TranscriptSummary> | null = null
+  private deadlineTimer: NodeJS.Timeout | null = null
+  private paste = new BracketedPasteTracker()
 
   /** Throws DetectRuleError when a rule is unusable (bad regex, conflicting responses). */
   constructor(opts: OutputPipelineOptions) {
@@ -108,7 +112,18 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.buffer.append(chunk)
     this.transcript.write(chunk)
     this.view.write(chunk)
+    this.paste.write(chunk)
     if (this.view.kind === 'lines') this.markDirty()
+  }
+
+  /** The agent has turned on bracketed paste (ESC[?2004h, not turned off since): pasted text is one input. */
+  get bracketedPaste(): boolean {
+    return this.paste.enabled
+  }
+
+  /** proctor is about to type into the agent: completions already on screen are old (see Detector.markTyped). */
+  markTyped(): void {
+    this.detector.markTyped()
   }
 
   /** Resolves once everything written so far is rendered and has been through the detectors. */
@@ -130,6 +145,7 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   /** Flushes, runs the detectors one last time, closes the transcript. Idempotent. */
   close(): Promise<TranscriptSummary> {
     this.closing ??= (async () => {
+      if (this.deadlineTimer) clearTimeout(this.deadlineTimer)
       await this.view.flush()
       this.scan()
       const summary = await this.transcript.close()
@@ -183,5 +199,46 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
         ? this.detector.scanScreen(view)
         : this.detector.scanLines((view as LineView).takeLines())
     for (const event of events) this.emit('event', event)
+    this.scheduleDeadline()
+    this.emit('scanned')
+  }
+
+  /** A delayed or repeated answer falls due even when the screen does not change: scan then. */
+  private scheduleDeadline(): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer)
+    this.deadlineTimer = null
+    const due = this.detector.nextDeadline()
+    if (due === null || this.closing) return
+    this.deadlineTimer = setTimeout(
+      () => {
+        this.deadlineTimer = null
+        if (!this.closing) this.scan()
+      },
+      Math.max(1, due - this.clock()),
+    )
+    this.deadlineTimer.unref()
+  }
+}
+
+const PASTE_ON = Buffer.from('\x1b[?2004h', 'latin1')
+const PASTE_OFF = Buffer.from('\x1b[?2004l', 'latin1')
+
+/** Follows DEC mode 2004 (bracketed paste) in the raw output, including a sequence split across chunks. */
+export class BracketedPasteTracker {
+  enabled = false
+  private tail: Buffer = Buffer.alloc(0)
+
+  write(chunk: Buffer): void {
+    // Only the boundary needs a copy: the last bytes of the previous chunk and the first of this one.
+    const edge =
+      this.tail.length > 0 ? Buffer.concat([this.tail, chunk.subarray(0, PASTE_ON.length - 1)]) : null
+    let on = chunk.lastIndexOf(PASTE_ON)
+    let off = chunk.lastIndexOf(PASTE_OFF)
+    if (on === -1 && off === -1 && edge) {
+      on = edge.lastIndexOf(PASTE_ON)
+      off = edge.lastIndexOf(PASTE_OFF)
+    }
+    if (on !== -1 || off !== -1) this.enabled = on > off
+    this.tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - (PASTE_ON.length - 1))))
   }
 }

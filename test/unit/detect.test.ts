@@ -94,6 +94,7 @@ describe('Detector on lines (pipe sessions)', () => {
         response: { type: 'stop' },
         at: 1234,
         fire: 1,
+        attempt: 1,
         preset: false,
       },
     ])

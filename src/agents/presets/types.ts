@@ -14,4 +14,10 @@ export interface AgentPreset {
   testedVersions: readonly string[]
   /** A proctor.yml fragment in the file's own (input) shape. */
   config: ConfigInput
+  /**
+   * Optional: tells an interactive run (a TUI) from a one-shot one (print/exec mode) by the agent's argv.
+   * When it says interactive, `interactive` is applied over `config`.
+   */
+  isInteractive?(argv: readonly string[]): boolean
+  interactive?: ConfigInput
 }

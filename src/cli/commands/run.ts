@@ -1,6 +1,7 @@
 // `proctor run`: one supervised session of an agent command, then the report and the exit code.
 import type { Command } from 'commander'
 import { loadConfig } from '../../config/load.js'
+import { agentPresetChoices, findAgentPreset } from '../../agents/presets/index.js'
 import { parseDuration } from '../../util/units.js'
 import { CliExit, ExitCode } from '../exit.js'
 import { runSession, type SessionOutcome } from '../../session/session.js'
@@ -12,6 +13,7 @@ import { createSanitizer } from '../../util/sanitize.js'
 
 interface RunFlags {
   config?: string
+  agent?: string
   timeout?: string
   idleTimeout?: string
   pty: boolean
@@ -29,6 +31,10 @@ export function registerRunCommand(program: Command): void {
     .description('run an agent command under supervision (-- <file> [args…] or --shell "<command>")')
     .argument('[command...]', 'the agent command after --, as an argv (never joined)')
     .option('-c, --config <file>', 'config file (default: proctor.yml at the repository root)')
+    .option(
+      '--agent <preset>',
+      `the agent CLI's preset (${agentPresetChoices().join(', ')}): its detectors, typing and Stop-hook wiring`,
+    )
     .option('--shell <command>', 'run the agent through /bin/sh -c instead of an argv')
     .option('--timeout <duration>', 'total timeout, e.g. 30m (overrides timeouts.total)')
     .option(
@@ -42,7 +48,20 @@ export function registerRunCommand(program: Command): void {
     .option('--no-push', 'keep checkpoints local')
     .option('-q, --quiet', 'do not echo the agent output')
     .action(async (argv: string[], flags: RunFlags) => {
-      const loaded = await loadConfig({ file: flags.config, cwd: process.cwd() })
+      if (flags.agent !== undefined && !findAgentPreset(flags.agent)) {
+        throw new CliExit(
+          ExitCode.usage,
+          `proctor run: --agent ${flags.agent}: unknown agent preset; choose one of: ${agentPresetChoices().join(', ')}`,
+        )
+      }
+      const loaded = await loadConfig({
+        file: flags.config,
+        cwd: process.cwd(),
+        preset: {
+          preset: flags.agent,
+          argv: argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined,
+        },
+      })
       for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
       const config = applyRunFlags(loaded.config, flags)
       const command = chooseCommand(argv, flags.shell, config)

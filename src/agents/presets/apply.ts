@@ -1,0 +1,81 @@
+// Applying an agent preset beneath the user's proctor.yml, on the file's raw (input) shape so defaults and
+// validation run once over the result. The user's file wins: its keys override the preset's, its detect
+// rules come first and a rule with a preset rule's name replaces it, its lists of hooks add to the preset's.
+import type { ConfigInput } from '../../config/schema.js'
+import { agentPresetChoices, findAgentPreset, type AgentPreset } from './index.js'
+
+type Raw = Record<string, unknown>
+
+const isObject = (value: unknown): value is Raw =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+export interface PresetChoice {
+  /** `proctor run --agent <name>`: wins over agent.preset in the file. */
+  preset?: string
+  /** The agent command when it is not in the file (the argv after `--`), to tell interactive runs apart. */
+  argv?: readonly string[]
+}
+
+/** The preset to apply, or null. Throws an Error naming the choices for an unknown name. */
+export function chosenPreset(raw: unknown, choice: PresetChoice = {}): AgentPreset | null {
+  const fromFile = isObject(raw) && isObject(raw.agent) ? raw.agent.preset : undefined
+  const name = choice.preset ?? fromFile
+  if (name === undefined || name === null) return null
+  const preset = typeof name === 'string' ? findAgentPreset(name) : undefined
+  if (!preset) {
+    // An unknown name in the file is left to the schema, which reports it at its line.
+    if (choice.preset === undefined) return null
+    throw new Error(
+      `unknown agent preset "${String(name)}"; choose one of: ${agentPresetChoices().join(', ')}`,
+    )
+  }
+  return preset
+}
+
+/** The user's raw config with the preset beneath it (a new object; `raw` is not changed). */
+export function applyAgentPreset(raw: unknown, choice: PresetChoice = {}): unknown {
+  const preset = chosenPreset(raw, choice)
+  if (!preset) return raw
+  const user: Raw = isObject(raw) ? raw : {}
+  const argv = choice.argv ?? agentArgv(user)
+  let base = preset.config as Raw
+  if (preset.interactive && preset.isInteractive?.(argv)) base = merge(base, preset.interactive, []) as Raw
+  const merged = merge(base, user, []) as Raw
+  merged.agent = { ...(isObject(merged.agent) ? merged.agent : {}), preset: preset.name }
+  return merged
+}
+
+function agentArgv(user: Raw): string[] {
+  const agent = isObject(user.agent) ? user.agent : {}
+  if (Array.isArray(agent.command)) return agent.command.filter((a): a is string => typeof a === 'string')
+  if (typeof agent.shell === 'string') return agent.shell.split(/\s+/)
+  return []
+}
+
+/** Deep merge where `over` wins; detect rules merge by name, hook lists concatenate. */
+function merge(under: unknown, over: unknown, path: string[]): unknown {
+  if (over === undefined) return structuredClone(under)
+  if (under === undefined) return structuredClone(over)
+  const key = path.join('.')
+  if (key === 'detect' && Array.isArray(under) && Array.isArray(over)) return mergeRules(under, over)
+  if ((path[0] === 'hooks' && path.length === 2) || key === 'stop_hooks') {
+    if (Array.isArray(under) && Array.isArray(over))
+      return [...structuredClone(under), ...structuredClone(over)]
+  }
+  if (isObject(under) && isObject(over)) {
+    const out: Raw = {}
+    for (const k of new Set([...Object.keys(under), ...Object.keys(over)]))
+      out[k] = merge(under[k], over[k], [...path, k])
+    return out
+  }
+  return structuredClone(over)
+}
+
+/** The user's rules first (they are matched first), then the preset's that the user did not replace. */
+function mergeRules(presetRules: unknown[], userRules: unknown[]): unknown[] {
+  const names = new Set(userRules.map((r) => (isObject(r) ? r.name : undefined)))
+  const kept = presetRules.filter((r) => !(isObject(r) && names.has(r.name)))
+  return [...structuredClone(userRules), ...structuredClone(kept)]
+}
+
+export type { ConfigInput }

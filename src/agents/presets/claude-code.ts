@@ -1,0 +1,102 @@
+// Claude Code (`claude`): what a session with it needs, checked against the real CLI (see testedVersions and
+// test/e2e/agents-claude*.test.ts). docs/agents.md explains each part to users; keep the two in step.
+//
+// Print mode (`claude -p …`) needs no screen reading: proctor's stop hooks run inside Claude as its own Stop
+// hook (agent.adapter: claude passes them with --settings, no file written), so a block keeps Claude working
+// in the same process. The interactive TUI is read from the screen:
+// - Dialogs are menus with a "❯" cursor. Versions differ in order and numbering (the API-key dialog is
+//   "1. Yes / ❯ 2. No (recommended)" on 2.1.197 and an unnumbered menu with No selected on 2.1.330; the
+//   folder-trust menu on 2.1.330 starts on "No, exit"), so rules move the cursor off a "No" and a last rule
+//   presses Enter once "Yes" is selected, whatever the version.
+// - Answers sent the instant a dialog appears can be dropped (2.1.330 accepts them after ~300 ms), so each
+//   is delayed and sent again, bounded, while the dialog stays.
+// - Busy: the spinner line ("✢ Drizzling…") and "esc to interrupt". Done: "✻ <Verb> for 1m 7s". A done
+//   line counts only after the agent was busy since proctor last typed, and not while it still is: Claude
+//   re-renders its whole transcript after SIGCONT, old done lines included.
+// - The input box reads "❯" + U+00A0; menus use a plain space after "❯", so a typed "Yes" never matches.
+import type { ConfigInput } from '../../config/schema.js'
+import type { AgentPreset } from './types.js'
+
+type RuleInput = NonNullable<ConfigInput['detect']>[number]
+
+/** Dialog answers: after Claude is ready for them, again while the dialog is still there. */
+const patiently = { delay: '300ms', retry_after: '2s', max_attempts: 5 } as const
+
+const dialogs: RuleInput[] = [
+  {
+    name: 'claude-code:trust-folder',
+    // "Accessing workspace … ❯ No, exit / Yes, I trust this folder" (2.1.330): move down to Yes.
+    match: String.raw`^\s*❯ (?:\d+\. )?No, exit\b`,
+    kind: 'dialog',
+    respond: { send: '\x1b[B', ...patiently },
+  },
+  {
+    name: 'claude-code:api-key',
+    // "Detected a custom API key in your environment … Do you want to use this API key?": Yes is above.
+    match: String.raw`^\s*❯ (?:\d+\. )?No \(recommended\)`,
+    kind: 'dialog',
+    respond: { send: '\x1b[A', ...patiently },
+  },
+  {
+    name: 'claude-code:yes',
+    // Yes selected in any dialog (API key, folder trust, a permission prompt the permission mode left): Enter.
+    match: String.raw`^\s*❯ (?:1\. )?Yes(?:$|,)`,
+    kind: 'dialog',
+    respond: { send: '\r', ...patiently },
+  },
+  {
+    name: 'claude-code:permission',
+    // "Do you want to create hello.txt?" / "Do you want to make this edit to a.ts?" / "… proceed?": recorded
+    // as an approval request; claude-code:yes answers it (Yes is the menu's default).
+    match: String.raw`^\s*Do you want to (?:create|make this edit to|proceed|allow|run)\b[^?]*\?`,
+    kind: 'approval_request',
+    respond: { notify: true },
+  },
+  {
+    name: 'claude-code:working',
+    match: String.raw`\besc to interrupt\b|^\s*[·✢✳✶✻✽*] [A-Z][a-z]+…`,
+    kind: 'working',
+    respond: { notify: true },
+  },
+  {
+    name: 'claude-code:done',
+    match: String.raw`^\s*✻ [A-Z][a-z]+ for (?:\d+h ?)?(?:\d+m ?)?\d+s\b`,
+    kind: 'completion',
+    respond: { notify: true },
+  },
+]
+
+const errors: RuleInput[] = [
+  {
+    name: 'claude-code:not-logged-in',
+    // No usable credentials: the TUI would wait forever, print mode exits 1 anyway.
+    match: String.raw`(?:Not logged in|Invalid API key) · Please run /login`,
+    kind: 'error',
+    respond: { stop: true },
+  },
+]
+
+export const claudeCodePreset: AgentPreset = {
+  name: 'claude-code',
+  description: 'Claude Code (claude): print mode through its Stop hook, the interactive TUI from its screen',
+  package: '@anthropic-ai/claude-code',
+  testedVersions: ['2.1.197', '2.1.330'],
+  config: {
+    agent: {
+      adapter: 'claude',
+      // Re-running after an exit continues the same conversation (used when the Stop hook is not wired).
+      continue: ['claude', '--continue', '-p', '{reason}'],
+      env: {
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    },
+    detect: errors,
+  },
+  isInteractive: (argv) => !argv.some((a) => a === '-p' || a === '--print' || a.startsWith('--print=')),
+  interactive: {
+    // The stop hooks' reasons are typed into the TUI (bracketed paste, then Enter): no Stop-hook wiring.
+    agent: { adapter: 'generic' },
+    detect: dialogs,
+  },
+}

@@ -1,0 +1,94 @@
+// Agent presets: `agent.preset` / `--agent` applied beneath the user's proctor.yml, print vs interactive
+// runs of Claude Code, and the user's keys and rules winning over the preset's.
+import { describe, expect, it } from 'vitest'
+import { ConfigError, parseConfigText } from '../../src/config/index.js'
+import { agentPresets } from '../../src/agents/presets/index.js'
+import { compileRules } from '../../src/supervisor/detect.js'
+
+const names = (config: { detect: { name: string }[] }) => config.detect.map((r) => r.name)
+
+describe('agent presets', () => {
+  it('every registered preset is a valid proctor.yml fragment in both modes, with compilable rules', () => {
+    for (const preset of Object.values(agentPresets)) {
+      for (const argv of [['x', '-p', 'task'], ['x']]) {
+        const { config } = parseConfigText('', 'proctor.yml', { preset: preset.name, argv })
+        expect(config.agent.preset).toBe(preset.name)
+        expect(() => compileRules(config.detect)).not.toThrow()
+      }
+      expect(preset.testedVersions.length).toBeGreaterThan(0)
+    }
+  })
+
+  it('claude-code: print mode wires the Stop hook; the TUI gets the dialog, working and completion rules', () => {
+    const print = parseConfigText('', 'proctor.yml', {
+      preset: 'claude-code',
+      argv: ['claude', '-p', 'fix it'],
+    }).config
+    expect(print.agent.adapter).toBe('claude')
+    expect(names(print)).toEqual(['claude-code:not-logged-in'])
+    expect(print.agent.continue).toEqual(['claude', '--continue', '-p', '{reason}'])
+    const tui = parseConfigText('', 'proctor.yml', {
+      preset: 'claude-code',
+      argv: ['claude', 'fix it'],
+    }).config
+    expect(tui.agent.adapter).toBe('generic')
+    expect(tui.detect.map((r) => r.kind)).toEqual(
+      expect.arrayContaining(['dialog', 'approval_request', 'working', 'completion', 'error']),
+    )
+    const yes = tui.detect.find((r) => r.name === 'claude-code:yes')!
+    expect(yes.respond).toMatchObject({ send: '\r', delay: 300, retry_after: 2_000, max_attempts: 5 })
+  })
+
+  it('agent.preset in the file works like --agent; the command in the file decides the mode', () => {
+    const { config } = parseConfigText(
+      'agent:\n  preset: claude-code\n  command: [claude, fix]\n',
+      'proctor.yml',
+    )
+    expect(names(config)).toContain('claude-code:done')
+  })
+
+  it('the user wins: keys override, env merges, own rules come first, a same-named rule replaces the preset’s', () => {
+    const text = `agent:
+  preset: claude-code
+  command: [claude, go]
+  env: { EXTRA: "1", DISABLE_AUTOUPDATER: "0" }
+checkpoints:
+  pause_agent: false
+detect:
+  - { name: mine, match: 'rate limit', kind: error, respond: { stop: true } }
+  - { name: 'claude-code:permission', match: 'Do you want to', respond: { send: "\\x1b" } }
+`
+    const { config } = parseConfigText(text, 'proctor.yml')
+    expect(config.agent.env).toEqual({
+      EXTRA: '1',
+      DISABLE_AUTOUPDATER: '0',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    })
+    expect(config.checkpoints.pause_agent).toBe(false)
+    expect(names(config).slice(0, 2)).toEqual(['mine', 'claude-code:permission'])
+    expect(names(config).filter((n) => n === 'claude-code:permission')).toHaveLength(1)
+    expect(config.detect.find((r) => r.name === 'claude-code:permission')!.respond).toEqual({ send: '\x1b' })
+    expect(names(config)).toContain('claude-code:yes')
+  })
+
+  it('an unknown preset is an error naming the line (file) or the choices (--agent)', () => {
+    expect(() => parseConfigText('agent:\n  preset: cursor\n', 'proctor.yml')).toThrow(
+      /proctor.yml:2:\d+ agent.preset/,
+    )
+    let error: unknown
+    try {
+      parseConfigText('', 'proctor.yml', { preset: 'cursor' })
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as Error).message).toMatch(/unknown agent preset "cursor"; choose one of: claude-code/)
+  })
+
+  it('without a preset nothing changes', () => {
+    const { config } = parseConfigText('agent:\n  command: [claude, go]\n', 'proctor.yml')
+    expect(config.agent.preset).toBeUndefined()
+    expect(config.detect).toEqual([])
+    expect(config.agent.adapter).toBe('generic')
+  })
+})
