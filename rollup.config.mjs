@@ -5,7 +5,13 @@ import typescript from '@rollup/plugin-typescript'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import license from 'rollup-plugin-license'
-import { allowedLicense, NOTICES_FILE, NOTICES_HEADER, NOTICES_SEPARATOR, notice } from './scripts/notices.mjs'
+import {
+  allowedLicense,
+  NOTICES_FILE,
+  NOTICES_HEADER,
+  NOTICES_SEPARATOR,
+  notice,
+} from './scripts/notices.mjs'
 
 // node-pty loads a native binary by a computed name, so it cannot be inlined: it stays external
 // and scripts/build.mjs vendors it (with all six platform packages) into dist/node_modules.

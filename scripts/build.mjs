@@ -97,7 +97,10 @@ const vendoredNotices = ['node-pty', ...platforms.map((platform) => `node-pty-${
 const noticesPath = join(dist, NOTICES_FILE)
 writeFileSync(
   noticesPath,
-  readFileSync(noticesPath, 'utf8').trimEnd() + NOTICES_SEPARATOR + vendoredNotices.join(NOTICES_SEPARATOR) + '\n',
+  readFileSync(noticesPath, 'utf8').trimEnd() +
+    NOTICES_SEPARATOR +
+    vendoredNotices.join(NOTICES_SEPARATOR) +
+    '\n',
 )
 
 function* walk(dir) {
