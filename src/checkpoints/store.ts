@@ -11,6 +11,7 @@ import { CommitWriter } from '../git/commit-writer.js'
 import { RefUpdater } from '../git/ref-updater.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
+import { FirstSnapshotWatch, type SnapshotNotice } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
 import { checkpointRef } from './refs.js'
 
@@ -51,6 +52,8 @@ export interface CheckpointStoreOptions {
    * on a session that may be live uses its own, so two processes never share one index.
    */
   indexName?: string
+  /** Told when the first snapshot is large (and how long it took): see first-snapshot.ts. */
+  notice?: SnapshotNotice
   /** Injected clock and wait (tests); default Date.now and setTimeout. */
   now?: () => number
   sleep?: (ms: number) => Promise<void>
@@ -96,9 +99,11 @@ export class CheckpointStore {
   private indexMatchesHead = false
   /** .gitattributes text per directory; a checkpoint re-reads them (the agent may edit them). */
   private attributesCache = new Map<string, string>()
+  private firstSnapshot: FirstSnapshotWatch
 
   constructor(options: CheckpointStoreOptions) {
     this.options = options
+    this.firstSnapshot = new FirstSnapshotWatch(options.notice)
     this.session = options.session
     this.ref = checkpointRef(options.session)
     this.git = options.git
@@ -252,6 +257,7 @@ export class CheckpointStore {
     try {
       staged = await this.stageChanges(skipped)
     } finally {
+      this.firstSnapshot.end()
       pauser?.resume()
     }
     if (staged.length === 0 && this.indexMatchesHead) return null
@@ -330,6 +336,7 @@ export class CheckpointStore {
    */
   private async stageChanges(skipped: SkippedFile[]): Promise<string[]> {
     const changed = await this.changedPaths()
+    this.firstSnapshot.begin(changed, this.seq)
     if (changed.length === 0) return []
     const exclude = await this.filesToSkip(changed, skipped)
     const excluded = new Set(exclude)

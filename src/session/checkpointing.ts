@@ -26,6 +26,8 @@ export interface SessionCheckpointsOptions {
   onChange: () => void
   /** To tell CI from a laptop (checkpoints.push: auto pushes only in CI). */
   env: Record<string, string | undefined>
+  /** Shown live (the terminal) besides the report: a large first checkpoint and how long it took. */
+  onNotice?: (message: string) => void
 }
 
 export class SessionCheckpoints {
@@ -56,6 +58,10 @@ export class SessionCheckpoints {
       maxFileSize: config.checkpoints.max_file_size,
       minIntervalMs: config.checkpoints.min_interval,
       validate: (ctx) => this.validate(ctx),
+      notice: (level, message) => {
+        report.event(level === 'warning' ? 'warning' : 'checkpoint', message)
+        this.o.onNotice?.(message)
+      },
       // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
       pauser: config.checkpoints.pause_agent
         ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }

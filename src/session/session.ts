@@ -29,6 +29,8 @@ export interface SessionListener {
   progress?(report: SessionReport): void
   hookStarted?(name: string, round: number): void
   hookFinished?(result: StopHookResult): void
+  /** Something worth saying while it happens (a large first checkpoint); also in the report's events. */
+  notice?(message: string): void
 }
 
 export interface SessionOptions {
@@ -139,6 +141,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     },
     onChange: progress,
     env,
+    onNotice: (message) => opts.listener?.notice?.(message),
   })
 
   let ending: Ending

@@ -56,6 +56,7 @@ export function registerRunCommand(program: Command): void {
         output: echo,
         input: process.stdin.isTTY ? process.stdin : null,
         installSignalHandlers: true,
+        listener: { notice: (message) => void process.stderr.write(`proctor: ${message}\n`) },
       })
       if (echo instanceof RedactingWriter) echo.end()
       printOutcome(outcome, flags.json === true)
