@@ -60,8 +60,9 @@ policy:
   protected_areas: [".github/**"]
 
 # Stop hooks run in parallel when the agent finishes, before every push (the pre-push hook) and as
-# required checks in CI (proctor / <name>). Exit 0 allows; a failure blocks and its output is the
-# reason the agent gets back (docs/hooks.md).
+# required checks in CI (proctor / <name>). Exit 0 allows; a failing command (npm test exiting 1) blocks
+# and its output goes back to the agent; a command that cannot run (not found, timed out) blocks too,
+# for you to fix (docs/hooks.md).
 stop_hooks:
   - name: tests
     command: "npm test"
