@@ -9,6 +9,7 @@ import { runPtyBench } from './pty.js'
 import { runCheckpointBench } from './checkpoints.js'
 import { runHooksBench } from './hooks.js'
 import { runBatchBench } from './batch.js'
+import { runStartupBench } from './startup.js'
 
 const root = resolve(import.meta.dirname, '..')
 const suites: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<Record<string, unknown>>> = {
   hooks: runHooksBench,
   batch: runBatchBench,
   cli: runCliBench,
+  startup: runStartupBench,
 }
 
 /** `proctor run -- true` against `true`, and SIGINT → final report, with the built CLI. */

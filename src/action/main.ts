@@ -1,6 +1,9 @@
-// Entry of the action's main step (action.yml `main: dist/index.js`).
-import { main } from './run.js'
+// Entry of the action's main step (action.yml `main: dist/index.js`). The first log line comes before
+// the session, octokit and the artifact client are loaded, so the log shows at once that proctor started.
+import { PROCTOR_VERSION } from '../util/version.js'
 
+process.stdout.write(`proctor ${PROCTOR_VERSION}: starting\n`)
+const { main } = await import('./run.js')
 const code = await main()
 process.exitCode = code
 // Exit once output is flushed: a stray handle must never keep the step running.

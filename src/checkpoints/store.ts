@@ -90,6 +90,8 @@ export class CheckpointStore {
   private seq = 0
   private lastAt: number | null = null
   private queue: Promise<unknown> = Promise.resolve()
+  private urgentQueued = 0
+  private wakeSpacing: (() => void) | null = null
   private opened: Promise<void> | undefined
   private filterAttributeFiles = false
   /**
@@ -147,7 +149,17 @@ export class CheckpointStore {
   }
 
   createDetailed(trigger: string): Promise<CheckpointResult | null> {
-    const run = this.queue.then(() => this.checkpoint(trigger))
+    const urgent = URGENT_TRIGGERS.has(trigger)
+    if (urgent) {
+      // A checkpoint still waiting out min_interval would only record part of what the urgent one is
+      // about to record: it gives way at once, so the end of a session never waits for the spacing.
+      this.urgentQueued++
+      this.wakeSpacing?.()
+    }
+    const run = this.queue.then(() => {
+      if (urgent) this.urgentQueued--
+      return this.checkpoint(trigger)
+    })
     this.queue = run.catch(() => undefined)
     return run
   }
@@ -248,7 +260,8 @@ export class CheckpointStore {
 
   private async checkpoint(trigger: string): Promise<CheckpointResult | null> {
     await this.open()
-    await this.waitForSpacing(trigger)
+    if (!(await this.waitForSpacing(trigger))) return null
+    const startedAt = performance.now()
     const skipped: SkippedFile[] = []
     this.attributesCache.clear()
     const pauser = this.options.pauser
@@ -323,6 +336,7 @@ export class CheckpointStore {
       violations: violations.length,
       skipped: skipped.map((s) => s.path),
       created_at: new Date().toISOString(),
+      duration_ms: Math.round(performance.now() - startedAt),
     }
     return { record, tree, parent, files, cumulative, violations, skipped }
   }
@@ -472,11 +486,24 @@ export class CheckpointStore {
     })
   }
 
-  private async waitForSpacing(trigger: string): Promise<void> {
+  /** Waits out min_interval for a non-urgent trigger; false when an urgent checkpoint came in meanwhile. */
+  private async waitForSpacing(trigger: string): Promise<boolean> {
+    if (URGENT_TRIGGERS.has(trigger)) return true
+    if (this.urgentQueued > 0) return false
     const min = this.options.minIntervalMs ?? 0
-    if (this.lastAt === null || min <= 0 || URGENT_TRIGGERS.has(trigger)) return
+    if (this.lastAt === null || min <= 0) return true
     const wait = this.lastAt + min - this.now()
-    if (wait > 0) await (this.options.sleep ?? defaultSleep)(wait)
+    if (wait > 0) {
+      let timer: NodeJS.Timeout | undefined
+      const woken = new Promise<void>((resolve) => (this.wakeSpacing = resolve))
+      const slept = this.options.sleep
+        ? this.options.sleep(wait)
+        : new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))
+      await Promise.race([slept, woken])
+      clearTimeout(timer)
+      this.wakeSpacing = null
+    }
+    return this.urgentQueued === 0
   }
 
   private now(): number {
@@ -494,8 +521,4 @@ function isDirectory(file: string): boolean {
   } catch {
     return false
   }
-}
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }

@@ -1,14 +1,13 @@
-// When to take a checkpoint: every `interval`, after `max_changes` distinct paths changed (a chokidar
-// watcher counts them; git decides what actually changed when the checkpoint runs), on detector
+// When to take a checkpoint: every `interval`, after `max_changes` distinct paths changed (a watcher
+// counts them; git decides what actually changed when the checkpoint runs), on detector
 // events, at the end (`final`) and on demand (`manual`). Every file event goes to an audit log.
 import fs from 'node:fs'
 import path from 'node:path'
 
-import { watch, type FSWatcher } from 'chokidar'
-
 import type { Git } from '../git/runner.js'
 import { splitNul } from '../git/nul.js'
 import { PROCTOR_DIR } from './store.js'
+import { TreeWatcher } from './tree-watcher.js'
 
 export type TriggerName = 'interval' | 'changes' | 'event' | 'final' | 'manual'
 
@@ -33,7 +32,7 @@ const ALWAYS_IGNORED = new Set(['.git', PROCTOR_DIR, 'node_modules'])
 
 export class CheckpointTriggers {
   private readonly options: CheckpointTriggersOptions
-  private watcher: FSWatcher | null = null
+  private watcher: TreeWatcher | null = null
   private timer: NodeJS.Timeout | null = null
   private readonly changed = new Set<string>()
   private readonly unchecked = new Set<string>()
@@ -42,6 +41,7 @@ export class CheckpointTriggers {
   private log: fs.WriteStream | null = null
   private ignoredDirs: string[] = []
   private stopped = false
+  private watching: Promise<void> = Promise.resolve()
 
   constructor(options: CheckpointTriggersOptions) {
     this.options = options
@@ -57,8 +57,13 @@ export class CheckpointTriggers {
     while (this.checking) await this.checking
   }
 
-  /** Start the interval timer and the watcher; resolves once the watcher is ready. */
-  async start(): Promise<void> {
+  /**
+   * Start the interval timer and launch the watcher. It does not wait for the watcher's walk of the
+   * tree, which grows with the repository: the agent starts at once, and a change made before the walk
+   * reached its directory is still in the next checkpoint (git decides what changed; the watcher only
+   * counts towards `max_changes`). `ready()` waits for the walk.
+   */
+  start(): void {
     if (this.options.eventLogPath) {
       fs.mkdirSync(path.dirname(this.options.eventLogPath), { recursive: true })
       this.log = fs.createWriteStream(this.options.eventLogPath, { flags: 'a' })
@@ -67,7 +72,16 @@ export class CheckpointTriggers {
       this.timer = setInterval(() => this.fire('interval'), this.options.intervalMs)
       this.timer.unref()
     }
-    if (this.options.maxChanges > 0 || this.log) await this.startWatcher()
+    if (this.options.maxChanges > 0 || this.log) {
+      this.watching = this.startWatcher().catch((error: unknown) =>
+        this.writeLog({ event: 'watch_error', path: '', message: String(error) }),
+      )
+    }
+  }
+
+  /** Resolves once the watcher has walked the tree (or gave up); events from then on are counted. */
+  ready(): Promise<void> {
+    return this.watching
   }
 
   /** A detector event (e.g. completion) asks for a checkpoint. */
@@ -79,11 +93,17 @@ export class CheckpointTriggers {
     return this.fire('manual')
   }
 
-  /** Stop watching, then take the final checkpoint (always, even if one is running). */
+  /**
+   * Take the final checkpoint (always, even if one is running) and stop watching. The final one is queued
+   * before waiting for a triggered one, so a checkpoint still waiting out min_interval gives way to it
+   * instead of holding the end of the session.
+   */
   async final(): Promise<unknown> {
-    await this.stop()
     this.changed.clear()
-    return this.options.take('final')
+    const final = this.options.take('final')
+    final.catch(() => undefined)
+    await this.stop()
+    return final
   }
 
   /** Stop timers and the watcher; idempotent. */
@@ -92,8 +112,10 @@ export class CheckpointTriggers {
     this.stopped = true
     if (this.timer) clearInterval(this.timer)
     this.timer = null
-    await this.watcher?.close()
+    // Closing mid-walk abandons the rest of it: a short session never pays for the whole tree.
+    this.watcher?.close()
     this.watcher = null
+    await this.watching
     await this.checking
     await this.inFlight?.catch(() => undefined)
     const log = this.log
@@ -117,22 +139,18 @@ export class CheckpointTriggers {
 
   private async startWatcher(): Promise<void> {
     this.ignoredDirs = await this.listIgnoredDirs()
-    const root = this.options.root
-    this.watcher = watch(root, {
-      ignoreInitial: true,
-      persistent: true,
-      followSymlinks: false,
-      ignored: (p: string) => this.isIgnored(path.relative(root, p)),
+    if (this.stopped) return
+    const watcher = new TreeWatcher({
+      root: this.options.root,
+      ignored: (rel) => this.isIgnored(rel),
+      onEvent: (event, rel) => this.onFileEvent(event, rel),
+      onError: (error) => this.writeLog({ event: 'watch_error', path: '', message: String(error) }),
     })
-    this.watcher.on('all', (event, file) => this.onFileEvent(event, path.relative(root, file)))
-    this.watcher.on('error', (error) =>
-      this.writeLog({ event: 'watch_error', path: '', message: String(error) }),
-    )
-    await new Promise<void>((resolve) => this.watcher!.once('ready', resolve))
+    this.watcher = watcher
+    await watcher.start()
   }
 
-  private onFileEvent(event: string, rel: string): void {
-    const file = rel.split(path.sep).join('/')
+  private onFileEvent(event: string, file: string): void {
     this.writeLog({ event, path: file })
     if (event === 'addDir' || event === 'unlinkDir' || this.stopped || this.options.maxChanges <= 0) return
     this.unchecked.add(file)
@@ -160,12 +178,12 @@ export class CheckpointTriggers {
     this.log?.write(JSON.stringify({ at: new Date().toISOString(), ...entry }) + '\n')
   }
 
+  /** `rel` is a POSIX path relative to the root. */
   private isIgnored(rel: string): boolean {
-    if (rel === '' || rel.startsWith('..')) return false
-    const parts = rel.split(path.sep)
+    if (rel === '') return false
+    const parts = rel.split('/')
     if (parts.some((part) => ALWAYS_IGNORED.has(part))) return true
-    const posix = parts.join('/')
-    return this.ignoredDirs.some((dir) => posix === dir || posix.startsWith(`${dir}/`))
+    return this.ignoredDirs.some((dir) => rel === dir || rel.startsWith(`${dir}/`))
   }
 
   /** Directories .gitignore excludes right now (e.g. dist/, build/), so the watcher never descends. */

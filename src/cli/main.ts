@@ -5,7 +5,7 @@ import { CliExit, exitCodeOf } from './exit.js'
 import { ConfigError } from '../config/errors.js'
 
 async function main(argv: string[]): Promise<number> {
-  const program = buildProgram()
+  const program = await buildProgram(argv)
   try {
     await program.parseAsync(argv)
     return 0

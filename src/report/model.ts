@@ -59,6 +59,8 @@ export interface CheckpointRecord {
   violations: number
   skipped: string[]
   created_at: string
+  /** How long taking it took (reading the worktree to moving the ref); absent when read back from git. */
+  duration_ms?: number
 }
 
 export type StopHookVerdict = 'allow' | 'block' | 'error'

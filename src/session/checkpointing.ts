@@ -37,6 +37,7 @@ export class SessionCheckpoints {
   private root: string | null = null
   private git: Git | null = null
   private running = false
+  private opening: Promise<void> = Promise.resolve()
   private readonly seen = new Set<string>()
   private readonly records: CheckpointRecord[] = []
 
@@ -77,23 +78,24 @@ export class SessionCheckpoints {
       onError: (error, trigger) =>
         report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
     })
-    // Seeding the private index and starting the watcher are independent (a checkpoint the watcher
-    // triggers early waits for the store to open), so they overlap instead of adding up.
-    const [opened, watching] = await Promise.allSettled([this.store.open(), triggers.start()])
-    if (opened.status === 'rejected' || watching.status === 'rejected') {
-      await triggers.stop()
-      throw opened.status === 'rejected' ? opened.reason : (watching as PromiseRejectedResult).reason
-    }
+    // Neither the watcher's scan nor seeding the private index delays the agent: both grow with the
+    // repository. A checkpoint (and the end of the session) waits for the store to open; a store that
+    // cannot open fails its checkpoints, which the session counts like any other checkpoint failure.
+    triggers.start()
     this.triggers = triggers
-    this.push = new PushQueue({
-      git,
-      session: this.o.sessionId,
-      remote: config.checkpoints.remote,
-      branchTemplate: config.checkpoints.branch,
-      mode: this.pushMode(),
-      sessionDir: this.o.sessionDir,
-      base: this.store.base,
+    const store = this.store
+    this.opening = store.open().then(() => {
+      this.push = new PushQueue({
+        git,
+        session: this.o.sessionId,
+        remote: config.checkpoints.remote,
+        branchTemplate: config.checkpoints.branch,
+        mode: this.pushMode(),
+        sessionDir: this.o.sessionDir,
+        base: store.base,
+      })
     })
+    this.opening.catch(() => undefined)
   }
 
   /** `auto` pushes in CI only: a laptop session keeps its checkpoints local unless told `always`. */
@@ -132,7 +134,14 @@ export class SessionCheckpoints {
    * and the action's post step (or `proctor checkpoints push`) pushes what is left.
    */
   async finish(pushDeadlineMs?: number): Promise<void> {
-    if (!this.store || !this.triggers || !this.push) return
+    if (!this.store || !this.triggers) return
+    try {
+      await this.opening
+    } catch (error) {
+      await this.triggers.stop()
+      throw error
+    }
+    if (!this.push) return
     try {
       await this.triggers.final()
     } finally {
@@ -167,6 +176,7 @@ export class SessionCheckpoints {
 
   private async take(trigger: string, detail?: string): Promise<CheckpointRecord | null> {
     if (!this.store) return null
+    await this.opening
     const result = await this.store.createDetailed(trigger)
     if (!result) return null
     const record = result.record

@@ -271,6 +271,31 @@ describe('CheckpointStore.create', () => {
     expect(waits).toEqual([4000])
   })
 
+  it('a final checkpoint never queues behind one waiting out min_interval: the waiting one gives way', async () => {
+    const repo = setup()
+    let clock = 1000
+    // A spacing wait that only ends when the test says so: on the old code, final waited behind it forever.
+    let endWait: () => void = () => undefined
+    const store = open(repo, {
+      minIntervalMs: 60_000,
+      now: () => clock,
+      sleep: () => new Promise<void>((resolve) => (endWait = resolve)),
+    })
+    repo.write('a.txt', '1')
+    expect((await store.create('interval'))?.seq).toBe(1)
+    clock += 1000
+    repo.write('a.txt', '2')
+    const changes = store.create('changes')
+    repo.write('b.txt', 'b')
+    const final = await store.create('final')
+    expect(final?.seq).toBe(2)
+    expect(final?.files_changed.sort()).toEqual(['a.txt', 'b.txt'])
+    expect(await changes).toBeNull()
+    endWait()
+    // The chain holds exactly the two checkpoints.
+    expect(repo.git(['rev-list', '--count', 'refs/proctor/test-session', '^HEAD']).trim()).toBe('2')
+  })
+
   it('pauses the agent for the snapshot and always resumes it', async () => {
     const repo = setup()
     const calls: string[] = []

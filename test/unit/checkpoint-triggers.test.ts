@@ -57,7 +57,8 @@ function setup(options: { intervalMs?: number; maxChanges?: number; fail?: boole
 describe('CheckpointTriggers', () => {
   it('counts distinct changed paths, ignoring .git, node_modules and ignored dirs (even ones created later)', async () => {
     const { repo, t, calls, logLines } = setup()
-    await t.start()
+    t.start()
+    await t.ready()
     repo.write('node_modules/x.js', '1')
     repo.write('dist/bundle.js', '1')
     repo.write('build/created-later.js', '1')
@@ -75,7 +76,8 @@ describe('CheckpointTriggers', () => {
 
   it('fires "changes" once max_changes distinct paths changed', async () => {
     const { repo, t, calls } = setup({ maxChanges: 3 })
-    await t.start()
+    t.start()
+    await t.ready()
     repo.write('one.txt', '1')
     repo.write('two.txt', '1')
     repo.write('sub/three.txt', '1')
@@ -86,7 +88,8 @@ describe('CheckpointTriggers', () => {
 
   it('writes every file event to the JSONL audit log', async () => {
     const { repo, t, logLines } = setup()
-    await t.start()
+    t.start()
+    await t.ready()
     repo.write('new file.txt', 'x')
     await until(() => logLines().some((l) => l.path === 'new file.txt'), 'the add event in the log')
     repo.remove('new file.txt')
@@ -102,14 +105,16 @@ describe('CheckpointTriggers', () => {
 
   it('fires on the interval', async () => {
     const { t, calls } = setup({ intervalMs: 30 })
-    await t.start()
+    t.start()
+    await t.ready()
     await until(() => calls.length >= 1, 'an interval checkpoint')
     expect(calls[0]!.trigger).toBe('interval')
   })
 
   it('passes events and manual requests through, and takes a final checkpoint after stopping', async () => {
     const { t, calls } = setup()
-    await t.start()
+    t.start()
+    await t.ready()
     await t.event('completion')
     await t.manual()
     await t.final()
@@ -122,7 +127,8 @@ describe('CheckpointTriggers', () => {
 
   it('reports a failed checkpoint through onError instead of crashing a timer', async () => {
     const { t, errors } = setup({ fail: true })
-    await t.start()
+    t.start()
+    await t.ready()
     await t.event('completion')
     expect(errors).toEqual(['event: disk full'])
   })

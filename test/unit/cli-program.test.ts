@@ -9,11 +9,21 @@ import { configSchema } from '../../src/config/schema.js'
 import { CliExit } from '../../src/cli/exit.js'
 
 describe('proctor CLI', () => {
-  it('has every command of the contract', () => {
-    const names = buildProgram().commands.map((c) => c.name())
+  it('has every command of the contract', async () => {
+    const names = (await buildProgram()).commands.map((c) => c.name())
     for (const name of ['run', 'check', 'checkpoints', 'batch', 'hooks', 'init', 'config', 'report']) {
       expect(names).toContain(name)
     }
+  })
+
+  it('loads only the command it runs, and all of them for help or an unknown name', async () => {
+    const only = (await buildProgram(['node', 'proctor', 'config', 'validate'])).commands.map((c) => c.name())
+    expect(only).toEqual(['config'])
+    const flagsFirst = (await buildProgram(['node', 'proctor', '--no-color', 'run'])).commands
+    expect(flagsFirst.map((c) => c.name())).toEqual(['run'])
+    expect((await buildProgram(['node', 'proctor', '--help'])).commands.length).toBeGreaterThanOrEqual(9)
+    expect((await buildProgram(['node', 'proctor', 'rnu'])).commands.length).toBeGreaterThanOrEqual(9)
+    expect((await buildProgram(['node', 'proctor', '--version'])).commands).toEqual([])
   })
 
   it('prints the version from package.json', () => {
