@@ -9,7 +9,7 @@ import { ACTION_PLACEHOLDER, defaultActionRef } from './action-ref.js'
 import type { InitAgent } from './agents.js'
 import { setUpHusky } from './husky.js'
 import { PRE_PUSH_SCRIPT } from './pre-push.js'
-import { configTemplate, workflowTemplate } from './templates.js'
+import { configTemplate, workflowFor, type WorkflowLayout } from './templates.js'
 
 export interface InitFile {
   path: string
@@ -19,6 +19,12 @@ export interface InitFile {
 
 export interface InitOptions {
   agent?: InitAgent
+  /**
+   * `one-job` (default): one job with the write token, for trusted triggers (manual runs, pull requests
+   * from this repository). `two-job`: the agent's job holds no write token and a verify job publishes,
+   * for untrusted ones (issues, comments, fork pull requests).
+   */
+  layout?: WorkflowLayout
   /** The workflow's `uses:` value; default: from proctor's package.json, else a placeholder. */
   action?: string
   /** `install`: install and set up husky when there is a package.json; `skip`: only say how. */
@@ -48,7 +54,7 @@ export function initFiles(root: string, options: InitOptions = {}): InitFile[] {
   return [
     { path: 'proctor.yml', content: configTemplate(agent) },
     { path: '.husky/pre-push', content: PRE_PUSH_SCRIPT, mode: 0o755 },
-    { path: WORKFLOW_PATH, content: workflowTemplate({ agent, action, install }) },
+    { path: WORKFLOW_PATH, content: workflowFor(options.layout ?? 'one-job', { agent, action, install }) },
   ]
 }
 
@@ -76,6 +82,13 @@ export async function writeInitFiles(
     result.hints.push(
       `${WORKFLOW_PATH} says \`uses: ${ACTION_PLACEHOLDER}@…\`: replace OWNER with the GitHub owner of the ` +
         `proctor action you use, or run \`proctor init --action <owner>/proctor@v1 --force\``,
+    )
+  }
+  if ((options.layout ?? 'one-job') === 'one-job' && result.written.includes(WORKFLOW_PATH)) {
+    result.hints.push(
+      `${WORKFLOW_PATH} runs on trusted triggers only (manual runs, pull requests from this repository). ` +
+        'For issues, comments or fork pull requests use the two-job layout, where the agent holds no write ' +
+        'token: `proctor init --layout two-job --force`',
     )
   }
   if (repoRoot === null) {

@@ -86,15 +86,20 @@ export interface WorkflowOptions {
   install: 'npm ci' | 'npm install' | null
 }
 
-/** The one-job layout: one job holds the write token, so it runs on trusted triggers only. */
-export function workflowTemplate(options: WorkflowOptions): string {
-  const setup = AGENT_SETUPS[options.agent]
-  const secretNote = setup.secret
+export type WorkflowLayout = 'one-job' | 'two-job'
+
+function secretNote(setup: AgentSetup): string {
+  return setup.secret
     ? `# Needs the repository secret ${setup.secret} (Settings > Secrets and variables > Actions).\n`
     : ''
-  const steps: string[] = [
+}
+
+/** Checkout (head of the PR when `head`), Node, the repository's dependencies. */
+function setupSteps(options: WorkflowOptions, head: boolean): string[] {
+  const ref = head ? '\n          ref: ${{ github.event.pull_request.head.sha }}' : ''
+  const steps = [
     `      - uses: actions/checkout@v5
-        with:
+        with:${ref}
           # Keep the token out of .git/config, where the agent and the stop hooks could read it.
           persist-credentials: false`,
     `      - uses: actions/setup-node@v5
@@ -102,6 +107,13 @@ export function workflowTemplate(options: WorkflowOptions): string {
           node-version: 24`,
   ]
   if (options.install) steps.push(`      - run: ${options.install}`)
+  return steps
+}
+
+/** The agent CLI's install step and the proctor step with the agent's environment. */
+function agentSteps(options: WorkflowOptions, inputs: readonly string[]): string[] {
+  const setup = AGENT_SETUPS[options.agent]
+  const steps: string[] = []
   if (setup.npmPackage) {
     steps.push(`      - name: Install ${setup.title}
         # Pin the version you have tested (${setup.npmPackage}@x.y.z).
@@ -113,15 +125,27 @@ export function workflowTemplate(options: WorkflowOptions): string {
     `      - name: Agent session under proctor
         uses: ${options.action}
         with:
-          config: proctor.yml` + (env.length ? `\n        env:\n${env.join('\n')}` : ''),
+${inputs.map((input) => `          ${input}`).join('\n')}` +
+      (env.length ? `\n        env:\n${env.join('\n')}` : ''),
   )
+  return steps
+}
+
+export function workflowFor(layout: WorkflowLayout, options: WorkflowOptions): string {
+  return layout === 'two-job' ? twoJobWorkflowTemplate(options) : workflowTemplate(options)
+}
+
+/** The one-job layout: one job holds the write token, so it runs on trusted triggers only. */
+export function workflowTemplate(options: WorkflowOptions): string {
+  const setup = AGENT_SETUPS[options.agent]
+  const steps = [...setupSteps(options, false), ...agentSteps(options, ['config: proctor.yml'])]
   return `# proctor: a supervised ${setup.title} session, on demand and on pull requests from this repository.
 # Written by \`proctor init --agent ${options.agent}\`; proctor.yml says what the agent runs and which
 # stop hooks gate it.
-${secretNote}#
+${secretNote(setup)}#
 # This job holds a write token, so it runs on trusted triggers only: never on a fork's pull request, an
 # issue or a comment (text anyone can write), and never for a bot (a loop of sessions). For those, use
-# proctor's two-job layout (docs/action.md), where the agent's job has no write token.
+# \`proctor init --layout two-job\`, where the agent's job has no write token (docs/action.md).
 name: proctor
 
 on:
@@ -154,5 +178,77 @@ jobs:
       checks: write # a check run per stop hook (proctor / tests) and proctor / policy
     steps:
 ${steps.join('\n')}
+`
+}
+
+/**
+ * The two-job layout, for triggers whose text or code anyone can write: the agent runs in a job with
+ * `contents: read` and no token, and hands its checkpoints over as an artifact; a second job with the
+ * write permissions re-runs the policy and the stop hooks itself and is the only one that publishes.
+ */
+export function twoJobWorkflowTemplate(options: WorkflowOptions): string {
+  const setup = AGENT_SETUPS[options.agent]
+  const agent = [
+    ...setupSteps(options, true),
+    ...agentSteps(options, [
+      'mode: run',
+      'handoff: true # upload proctor-handoff-<session>; push, comment and check nothing',
+      "github-token: '' # this job needs no token at all",
+    ]),
+  ]
+  const verify = [
+    ...setupSteps(options, true),
+    `      - name: Verify the agent's work and publish
+        uses: ${options.action}
+        with:
+          mode: verify
+          artifact-pattern: proctor-handoff-*
+      # No steps after this one: the stop hooks ran the agent's code in this job.`,
+  ]
+  return `# proctor, two-job layout: a supervised ${setup.title} session whose job holds no write token, and a
+# verify job that re-runs the gates on its work and alone publishes. The layout for triggers whose text
+# or code anyone can write (issues, comments, pull requests from forks). Written by
+# \`proctor init --agent ${options.agent} --layout two-job\`; docs/action.md#two-job-layout explains it.
+${secretNote(setup)}#
+# Make proctor / tests (and proctor / policy) required checks: the agent job cannot forge them.
+name: proctor
+
+on:
+  workflow_dispatch:
+  pull_request:
+    types: [opened, synchronize, reopened]
+
+# Nothing by default; each job asks for exactly what it needs.
+permissions: {}
+
+concurrency:
+  group: proctor-\${{ github.event.pull_request.number || github.ref }}
+  cancel-in-progress: false
+
+jobs:
+  agent:
+    # Never for a bot (a loop of sessions) or on proctor's own branches.
+    if: >-
+      !endsWith(github.actor, '[bot]') &&
+      !startsWith(github.head_ref, 'proctor/')
+    runs-on: ubuntu-latest
+    timeout-minutes: 45
+    permissions:
+      contents: read # the checkout; no write token exists in this job
+    steps:
+${agent.join('\n')}
+
+  verify:
+    needs: agent
+    # The agent's failure is a result to report, not a reason to skip the gate.
+    if: \${{ !cancelled() && needs.agent.result != 'skipped' }}
+    runs-on: ubuntu-latest
+    timeout-minutes: 20
+    permissions:
+      contents: write # push the checkpoint branch proctor/<session>
+      pull-requests: write # the sticky PR comment
+      checks: write # proctor / <hook> and proctor / policy
+    steps:
+${verify.join('\n')}
 `
 }

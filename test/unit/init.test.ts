@@ -10,7 +10,7 @@ import { PROCTOR_REPOSITORY } from '../../src/init/action-ref.js'
 import { INIT_AGENTS } from '../../src/init/agents.js'
 import { initFiles, writeInitFiles } from '../../src/init/init.js'
 import { PRE_PUSH_SCRIPT } from '../../src/init/pre-push.js'
-import { SCHEMA_URL, workflowTemplate } from '../../src/init/templates.js'
+import { SCHEMA_URL, twoJobWorkflowTemplate, workflowTemplate } from '../../src/init/templates.js'
 
 const repoRoot = join(import.meta.dirname, '../..')
 const dirs: string[] = []
@@ -134,6 +134,42 @@ describe('proctor init', () => {
       expect(runs.includes('npm ci')).toBe(install === 'npm ci')
       expect(runs.includes('npm install')).toBe(install === 'npm install')
     }
+  })
+
+  it.each(INIT_AGENTS)(
+    '--layout two-job --agent %s: the agent job holds no write token, verify publishes',
+    (agent) => {
+      const text = twoJobWorkflowTemplate({ agent, action: 'acme/proctor@v1', install: 'npm ci' })
+      expect(schemaErrors(text)).toEqual([])
+      const workflow = parseYaml(text) as Workflow & {
+        jobs: Record<string, { needs?: string; steps: { uses?: string; with?: Record<string, unknown> }[] }>
+      }
+      expect(workflow.permissions).toEqual({})
+      const { agent: run, verify } = workflow.jobs
+      expect(run!.permissions).toEqual({ contents: 'read' })
+      expect(run!.if).toContain("!endsWith(github.actor, '[bot]')")
+      const proctorStep = (job: typeof run) => job!.steps.find((s) => s.uses === 'acme/proctor@v1')!
+      expect(proctorStep(run).with).toMatchObject({ mode: 'run', handoff: true, 'github-token': '' })
+      expect(verify!.needs).toBe('agent')
+      expect(verify!.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', checks: 'write' })
+      expect(proctorStep(verify).with).toEqual({ mode: 'verify', 'artifact-pattern': 'proctor-handoff-*' })
+      expect(proctorStep(verify).env).toBeUndefined() // the agent's secret stays in the agent's job
+      for (const job of [run!, verify!]) {
+        const checkout = job.steps.find((s) => s.uses?.startsWith('actions/checkout@'))
+        expect(checkout?.with?.['persist-credentials']).toBe(false)
+      }
+    },
+  )
+
+  it('offers the two-job layout for untrusted triggers and writes it with --layout two-job', async () => {
+    const root = repo()
+    const oneJob = await writeInitFiles(root, false, { action: 'acme/proctor@v1' })
+    expect(oneJob.hints.join('\n')).toContain(
+      'For issues, comments or fork pull requests use the two-job layout, where the agent holds no write token: `proctor init --layout two-job --force`',
+    )
+    const twoJob = await writeInitFiles(root, true, { action: 'acme/proctor@v1', layout: 'two-job' })
+    expect(twoJob.hints.join('\n')).not.toContain('two-job layout')
+    expect(readFileSync(join(root, '.github/workflows/proctor.yml'), 'utf8')).toContain('mode: verify')
   })
 
   it('the schema check catches a broken workflow (so a passing check means something)', () => {

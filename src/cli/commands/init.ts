@@ -1,4 +1,5 @@
-// proctor init [--agent claude-code|codex|gemini|shell] [--action owner/repo@ref] [--no-install] [--force]:
+// proctor init [--agent claude-code|codex|gemini|shell] [--layout one-job|two-job] [--action owner/repo@ref]
+// [--no-install] [--force]:
 // proctor.yml, .husky/pre-push (with husky set up) and a workflow; never overwrites without --force.
 import { Option, type Command } from 'commander'
 import { processHookIO, type HookCommandIO } from '../../hooks/cli-io.js'
@@ -11,6 +12,7 @@ import { CliExit, ExitCode } from '../exit.js'
 interface InitCliOptions {
   force?: boolean
   agent: InitAgent
+  layout: 'one-job' | 'two-job'
   action?: string
   install: boolean
 }
@@ -26,6 +28,14 @@ export function registerInitCommand(program: Command, io: HookCommandIO = proces
         .choices([...INIT_AGENTS])
         .default('claude-code'),
     )
+    .addOption(
+      new Option(
+        '--layout <layout>',
+        'one-job: for trusted triggers; two-job: the agent job holds no write token (issues, comments, fork PRs)',
+      )
+        .choices(['one-job', 'two-job'])
+        .default('one-job'),
+    )
     .option('--action <ref>', "the workflow's `uses:` reference, e.g. acme/proctor@v1")
     .option('--no-install', 'do not install husky; print the command instead')
     .option('--force', 'overwrite files that already exist')
@@ -36,6 +46,7 @@ export function registerInitCommand(program: Command, io: HookCommandIO = proces
       }
       const result = await writeInitFiles(io.cwd(), opts.force === true, {
         agent: opts.agent,
+        layout: opts.layout,
         action: opts.action,
         husky: opts.install ? 'install' : 'skip',
         env: io.env(),
