@@ -58,19 +58,27 @@ export async function runCheckpointBench(): Promise<Record<string, unknown>> {
 async function benchSize(count: number): Promise<SizeResult> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `proctor-bench-ckpt-${count}-`)))
   const env = benchEnv()
+  // Each contender works in its own copy with the same edits: whoever hashed a blob first would
+  // otherwise write the objects for all of them (every contender checkpoints the same content).
+  const rawDir = `${dir}-raw`
+  const policyDir = `${dir}-policy`
   try {
     generateRepo(dir, count, env)
+    for (const copy of [rawDir, policyDir]) {
+      execFileSync('git', ['clone', '-q', '--no-hardlinks', dir, copy], { env, stdio: 'ignore' })
+    }
     const files = listFiles(dir)
     let tick = 0
     const touch = (): void => {
       for (let i = 0; i < CHANGED_PER_ROUND; i++) {
         const file = files[(tick * 7919 + i * 104729) % files.length]!
-        fs.appendFileSync(path.join(dir, file), `// edit ${tick}.${i}\n`)
+        for (const root of [dir, rawDir, policyDir])
+          fs.appendFileSync(path.join(root, file), `// edit ${tick}.${i}\n`)
       }
       tick++
     }
-    const raw = rawGit(dir, env)
-    const gitDir = path.join(dir, '.git')
+    const raw = rawGit(rawDir, env)
+    const gitDir = path.join(rawDir, '.git')
 
     // First checkpoint of a session (open + seed + create) vs the same steps as raw plumbing.
     touch()
@@ -93,7 +101,7 @@ async function benchSize(count: number): Promise<SizeResult> {
     const first = await timed(() => store.create('bench'))
     // What a session pays: the same checkpoint plus the per-checkpoint and cumulative diffs for policy.
     const withPolicy = new CheckpointStore({
-      git: new Git({ cwd: dir, env }),
+      git: new Git({ cwd: policyDir, env }),
       session: 'bench-policy',
       maxFileSize: 5 << 20,
       validate: () => [],
@@ -171,7 +179,7 @@ async function benchSize(count: number): Promise<SizeResult> {
       raw_no_change_ms: round1(median(rawNoChange)),
     }
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
+    for (const root of [dir, rawDir, policyDir]) fs.rmSync(root, { recursive: true, force: true })
   }
 }
 

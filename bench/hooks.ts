@@ -22,7 +22,14 @@ export async function runHooksBench(): Promise<Record<string, unknown>> {
     const scheduling = await asyncScheduling(dir)
     const shutdown = await shutdownTime(dir)
     return {
-      parallel_stop_hooks: { ...parallel, target_ms: 250, ok: parallel.wall_ms <= 250 },
+      // A ratio against the same ten sleeps spawned raw in the same run: an absolute 250 ms failed on a
+      // busy machine whose raw baseline alone took 243-303 ms.
+      parallel_stop_hooks: {
+        ...parallel,
+        target: '<= 1.25x the raw parallel spawns',
+        ratio_vs_raw: round(parallel.wall_ms / parallel.raw_parallel_wall_ms),
+        ok: parallel.wall_ms <= 1.25 * parallel.raw_parallel_wall_ms,
+      },
       per_hook_overhead: { ...overhead, target_ms: 10, ok: overhead.overhead_ms <= 10 },
       async_scheduling: {
         ...scheduling,
