@@ -53,7 +53,11 @@ export async function doctorPrePush(
         error(
           `git will not run .husky/pre-push: core.hooksPath is ${hooksPath ? `"${hooksPath}"` : 'unset'}, ` +
             `so git looks for ${shown}, which does not exist. Fix: ` +
-            (installed ? '`npx husky` (it sets core.hooksPath to .husky/_)' : `\`${HUSKY_SETUP}\``),
+            (installed
+              ? '`npx husky` (it sets core.hooksPath to .husky/_)'
+              : existsSync(join(root, 'package.json'))
+                ? `\`${HUSKY_SETUP}\``
+                : `\`npm init -y && ${HUSKY_SETUP}\`, or without npm: \`cp .husky/pre-push ${shown}\``),
         ),
       )
     } else if (viaHusky) {

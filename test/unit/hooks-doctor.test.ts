@@ -91,7 +91,7 @@ describe('hooks doctor: will git run the pre-push hook?', () => {
     const findings = await doctorPrePush(root, env)
     expect(summary(findings)).toEqual([
       expect.stringMatching(
-        /^error: git will not run \.husky\/pre-push: core\.hooksPath is unset, so git looks for \.git\/hooks\/pre-push, which does not exist\. Fix: `npm install --save-dev husky@\^9 && npm pkg set scripts\.prepare=husky && npx husky`/,
+        /^error: git will not run \.husky\/pre-push: core\.hooksPath is unset, so git looks for \.git\/hooks\/pre-push, which does not exist\. Fix: `npm init -y && npm install --save-dev husky@\^9 && npm pkg set scripts\.prepare=husky && npx husky`, or without npm: `cp \.husky\/pre-push \.git\/hooks\/pre-push`$/,
       ),
     ])
 
