@@ -108,7 +108,7 @@ beforeAll(async () => {
   const [info] = JSON.parse(out) as [typeof packed & { filename: string }]
   packed = info
   tarball = join(work, info.filename)
-}, 300_000)
+}, 600_000)
 
 afterAll(async () => {
   await registry?.close()
