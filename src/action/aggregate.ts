@@ -235,10 +235,9 @@ async function fireBatchComplete(config: Config, batch: BatchReport, env: Env): 
         )
       }
     }
-    await hooks.settled()
   } catch (error) {
     core.warning(`proctor: subagent_batch_complete hooks failed: ${(error as Error).message}`)
   } finally {
-    await hooks.shutdown()
+    await hooks.drain(config.hooks_async_drain_timeout)
   }
 }

@@ -54,6 +54,11 @@ export interface CheckpointStoreOptions {
   indexName?: string
   /** Told when the first snapshot is large (and how long it took): see first-snapshot.ts. */
   notice?: SnapshotNotice
+  /**
+   * Absolute paths left out of every checkpoint, as .proctor/ is: files proctor itself writes into the
+   * worktree (an agent's Stop-hook settings). The checkpoint keeps whatever the base commit had there.
+   */
+  hiddenPaths?: ReadonlySet<string>
   /** Injected clock and wait (tests); default Date.now and setTimeout. */
   now?: () => number
   sleep?: (ms: number) => Promise<void>
@@ -352,7 +357,7 @@ export class CheckpointStore {
     const changed = await this.changedPaths()
     this.firstSnapshot.begin(changed, this.seq)
     if (changed.length === 0) return []
-    const exclude = await this.filesToSkip(changed, skipped)
+    const exclude = [...(await this.filesToSkip(changed, skipped)), ...this.hiddenRelative()]
     const excluded = new Set(exclude)
     const paths = changed.filter((p) => !excluded.has(p))
     if (paths.length === 0) return []
@@ -405,9 +410,14 @@ export class CheckpointStore {
       // A nested repository is listed as a directory.
       const p = field.replace(/\/$/, '')
       if (p === PROCTOR_DIR || p.startsWith(`${PROCTOR_DIR}/`)) continue
+      if (this.options.hiddenPaths?.has(path.join(this.root, p))) continue
       paths.push(p)
     }
     return paths
+  }
+
+  private hiddenRelative(): string[] {
+    return [...(this.options.hiddenPaths ?? [])].map((p) => path.relative(this.root, p))
   }
 
   private async filesToSkip(paths: readonly string[], skipped: SkippedFile[]): Promise<string[]> {

@@ -187,7 +187,14 @@ export const configSchema = z.strictObject({
         name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-"'),
         command: commandField,
         timeout: duration().default(10 * 60_000),
-        on_error: z.enum(['allow', 'block']).default('allow'),
+        on_error: z.enum(['allow', 'block']).default('block').meta({
+          description:
+            'block: a failing hook (non-zero exit) or one that cannot run blocks; allow: those are reported, never block',
+        }),
+        advisory: z
+          .boolean()
+          .default(false)
+          .meta({ description: 'Report this hook, never block on it (its check run is neutral)' }),
       }),
     )
     .default([]),
@@ -195,6 +202,11 @@ export const configSchema = z.strictObject({
   hooks: z.partialRecord(z.enum(lifecycleEvents), z.array(hookEntry)).default({}),
   hooks_async_pool_size: z.number().int().default(10),
   hooks_async_shutdown_grace: duration({ max: 60_000 }).default(5_000),
+  hooks_async_drain_timeout: duration({ max: 10 * 60_000 })
+    .default(30_000)
+    .meta({
+      description: 'How long async hooks still running at the end may take before they are stopped',
+    }),
   batch: z
     .strictObject({
       concurrency: z.number().int().min(1).max(64).default(4),

@@ -40,10 +40,12 @@ export interface CheckRunsOptions {
   onError?: (error: unknown) => void
 }
 
+// Fail closed: a hook that blocked, failed or could not run fails its check (branch protection counts
+// neutral as passing); only an advisory hook (on_error: allow, advisory: true) that did not pass is neutral.
 const CONCLUSION_OF: Record<StopHookResult['verdict'], CheckConclusion> = {
   allow: 'success',
   block: 'failure',
-  error: 'neutral',
+  error: 'failure',
 }
 
 const LEVEL_OF: Record<Severity, ApiAnnotationLevel> = {
@@ -60,7 +62,8 @@ const COMMAND_LEVEL_OF: Record<ApiAnnotationLevel, AnnotationLevel> = {
 }
 
 export function hookConclusion(result: StopHookResult): CheckConclusion {
-  return result.timed_out ? 'timed_out' : CONCLUSION_OF[result.verdict]
+  if (result.verdict !== 'allow' && result.advisory) return 'neutral'
+  return CONCLUSION_OF[result.verdict]
 }
 
 /** error/critical violations fail the policy check; warnings alone make it neutral (design.md §5). */

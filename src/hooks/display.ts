@@ -15,7 +15,9 @@ const MARK: Record<StopHookResult['verdict'], string> = { allow: 'allow', block:
 /** One line per hook (verdict, time, name, first line of the reason), continuation lines indented. */
 export function formatStopHookLine(result: StopHookResult, nameWidth: number): string {
   const time = formatDuration(result.duration_ms).padStart(6)
-  const head = `  ${MARK[result.verdict].padEnd(5)}  ${time}  ${result.name.padEnd(nameWidth)}`
+  // An advisory hook's failure is reported but does not gate.
+  const mark = result.advisory ? 'warn' : MARK[result.verdict]
+  const head = `  ${mark.padEnd(5)}  ${time}  ${result.name.padEnd(nameWidth)}`
   if (!result.reason) return `${head.trimEnd()}\n`
   const lines = sanitizeForTerminal(result.reason).split('\n')
   const indent = ' '.repeat(head.length + 2)

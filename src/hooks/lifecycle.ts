@@ -1,10 +1,12 @@
 // Lifecycle hooks: notifications fired at session events. Sync hooks are awaited (with their timeout);
 // `async: true` hooks run in a bounded pool that drops firings when full (never an unbounded queue);
+// drain() lets async hooks still running at the end finish (a session_end webhook), up to a deadline;
 // shutdown() stops every running hook's group (SIGTERM → grace → SIGKILL) so nothing outlives proctor.
 import type { HookEntry, LifecycleEvent } from '../config/schema.js'
 import { lifecycleEvents } from '../config/schema.js'
 import { describeCommand, toCommandSpec } from './command.js'
 import { startHookProcess, type StartedHook } from './run-hook.js'
+import { formatDuration } from '../util/units.js'
 
 /** Events whose hooks' answer matters, so they cannot run async (the config loader rejects it too). */
 export const EVENTS_NEEDING_AN_ANSWER: readonly LifecycleEvent[] = ['stop']
@@ -51,6 +53,8 @@ export interface FireOptions {
 export class LifecycleHooks {
   readonly poolSize: number
   private readonly running = new Set<StartedHook>()
+  /** Async hooks running now, by process, with "<event> hook <name>" for warnings. */
+  private readonly runningAsync = new Map<StartedHook, string>()
   private readonly asyncDone = new Set<Promise<unknown>>()
   private activeAsync = 0
   private shuttingDown = false
@@ -99,6 +103,34 @@ export class LifecycleHooks {
   /** Resolves when every async hook started so far has finished. */
   async settled(): Promise<void> {
     while (this.asyncDone.size > 0) await Promise.all([...this.asyncDone])
+  }
+
+  /**
+   * The end of a session: async hooks already fired (session_end's among them) get up to `timeoutMs` to
+   * finish; whatever still runs then is stopped (SIGTERM → grace → SIGKILL) with a warning naming it.
+   */
+  async drain(timeoutMs: number): Promise<void> {
+    if (this.asyncDone.size > 0 && timeoutMs > 0) {
+      let timer: NodeJS.Timeout | undefined
+      const expired = await Promise.race([
+        this.settled().then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
+      ])
+      clearTimeout(timer)
+      if (expired) {
+        const names = [...this.runningAsync.values()]
+        this.warn(
+          `async hooks still running after hooks_async_drain_timeout (${formatDuration(timeoutMs)}): ${names.join(', ') || 'not started yet'}; stopping them (SIGTERM, then SIGKILL after ${formatDuration(this.options.shutdownGraceMs)})`,
+          { hooks: names, drain_timeout_ms: timeoutMs },
+        )
+      }
+    } else if (this.asyncDone.size > 0) {
+      const names = [...this.runningAsync.values()]
+      this.warn(`async hooks stopped without a drain window: ${names.join(', ') || 'not started yet'}`, {
+        hooks: names,
+      })
+    }
+    await this.shutdown()
   }
 
   /** Stops every running hook group: SIGTERM, then SIGKILL after the shutdown grace. Later firings are dropped. */
@@ -168,7 +200,9 @@ export class LifecycleHooks {
     const finished = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
         if (this.shuttingDown) return
-        const run = await this.start(event, name, entry, payload).done
+        const started = this.start(event, name, entry, payload)
+        this.runningAsync.set(started, `${event} hook ${name}`)
+        const run = await started.done.finally(() => this.runningAsync.delete(started))
         const result = toResult(event, name, true, run)
         if (result.status !== 'ok' && !(this.shuttingDown && result.status === 'stopped')) {
           this.warn(`async ${event} hook ${name} failed: ${result.message}`, { event, hook: name })

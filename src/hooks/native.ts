@@ -1,11 +1,18 @@
-// `proctor hook stop --adapter <name>`: called by an agent's own Stop hook. Runs proctor's stop hooks and answers
-// in that agent's protocol. Consecutive blocks are counted per agent session in .proctor/native/ so the agent
-// is sent back at most max_stop_rounds times (the agent's stop_hook_active=false starts a fresh count).
+// `proctor hook stop --adapter <name>` outside `proctor run`: called by an agent's own Stop hook that a user wired
+// by hand. Runs proctor's stop hooks and answers in that agent's protocol. Consecutive blocks are counted per
+// agent session in .proctor/native/ so the agent is sent back at most max_stop_rounds times; a new prompt
+// (or, for agents that name none, stop_hook_active=false) starts a fresh count. Under `proctor run` the hook
+// relays to the session instead (native-relay.ts).
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type { StopHookResult } from '../report/model.js'
-import { nativeAdapters, type NativeAdapterName, type NativeAnswer } from './adapters/index.js'
+import {
+  nativeAdapters,
+  type NativeAdapterName,
+  type NativeAnswer,
+  type NativeStopInput,
+} from './adapters/index.js'
 import { continuationMessage } from './continue.js'
 import { proctorStateDir } from './state-dir.js'
 import { runStopHooks } from './stop-hooks.js'
@@ -26,6 +33,8 @@ export interface NativeStopState {
   agent_session_id: string
   /** Consecutive blocks answered in the current stop sequence. */
   blocks: number
+  /** The prompt the current sequence belongs to (see NativeStopInput.promptKey). */
+  prompt_key?: string | null
   /** Every stop-hook run so far in this agent session. */
   rounds: number
   verdict: 'allow' | 'block'
@@ -36,20 +45,46 @@ export interface NativeStopState {
   updated_at: string
 }
 
-export async function runNativeStop(options: NativeStopOptions): Promise<NativeAnswer> {
-  const adapter = nativeAdapters[options.adapter]
+/** The agent's hook JSON read through its adapter, or the non-blocking failure answer to give. */
+export function parseNativeInput(
+  adapterName: NativeAdapterName,
+  text: string,
+): { input: NativeStopInput } | { failure: NativeAnswer } {
+  const adapter = nativeAdapters[adapterName]
   let payload: unknown
   try {
-    payload = JSON.parse(options.input)
+    payload = JSON.parse(text)
   } catch {
-    return failure(
-      `expected ${adapter.stopEvent} hook JSON from ${options.adapter} on stdin, got ${describeInput(options.input)}`,
-    )
+    return {
+      failure: failure(
+        `expected ${adapter.stopEvent} hook JSON from ${adapterName} on stdin, got ${describeInput(text)}`,
+      ),
+    }
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    return failure(`expected a JSON object from ${options.adapter} on stdin`)
+    return { failure: failure(`expected a JSON object from ${adapterName} on stdin`) }
   }
-  const input = adapter.readInput(payload as Record<string, unknown>)
+  return { input: adapter.readInput(payload as Record<string, unknown>) }
+}
+
+/**
+ * Whether this stop continues the previous block sequence. A prompt key (Codex turn, Gemini prompt) decides
+ * when the agent gives one — Gemini's stop_hook_active is false again after any tool use — else the flag.
+ */
+export function continuesBlockSequence(
+  input: NativeStopInput,
+  previous: { verdict: 'allow' | 'block'; promptKey: string | null } | null,
+): boolean {
+  if (!previous || previous.verdict !== 'block') return false
+  if (input.promptKey !== null) return input.promptKey === previous.promptKey
+  return input.stopHookActive
+}
+
+export async function runNativeStop(options: NativeStopOptions): Promise<NativeAnswer> {
+  const adapter = nativeAdapters[options.adapter]
+  const parsed = parseNativeInput(options.adapter, options.input)
+  if ('failure' in parsed) return parsed.failure
+  const { input } = parsed
   const cwd = input.cwd ?? options.cwd
   let config: Config
   try {
@@ -63,8 +98,11 @@ export async function runNativeStop(options: NativeStopOptions): Promise<NativeA
     `${options.adapter}-${safeFileName(agentSession)}.json`,
   )
   const previous = await readState(statePath)
-  // A stop that is not a continuation starts a fresh count, as the agent's own flag says.
-  const blocks = input.stopHookActive ? (previous?.blocks ?? 0) : 0
+  const continuing = continuesBlockSequence(
+    input,
+    previous ? { verdict: previous.verdict, promptKey: previous.prompt_key ?? null } : null,
+  )
+  const blocks = continuing ? (previous?.blocks ?? 0) : 0
   const rounds = (previous?.rounds ?? 0) + 1
   const outcome = await runStopHooks({
     hooks: config.stop_hooks,
@@ -83,11 +121,14 @@ export async function runNativeStop(options: NativeStopOptions): Promise<NativeA
     graceMs: config.timeouts.grace,
     round: blocks + 1,
   })
-  const giveUp = outcome.verdict === 'block' && blocks >= config.max_stop_rounds
+  // Hooks that could not run block the result, but the agent cannot fix proctor.yml: let it stop.
+  const onlyErrors = outcome.verdict === 'block' && outcome.reasons.length === 0
+  const giveUp = outcome.verdict === 'block' && (blocks >= config.max_stop_rounds || onlyErrors)
   const state: NativeStopState = {
     adapter: options.adapter,
     agent_session_id: agentSession,
     blocks: outcome.verdict === 'block' && !giveUp ? blocks + 1 : 0,
+    prompt_key: input.promptKey,
     rounds,
     verdict: outcome.verdict,
     gave_up: giveUp,
@@ -97,6 +138,10 @@ export async function runNativeStop(options: NativeStopOptions): Promise<NativeA
   }
   await writeFile(statePath, `${JSON.stringify(state, null, 2)}\n`)
   if (outcome.verdict === 'allow') return adapter.answer({ block: false })
+  if (onlyErrors) {
+    const note = `proctor: stop hooks could not run (${outcome.errors.join('; ')}); letting the agent stop with verdict block`
+    return adapter.answer({ block: false, note })
+  }
   if (giveUp) {
     const note = `proctor: stop hooks still block after ${config.max_stop_rounds} rounds (max_stop_rounds); letting the agent stop with verdict block`
     return adapter.answer({ block: false, note })

@@ -1,7 +1,9 @@
-// Runs every configured stop hook in parallel and combines their verdicts: any block blocks, every reason is kept.
+// Runs every configured stop hook in parallel and combines their verdicts: any gating block, failure or
+// error blocks; the reasons the agent can act on (blocks and failures) are kept apart from hook errors,
+// which only the user can fix.
 import type { StopHookConfig } from '../config/schema.js'
 import type { StopHookResult } from '../report/model.js'
-import { toCommandSpec } from './command.js'
+import { describeCommand, toCommandSpec } from './command.js'
 import { stopEnv, stopPayload, type StopContext } from './context.js'
 import { startHookProcess, type StartedHook } from './run-hook.js'
 import { interpretStopHook } from './verdict.js'
@@ -27,8 +29,13 @@ export interface RunStopHooksOptions {
 export interface StopHooksOutcome {
   verdict: 'allow' | 'block'
   results: StopHookResult[]
-  /** One entry per blocking hook, "<name>: <reason>", in configuration order. */
+  /**
+   * What the agent is sent back with, in configuration order: "<name>: <reason>" per blocking hook and
+   * "<name> (<command>) exited N: <output>" per failed one.
+   */
   reasons: string[]
+  /** Hooks that could not run and block (not sent to the agent: it cannot fix proctor.yml). */
+  errors: string[]
 }
 
 export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHooksOutcome> {
@@ -39,7 +46,7 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
   }
   options.signal?.addEventListener('abort', stopAll, { once: true })
   try {
-    const results = await Promise.all(
+    const settled = await Promise.all(
       options.hooks.map(async (hook) => {
         options.onStart?.(hook.name)
         const started = startHookProcess({
@@ -55,32 +62,53 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
         running.push(started)
         if (options.signal?.aborted) void started.process?.stop('shutdown')
         const run = await started.done
-        const interpreted = interpretStopHook({ ...run, timeoutMs: hook.timeout })
+        const interpreted = interpretStopHook({
+          ...run,
+          timeoutMs: hook.timeout,
+          name: hook.name,
+          command: describeCommand(hook.command),
+          secrets: knownSecrets(options.env),
+        })
+        const advisory = hook.advisory || (hook.on_error === 'allow' && interpreted.verdict !== 'block')
         const result: StopHookResult = {
           name: hook.name,
-          verdict: interpreted.verdict,
+          verdict: interpreted.verdict === 'fail' ? 'block' : interpreted.verdict,
           reason: interpreted.reason,
           exit_code: run.exitCode,
           duration_ms: Math.round(run.durationMs),
           round: options.round,
         }
+        if (interpreted.verdict === 'fail' && advisory) result.verdict = 'error'
         if (run.timedOut) result.timed_out = true
-        if (result.verdict === 'error' && hook.on_error === 'block') {
-          // The hook itself failed; on_error: block makes that failure a gate instead of a warning.
-          result.verdict = 'block'
-          result.reason = `hook error (on_error: block): ${interpreted.reason ?? 'unknown error'}`
-        }
+        if (advisory && result.verdict !== 'allow') result.advisory = true
         options.onResult?.(result)
-        return result
+        return { result, failed: interpreted.verdict === 'fail' }
       }),
     )
-    const blocking = results.filter((result) => result.verdict === 'block')
+    const gating = settled.filter(({ result }) => result.verdict !== 'allow' && !result.advisory)
     return {
-      verdict: blocking.length > 0 ? 'block' : 'allow',
-      results,
-      reasons: blocking.map((result) => `${result.name}: ${result.reason ?? 'blocked'}`),
+      verdict: gating.length > 0 ? 'block' : 'allow',
+      results: settled.map(({ result }) => result),
+      reasons: gating
+        .filter(({ result }) => result.verdict === 'block')
+        .map(({ result, failed }) =>
+          // A failure's reason already starts with the hook's name and command.
+          failed
+            ? (result.reason ?? `${result.name} failed`)
+            : `${result.name}: ${result.reason ?? 'blocked'}`,
+        ),
+      errors: gating
+        .filter(({ result }) => result.verdict === 'error')
+        .map(({ result }) => `${result.name}: ${result.reason ?? 'hook error'}`),
     }
   } finally {
     options.signal?.removeEventListener('abort', stopAll)
   }
+}
+
+/** Token values in the hooks' environment that must not be quoted back from their output. */
+function knownSecrets(env: Record<string, string | undefined>): string[] {
+  return ['GITHUB_TOKEN', 'GH_TOKEN', 'INPUT_GITHUB-TOKEN', 'INPUT_GITHUB_TOKEN']
+    .map((name) => env[name])
+    .filter((value): value is string => typeof value === 'string' && value.length > 0)
 }

@@ -1,7 +1,15 @@
 // How a finished stop hook's exit code and output become a verdict. Users reuse their Claude Code, Codex,
 // Gemini CLI and Hermes hook scripts, so their JSON shapes are understood too (docs/hooks.md lists them).
+// Fail closed: a hook that exits non-zero (`npm test` failing exits 1) has failed, and its output is what
+// the agent needs to fix it; only a hook that could not run at all is an error, which the user must fix.
+import { createSanitizer, stripControl } from '../util/sanitize.js'
 
-export type StopHookOutcomeVerdict = 'allow' | 'block' | 'error'
+/**
+ * allow: exit 0. block: exit 2 or a blocking JSON answer. fail: any other exit (or a crash by a signal) —
+ * the agent gets the hook's output. error: the hook could not run (not found, not executable, timed out,
+ * stopped by proctor) — the agent cannot fix that, the user can.
+ */
+export type StopHookOutcomeVerdict = 'allow' | 'block' | 'fail' | 'error'
 
 export interface StopHookOutcome {
   /** Exit code, or null when the hook was killed by a signal or never started. */
@@ -14,6 +22,13 @@ export interface StopHookOutcome {
   spawnError?: string
   /** The hook's timeout, for the error message. */
   timeoutMs?: number
+  /** Why proctor stopped the hook, when it did (shutdown...): an error, not the hook's failure. */
+  stoppedBy?: string | null
+  /** The hook's name and command, for reasons like "tests (npm test) exited 1: …". */
+  name?: string
+  command?: string
+  /** Values to redact from the output quoted in a reason (tokens); token-shaped strings are redacted anyway. */
+  secrets?: readonly string[]
 }
 
 export interface InterpretedVerdict {
@@ -23,6 +38,9 @@ export interface InterpretedVerdict {
 
 /** Reasons go back to the agent and into reports: long enough for a test summary, short enough to read. */
 export const MAX_REASON_CHARS = 4000
+/** How much of a failed hook's output its reason quotes: the end, where test runners summarize. */
+export const FAILURE_TAIL_LINES = 60
+export const FAILURE_TAIL_BYTES = 4096
 
 /** The decision a hook's JSON stdout makes, if it makes one. */
 export interface JsonDecision {
@@ -31,13 +49,39 @@ export interface JsonDecision {
 }
 
 export function interpretStopHook(outcome: StopHookOutcome): InterpretedVerdict {
-  if (outcome.spawnError !== undefined) return { verdict: 'error', reason: cap(outcome.spawnError) }
+  const who = label(outcome)
+  if (outcome.spawnError !== undefined) {
+    return { verdict: 'error', reason: cap(`${outcome.spawnError}; fix its command in proctor.yml`) }
+  }
   if (outcome.timedOut) {
     const limit = outcome.timeoutMs !== undefined ? ` after ${outcome.timeoutMs}ms` : ''
-    return { verdict: 'error', reason: withTail(`timed out${limit}`, outcome.stderr) }
+    return {
+      verdict: 'error',
+      reason: withTail(
+        `${who} timed out${limit}; raise its timeout in proctor.yml or make it faster`,
+        outcome.stderr,
+      ),
+    }
+  }
+  if (outcome.stoppedBy) {
+    return { verdict: 'error', reason: `${who} was stopped (${outcome.stoppedBy}) before it finished` }
+  }
+  if (outcome.exitCode === 126 || outcome.exitCode === 127) {
+    // The shell's "cannot execute" and "command not found": the hook never ran its check.
+    const what = outcome.exitCode === 127 ? 'command not found' : 'command not executable'
+    return {
+      verdict: 'error',
+      reason: withTail(
+        `${who} could not run (exit ${outcome.exitCode}: ${what}); fix its command in proctor.yml`,
+        outcome.stderr || outcome.stdout,
+      ),
+    }
   }
   if (outcome.exitCode === null) {
-    return { verdict: 'error', reason: withTail(`killed by ${outcome.signal ?? 'a signal'}`, outcome.stderr) }
+    return {
+      verdict: 'fail',
+      reason: failureReason(`${who} was killed by ${outcome.signal ?? 'a signal'}`, outcome),
+    }
   }
   const json = parseJsonDecision(outcome.stdout)
   if (outcome.exitCode === 0) {
@@ -51,10 +95,46 @@ export function interpretStopHook(outcome: StopHookOutcome): InterpretedVerdict 
       json.reason ?? nonEmpty(outcome.stderr) ?? nonEmpty(outcome.stdout) ?? 'exited 2 without a reason'
     return { verdict: 'block', reason: cap(reason) }
   }
-  return {
-    verdict: 'error',
-    reason: withTail(`exited with code ${outcome.exitCode}`, outcome.stderr || outcome.stdout),
+  return { verdict: 'fail', reason: failureReason(`${who} exited ${outcome.exitCode}`, outcome) }
+}
+
+/** "tests (npm test)", or "the hook" when the caller did not say. */
+function label(outcome: StopHookOutcome): string {
+  if (outcome.name === undefined) return 'the hook'
+  return outcome.command ? `${outcome.name} (${outcome.command})` : outcome.name
+}
+
+/**
+ * "<head>:" and the last lines of the hook's output (stdout, then stderr), redacted and stripped of
+ * escape sequences — the part of a test run that says what failed.
+ */
+function failureReason(head: string, outcome: StopHookOutcome): string {
+  const redact = createSanitizer({ secrets: [...(outcome.secrets ?? [])] }).redact
+  const output = [outcome.stdout, outcome.stderr]
+    .map((text) => stripControl(text).trimEnd())
+    .filter((text) => text.trim().length > 0)
+    .join('\n')
+  const shortHead = head.length > 300 ? `${head.slice(0, 300)}…` : head
+  // The whole reason stays under MAX_REASON_CHARS by shortening the tail's start, never its end.
+  const budget = Math.min(FAILURE_TAIL_BYTES, MAX_REASON_CHARS - shortHead.length - 4)
+  const tail = tailOf(redact(output), FAILURE_TAIL_LINES, budget).trim()
+  return tail ? `${shortHead}: ${tail}` : `${shortHead} without output`
+}
+
+/** The last `lines` lines, at most `bytes` bytes of UTF-8, cut at a line start where possible. */
+export function tailOf(text: string, lines: number, bytes: number): string {
+  let tail = text.replace(/^\n+/, '').split('\n').slice(-lines).join('\n')
+  const buffer = Buffer.from(tail, 'utf8')
+  if (buffer.length > bytes) {
+    tail = buffer
+      .subarray(buffer.length - bytes)
+      .toString('utf8')
+      .replace(/^\uFFFD+/, '')
+    const newline = tail.indexOf('\n')
+    if (newline >= 0 && newline < tail.length - 1) tail = tail.slice(newline + 1)
+    tail = `…\n${tail}`
   }
+  return tail
 }
 
 /**

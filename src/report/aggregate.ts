@@ -90,7 +90,10 @@ function summarize(report: SessionReport): string {
   const parts = [`${report.status}, verdict ${report.verdict}`]
   if (report.checkpoints.length) parts.push(`${report.checkpoints.length} checkpoint(s)`)
   if (report.violations.length) parts.push(`${report.violations.length} violation(s)`)
-  const blocked = report.stop_hooks.filter((h) => h.verdict === 'block' && h.round === report.rounds)
+  // Hooks that gated the last round: blocked, failed or could not run (advisory ones never gate).
+  const blocked = report.stop_hooks.filter(
+    (h) => h.verdict !== 'allow' && !h.advisory && h.round === report.rounds,
+  )
   if (blocked.length) parts.push(`blocked by ${blocked.map((h) => h.name).join(', ')}`)
   if (report.reason && report.status !== 'completed') parts.push(report.reason)
   return parts.join('; ')

@@ -73,6 +73,8 @@ export interface StopHookResult {
   duration_ms: number
   round: number
   timed_out?: boolean
+  /** The hook did not pass but does not gate (on_error: allow, or advisory: true): its check is neutral. */
+  advisory?: boolean
 }
 
 export interface PushRecord {

@@ -19,11 +19,16 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   if (report.reason) lines.push(`  reason: ${report.reason}`)
   lines.push(`  session: ${report.session_id}`)
 
-  const answered = report.events.filter((e) => e.kind === 'response').length
+  const responses = report.events.filter((e) => e.kind === 'response')
+  const undelivered = responses.filter((e) => e.data?.delivered === false).length
+  const answered = responses.length - undelivered
   const detected = report.events.filter((e) =>
     ['approval_request', 'error', 'completion', 'detector'].includes(e.kind),
   )
-  if (detected.length) lines.push(`  detected: ${detected.length} event(s), ${answered} answered`)
+  if (detected.length) {
+    const lost = undelivered > 0 ? `, ${undelivered} answer(s) not delivered` : ''
+    lines.push(`  detected: ${detected.length} event(s), ${answered} answered${lost}`)
+  }
 
   if (report.checkpoints.length) {
     const last = report.checkpoints[report.checkpoints.length - 1]!

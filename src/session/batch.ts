@@ -378,17 +378,9 @@ async function fireSafely(
 }
 
 /**
- * Async hooks (a webhook post of the batch summary) get up to the shutdown grace to finish on a normal
- * end; after an interruption the runner's cancel window is short, so they are stopped right away.
+ * Async hooks (a webhook post of the batch summary) get up to hooks_async_drain_timeout to finish on a
+ * normal end; after an interruption the runner's cancel window is short, so they are stopped right away.
  */
 async function finishHooks(lifecycle: LifecycleHooks, config: Config, interrupted: boolean): Promise<void> {
-  if (!interrupted) {
-    let timer: NodeJS.Timeout | undefined
-    await Promise.race([
-      lifecycle.settled(),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, config.hooks_async_shutdown_grace))),
-    ])
-    clearTimeout(timer)
-  }
-  await lifecycle.shutdown()
+  await lifecycle.drain(interrupted ? 0 : config.hooks_async_drain_timeout)
 }

@@ -28,6 +28,8 @@ export interface SessionCheckpointsOptions {
   env: Record<string, string | undefined>
   /** Shown live (the terminal) besides the report: a large first checkpoint and how long it took. */
   onNotice?: (message: string) => void
+  /** Absolute paths never recorded (settings files proctor itself writes); may grow after start(). */
+  hiddenPaths?: ReadonlySet<string>
 }
 
 export class SessionCheckpoints {
@@ -58,6 +60,7 @@ export class SessionCheckpoints {
       session: this.o.sessionId,
       maxFileSize: config.checkpoints.max_file_size,
       minIntervalMs: config.checkpoints.min_interval,
+      hiddenPaths: this.o.hiddenPaths,
       validate: (ctx) => this.validate(ctx),
       notice: (level, message) => {
         report.event(level === 'warning' ? 'warning' : 'checkpoint', message)

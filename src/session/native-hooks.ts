@@ -1,16 +1,29 @@
 // Agents with their own hook systems (Claude Code, Codex, Gemini CLI) get proctor wired into their Stop
-// hook, so a block happens inside the agent's own loop. This prepares the agent command and the settings
-// files for one session and puts every touched file back afterwards.
-import { existsSync } from 'node:fs'
+// hook, so a block happens inside the agent's own loop. This prepares the agent command, its environment and
+// any settings file for one session, and puts every touched file back afterwards.
+import { existsSync, realpathSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type { CommandSpec } from '../supervisor/types.js'
-import { installNativeHooks, nativeAdapters, nativeHookCommand, shellQuote } from '../hooks/adapters/index.js'
+import {
+  installNativeHooks,
+  nativeAdapters,
+  nativeHookCommand,
+  shellQuote,
+  type NativeHookTarget,
+} from '../hooks/adapters/index.js'
 
 export interface PreparedNativeHooks {
   command: CommandSpec
   active: boolean
-  restore(): Promise<void>
+  /** What the agent's environment needs for its hooks to load (under the user's agent.env). */
+  env: Record<string, string>
+  /** Absolute paths of the settings files proctor wrote: never checkpointed, never the agent's work. */
+  files: string[]
+  /** The same wiring for another command of this agent (an agent.continue re-run). */
+  wire(command: CommandSpec): CommandSpec
+  /** Restores every touched file byte for byte; returns the ones the agent changed meanwhile. */
+  restore(): Promise<string[]>
 }
 
 /** How an agent's hook can start this very proctor: PROCTOR_BIN, else the running CLI script (dist/cli.js). */
@@ -29,21 +42,39 @@ export async function prepareNativeHooks(
   cwd: string,
   configFile: string | null,
   env: Record<string, string | undefined>,
+  target?: NativeHookTarget,
 ): Promise<PreparedNativeHooks> {
   const adapterName = config.agent.adapter
-  if (adapterName === 'generic') return { command, active: false, restore: async () => undefined }
+  if (adapterName === 'generic') {
+    return {
+      command,
+      active: false,
+      env: {},
+      files: [],
+      wire: (other) => other,
+      restore: async () => [],
+    }
+  }
   const adapter = nativeAdapters[adapterName]
   const slowest = Math.max(60_000, ...config.stop_hooks.map((h) => h.timeout))
   const setup = adapter.setup({
-    hookCommand: nativeHookCommand(proctorInvocation(env), adapterName, configFile ?? undefined),
+    hookCommand: nativeHookCommand(proctorInvocation(env), adapterName, configFile ?? undefined, target),
     timeoutMs: slowest + 30_000,
   })
   const installed = await installNativeHooks(setup, cwd)
-  const withArgs: CommandSpec =
+  const wire = (other: CommandSpec): CommandSpec =>
     setup.args.length === 0
-      ? command
-      : 'shell' in command
-        ? { shell: `${command.shell} ${setup.args.map(shellQuote).join(' ')}` }
-        : { file: command.file, args: [...command.args, ...setup.args] }
-  return { command: withArgs, active: true, restore: () => installed.restore() }
+      ? other
+      : 'shell' in other
+        ? { shell: `${other.shell} ${setup.args.map(shellQuote).join(' ')}` }
+        : { file: other.file, args: [...other.args, ...setup.args] }
+  return {
+    command: wire(command),
+    active: true,
+    env: setup.env,
+    // The real path: the checkpoint store compares against the repository root git reports.
+    files: installed.paths.map((path) => join(realpathSync(cwd), path)),
+    wire,
+    restore: () => installed.restore(),
+  }
 }

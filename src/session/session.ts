@@ -23,6 +23,7 @@ import { SessionCheckpoints } from './checkpointing.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
 import { prepareNativeHooks } from './native-hooks.js'
+import { NativeStops } from './native-stop.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -128,6 +129,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   if (opts.signal?.aborted) onAbort()
   opts.signal?.addEventListener('abort', onAbort, { once: true })
 
+  // Settings files proctor writes for an agent's native Stop hook: never checkpointed (see native-hooks.ts).
+  const proctorFiles = new Set<string>()
   const checkpoints = new SessionCheckpoints({
     config,
     cwd: opts.cwd,
@@ -135,6 +138,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     sessionDir: dir,
     report,
     lifecycle,
+    hiddenPaths: proctorFiles,
     pauser: {
       pause: () => currentRun?.pause(),
       resume: () => currentRun?.resume(),
@@ -147,19 +151,58 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let ending: Ending
   let outputTail = ''
   let transcript = { bytes: 0, capped: false }
-  let restoreNative = async () => undefined as void
+  let restoreNative = async (): Promise<string[]> => []
+  let nativeStops: NativeStops | null = null
 
   try {
     await fire(lifecycle, 'session_start', { command: commandArgv(opts.command), cwd: opts.cwd, mode })
     await checkpoints.start()
     opts.listener?.started?.(report.snapshot())
 
-    const native = await prepareNativeHooks(config, opts.command, opts.cwd, opts.configFile ?? null, env)
-    restoreNative = native.restore
-    if (native.active)
-      report.event('session_start', `wired proctor into ${config.agent.adapter}'s own Stop hook`)
-    let command = native.command
     let round = 1
+    // >>> native Stop hook (agents/native): the agent's own Stop hook hands each stop to this session.
+    const adapter = config.agent.adapter
+    nativeStops =
+      adapter === 'generic'
+        ? null
+        : new NativeStops({
+            adapter,
+            sessionId,
+            maxStopRounds: config.max_stop_rounds,
+            report,
+            firstRound: () => round,
+            evaluate: (nativeRound, finalText) =>
+              evaluateStop({
+                config,
+                registryDir: dirs.state,
+                sessionId,
+                cwd: opts.cwd,
+                env,
+                round: nativeRound,
+                finalText,
+                stopReason: 'native',
+                report,
+                lifecycle,
+                checkpoints,
+                listener: opts.listener,
+                signal: hooksAbort.signal,
+              }).finally(progress),
+          })
+    const target = await nativeStops?.start()
+    const native = await prepareNativeHooks(
+      config,
+      opts.command,
+      opts.cwd,
+      opts.configFile ?? null,
+      env,
+      target,
+    )
+    for (const file of native.files) proctorFiles.add(file)
+    Object.assign(env, native.env)
+    restoreNative = native.restore
+    if (native.active) report.event('session_start', `wired proctor into ${adapter}'s own Stop hook`)
+    // <<< native Stop hook
+    let command = native.command
     for (;;) {
       // Interrupted between rounds (e.g. during the stop hooks): no new agent run starts.
       if (interruptedBy) {
@@ -195,6 +238,19 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         ending = early
         break
       }
+      // >>> native Stop hook: the agent's own Stop hook already ran the stop hooks; they are not run again.
+      const nativeEnding = nativeStops?.ending()
+      if (nativeEnding) {
+        ending = completed(nativeEnding.verdict, nativeEnding.reason)
+        break
+      }
+      if (native.active) {
+        report.event(
+          'warning',
+          `${adapter} never called proctor's Stop hook: proctor runs the stop hooks itself now that it exited`,
+        )
+      }
+      // <<< native Stop hook
 
       // The agent finished by itself: the stop hooks decide whether it may stop.
       const decision = await evaluateStop({
@@ -218,6 +274,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         ending = completed('allow', null)
         break
       }
+      if (decision.reasons.length === 0) {
+        ending = completed('block', hookErrors(decision.errors))
+        break
+      }
       if (round >= config.max_stop_rounds) {
         ending = completed('block', gaveUp(round, config))
         break
@@ -226,7 +286,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         mode,
         running: false,
         continueCommand: config.agent.continue,
-        nativeHooks: native.active,
+        nativeHooks: native.active && (nativeStops?.called ?? false),
         reasons: decision.reasons,
         round: round + 1,
       })
@@ -235,12 +295,12 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
           'block',
           plan.kind === 'native'
             ? `stop hooks still block after the agent's own Stop hook let it finish`
-            : `stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
+            : `${native.active ? `${adapter} never called proctor's Stop hook, and ` : ''}stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
         )
         break
       }
       round++
-      command = plan.command
+      command = native.wire(plan.command)
       report.event('continue', `round ${round}: re-running the agent with agent.continue`, {
         data: { reasons: decision.reasons },
       })
@@ -255,9 +315,18 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   const { status, verdict, exitCode, reason } = ending
 
   // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
-  await restoreNative().catch((error: unknown) =>
-    report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
-  )
+  await restoreNative()
+    .then((changed) => {
+      for (const file of changed)
+        report.event(
+          'warning',
+          `the agent changed ${file}, which proctor wrote for its Stop hook; the original was put back`,
+        )
+    })
+    .catch((error: unknown) =>
+      report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
+    )
+  await nativeStops?.close().catch(() => undefined)
   try {
     await checkpoints.finish(interruptedBy ? INTERRUPT_PUSH_DEADLINE_MS : undefined)
   } catch (error) {
@@ -266,7 +335,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   report.finish({ ...ending, outputTail, transcript })
   report.event('session_end', `session ended: ${status}, verdict ${verdict}`)
   await fire(lifecycle, 'session_end', { status, verdict, exit_code: exitCode, reason })
-  await lifecycle.shutdown()
+  // Async hooks (session_end's webhook) finish before proctor exits; after a signal the runner's cancel
+  // window leaves no time, so they are stopped at once (with a warning).
+  await lifecycle.drain(interruptedBy ? 0 : config.hooks_async_drain_timeout)
   uninstallSignals()
   opts.signal?.removeEventListener('abort', onAbort)
 
@@ -333,6 +404,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
         PROCTOR_ROUND: String(ctx.round),
       },
       mode,
+      // Without a PTY the agent's stdin stays an open pipe, so detector answers (respond: send) reach it.
+      keepStdinOpen: true,
       cols: config.agent.cols,
       rows: config.agent.rows,
       graceMs: config.timeouts.grace,
@@ -352,6 +425,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   let decided: AttemptResult['decided'] = null
   let stopReason: string | null = null
   let evaluation: Promise<void> | null = null
+  const answers = new Set<Promise<void>>()
 
   run.on('output', (chunk) => {
     opts.output?.write(chunk)
@@ -371,8 +445,16 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if (config.checkpoints.on_events.includes(event.kind)) ctx.checkpoints.onEvent(event.kind)
     const response = event.response
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
-      run.write(response.text)
-      report.event('response', `${response.type}: ${JSON.stringify(response.text)}`, { name: event.rule })
+      const what = `${response.type}: ${JSON.stringify(response.text)}`
+      // Recorded once the write settles: an answer that never reached the agent is not counted as one.
+      const answer = run.write(response.text).then((result) =>
+        report.event('response', result.delivered ? what : `${what} — not delivered: ${result.reason}`, {
+          name: event.rule,
+          data: result.delivered ? { delivered: true } : { ...result },
+        }),
+      )
+      answers.add(answer)
+      void answer.finally(() => answers.delete(answer))
     } else if (response.type === 'stop') {
       stopReason = `stopped by detector rule "${event.rule}": ${event.text}`
       report.event('response', 'stop the agent', { name: event.rule })
@@ -408,6 +490,11 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       if (ctx.interrupted()) return
       if (decision.verdict === 'allow') {
         decided = { verdict: 'allow', reason: null }
+        void run.stop('requested')
+        return
+      }
+      if (decision.reasons.length === 0) {
+        decided = { verdict: 'block', reason: hookErrors(decision.errors) }
         void run.stop('requested')
         return
       }
@@ -472,6 +559,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
+    await Promise.all([...answers])
     return {
       exit,
       round,
@@ -506,10 +594,12 @@ interface StopEvaluation {
 }
 
 /** A checkpoint of what the agent left, then every stop hook in parallel. */
-async function evaluateStop(e: StopEvaluation): Promise<{ verdict: Verdict; reasons: string[] }> {
+async function evaluateStop(
+  e: StopEvaluation,
+): Promise<{ verdict: Verdict; reasons: string[]; errors: string[] }> {
   await e.checkpoints.settle('event')
   await fire(e.lifecycle, 'stop', { round: e.round, stop_reason: e.stopReason })
-  if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [] }
+  if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [], errors: [] }
   const latest = e.checkpoints.latest()
   const context: StopContext = {
     session_id: e.sessionId,
@@ -541,9 +631,9 @@ async function evaluateStop(e: StopEvaluation): Promise<{ verdict: Verdict; reas
     outcome.verdict === 'allow'
       ? `stop hooks allowed (round ${e.round})`
       : `stop hooks blocked (round ${e.round})`,
-    { data: { verdict: outcome.verdict, reasons: outcome.reasons, round: e.round } },
+    { data: { verdict: outcome.verdict, reasons: outcome.reasons, errors: outcome.errors, round: e.round } },
   )
-  return { verdict: outcome.verdict, reasons: outcome.reasons }
+  return { verdict: outcome.verdict, reasons: outcome.reasons, errors: outcome.errors }
 }
 
 async function fire(
@@ -602,6 +692,11 @@ const failed = (reason: string, signal: string | null = null): Ending => ({
   signal,
   reason,
 })
+
+/** Only hooks that could not run block: the agent cannot fix proctor.yml, so it is not sent back. */
+function hookErrors(errors: readonly string[]): string {
+  return `stop hooks could not run (fix proctor.yml; the agent was not sent back): ${errors.join('; ')}`
+}
 
 function gaveUp(round: number, config: Config): string {
   return `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`

@@ -1,5 +1,6 @@
 // What process.ts needs from a spawning backend (PTY or pipes). Adapters only spawn and carry
 // bytes; the group lifecycle (stop, grace, leftovers, registry) lives in process.ts.
+import type { WriteResult } from './types.js'
 
 export interface LeaderExit {
   exitCode: number | null
@@ -14,7 +15,7 @@ export interface ChildAdapter {
   readonly outputEnd: Promise<void>
   /** Stops waiting for output held open by processes outside our control; resolves outputEnd. */
   abandonOutput(): void
-  write(data: string | Buffer): void
+  write(data: string | Buffer): Promise<WriteResult>
   resize(cols: number, rows: number): void
 }
 
@@ -26,5 +27,6 @@ export interface AdapterOptions {
   cols: number
   rows: number
   stdin?: string | Buffer
+  keepStdinOpen?: boolean
   onOutput: (chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr') => void
 }

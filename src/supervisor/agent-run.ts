@@ -4,7 +4,7 @@
 // first stop cause is the one recorded.
 import { EventEmitter } from 'node:events'
 import { spawnManaged } from './process.js'
-import type { ExitInfo, ManagedProcess, SpawnMode, SpawnOptions, StopCause } from './types.js'
+import type { ExitInfo, ManagedProcess, SpawnMode, SpawnOptions, StopCause, WriteResult } from './types.js'
 
 /** Where output goes besides the 'output' event, e.g. the OutputPipeline (capture, screen, detection). */
 export interface OutputSink {
@@ -89,8 +89,10 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     return this.child?.pid
   }
 
-  write(data: string | Buffer): void {
-    this.child?.write(data)
+  /** Bytes for the agent (an answer, typed text); resolves with whether they reached it. */
+  write(data: string | Buffer): Promise<WriteResult> {
+    if (!this.child) return Promise.resolve({ delivered: false, reason: 'the agent has not started' })
+    return this.child.write(data)
   }
 
   /** Freezes the agent's whole group (around a checkpoint); the idle clock stops too. */

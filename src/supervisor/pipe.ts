@@ -3,6 +3,13 @@
 import { spawn } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import type { AdapterOptions, ChildAdapter, LeaderExit } from './adapter.js'
+import type { WriteResult } from './types.js'
+
+/**
+ * A write is delivered once the kernel took it. A child that never reads fills the pipe (64 KiB on
+ * Linux) and the write waits; after this long the answer counts as not delivered.
+ */
+const WRITE_DEADLINE_MS = 2_000
 
 export function spawnPipe(opts: AdapterOptions): ChildAdapter {
   const child = spawn(opts.file, opts.args, {
@@ -25,7 +32,7 @@ export function spawnPipe(opts: AdapterOptions): ChildAdapter {
   // A child that exits without reading its input must not crash us with EPIPE.
   stdin.on('error', () => undefined)
   if (opts.stdin !== undefined) stdin.end(opts.stdin)
-  else stdin.end()
+  else if (!opts.keepStdinOpen) stdin.end()
 
   const streamEnded = (stream: Readable, name: 'stdout' | 'stderr'): Promise<void> =>
     new Promise((resolve) => {
@@ -52,8 +59,30 @@ export function spawnPipe(opts: AdapterOptions): ChildAdapter {
       child.stderr.destroy()
     },
     write(data) {
-      if (stdin.writable && !stdin.writableEnded) stdin.write(data)
+      if (!stdin.writable || stdin.writableEnded || stdin.destroyed) {
+        return Promise.resolve<WriteResult>({ delivered: false, reason: "the agent's stdin is closed" })
+      }
+      return new Promise<WriteResult>((resolve) => {
+        const timer = setTimeout(
+          () =>
+            resolve({ delivered: false, reason: 'the agent is not reading its stdin (the pipe is full)' }),
+          WRITE_DEADLINE_MS,
+        )
+        stdin.write(data, (error) => {
+          clearTimeout(timer)
+          resolve(
+            error
+              ? { delivered: false, reason: `the agent's stdin is closed (${errorCode(error)})` }
+              : { delivered: true },
+          )
+        })
+      })
     },
     resize: () => undefined,
   }
+}
+
+function errorCode(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code
+  return code ?? error.message
 }

@@ -15,6 +15,7 @@ import {
   type SpawnMode,
   type SpawnOptions,
   type StopCause,
+  type WriteResult,
 } from './types.js'
 
 const DEFAULT_COLS = 120
@@ -60,6 +61,7 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
     cols: opts.cols ?? DEFAULT_COLS,
     rows: opts.rows ?? DEFAULT_ROWS,
     stdin: opts.stdin,
+    keepStdinOpen: opts.keepStdinOpen,
     onOutput,
   }
   let adapter: ChildAdapter
@@ -155,8 +157,9 @@ class GroupLeader implements ManagedProcess {
     clearTimeout(timer)
   }
 
-  write(data: string | Buffer): void {
-    if (!this.leaderGone) this.adapter.write(data)
+  write(data: string | Buffer): Promise<WriteResult> {
+    if (this.leaderGone) return Promise.resolve({ delivered: false, reason: 'the agent has exited' })
+    return this.adapter.write(data)
   }
 
   stop(cause: StopCause, graceMs?: number): Promise<ExitInfo> {

@@ -11,6 +11,9 @@ import { readSync } from 'node:fs'
 import type * as NodePty from '@lydell/node-pty'
 import type { AdapterOptions, ChildAdapter, LeaderExit } from './adapter.js'
 import { signalName } from './proc-info.js'
+import type { WriteResult } from './types.js'
+
+const notDelivered: WriteResult = { delivered: false, reason: 'the terminal has closed (the agent exited)' }
 
 type NodePtyModule = typeof NodePty
 
@@ -111,13 +114,15 @@ export function spawnPty(opts: AdapterOptions): ChildAdapter {
     outputEnd: leaderExit.then(() => undefined),
     abandonOutput: () => undefined,
     write(data) {
-      if (masterDone) return
+      if (masterDone) return Promise.resolve(notDelivered)
       try {
         // The unix socket takes Buffers as they are (the typings say string); Windows needs text.
         const bytes = typeof data !== 'string' && process.platform === 'win32' ? data.toString('utf8') : data
         ;(term.write as (input: string | Buffer) => void).call(term, bytes)
+        return Promise.resolve({ delivered: true })
       } catch {
         // The terminal closed between the check and the write; writes after exit are no-ops.
+        return Promise.resolve(notDelivered)
       }
     },
     resize(cols, rows) {

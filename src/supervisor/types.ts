@@ -19,8 +19,12 @@ export interface SpawnOptions {
   /** PTY size; defaults 120x40. */
   cols?: number
   rows?: number
-  /** Pipe mode only: written to stdin, then stdin is closed. Without it stdin is closed at once. */
+  /**
+   * Pipe mode only: written to stdin, then stdin is closed. Without it stdin is closed at once, unless
+   * `keepStdinOpen` keeps it an open pipe that write() feeds (an agent answering prompts without a PTY).
+   */
   stdin?: string | Buffer
+  keepStdinOpen?: boolean
   /** Time between SIGTERM to the group and SIGKILL when stopping. */
   graceMs: number
   /** Raw output as it arrives: PTY output, or (pipe mode) stdout and stderr tagged. */
@@ -30,6 +34,8 @@ export interface SpawnOptions {
   /** Label used in error messages and the registry ("agent", "hook tests", ...). */
   label?: string
 }
+
+export type WriteResult = { delivered: true } | { delivered: false; reason: string }
 
 export interface ExitInfo {
   /** Exit code, or null when killed by a signal. */
@@ -48,8 +54,11 @@ export interface ManagedProcess {
   readonly mode: SpawnMode
   /** Resolves once, after exit AND end of all output (no tail loss). Never rejects. */
   readonly exited: Promise<ExitInfo>
-  /** PTY: typed into the terminal. Pipe: written to stdin if still open. No-op after exit. */
-  write(data: string | Buffer): void
+  /**
+   * PTY: typed into the terminal. Pipe: written to stdin if still open. Resolves with whether the bytes
+   * reached the child (a closed stdin, an exited child or a full pipe nobody reads are "not delivered").
+   */
+  write(data: string | Buffer): Promise<WriteResult>
   /**
    * SIGTERM to the group, SIGKILL after graceMs (or the shorter `graceMs` given here, e.g. while proctor
    * itself is being cancelled); idempotent; resolves with the exit.

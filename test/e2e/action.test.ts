@@ -104,7 +104,7 @@ interface Workspace {
   files: string
 }
 
-function workspace(config = CONFIG): Workspace {
+function workspace(config = CONFIG, extra: Record<string, string> = {}): Workspace {
   const repo = makeTempRepo({
     files: {
       'README.md': '# widgets\n',
@@ -112,6 +112,7 @@ function workspace(config = CONFIG): Workspace {
       'agent.mjs': AGENT,
       'lint.mjs': LINT,
       'hang.mjs': HANG,
+      ...extra,
     },
   })
   const name = `widgets-${++repoCount}.git`
@@ -331,6 +332,94 @@ describe('the action on a pull request', () => {
     expect(ws.repo.exists('src/feature.js')).toBe(false)
     expect(server.count('repos/get-collaborator-permission-level')).toBe(1)
     expect(writes(server)).toEqual([])
+  })
+})
+
+// A test suite run the way users write it (`npm test`, no `|| exit 2`): exit 1 and the failure on stdout.
+const TEST_SUITE = `const { greet } = await import('./greeting.mjs')
+console.log('running 1 test')
+const got = greet('ci')
+if (got !== 'hello, ci') {
+  console.log('FAIL greet: expected "hello, ci", got ' + JSON.stringify(got))
+  console.error('1 test failed')
+  process.exit(1)
+}
+console.log('1 test passed')
+`
+// A scripted agent with a bug; re-run with --continue "<reason>" it keeps the reason and fixes the bug.
+const FIXING_AGENT = `import { writeFileSync } from 'node:fs'
+const at = process.argv.indexOf('--continue')
+if (at < 0) {
+  writeFileSync('greeting.mjs', "export const greet = (name) => 'helo, ' + name\\n")
+  console.log('agent: wrote greeting.mjs')
+} else {
+  writeFileSync('reason.txt', process.argv[at + 1])
+  writeFileSync('greeting.mjs', "export const greet = (name) => 'hello, ' + name\\n")
+  console.log('agent: fixed greeting.mjs')
+}
+`
+const GATE_CONFIG = (hooks: string) => `agent:
+  continue: [node, fixing-agent.mjs, --continue, "{reason}"]
+checkpoints:
+  interval: 10m
+  min_interval: 0s
+max_stop_rounds: 3
+stop_hooks:
+${hooks}`
+
+describe('stop hooks as required checks', () => {
+  it('a failing test suite (exit 1) fails its check and goes back to the agent; the fix turns the check green', async () => {
+    const server = await startApi()
+    const ws = workspace(
+      GATE_CONFIG(`  - { name: tests, command: "node test.mjs" }
+  - { name: coverage, command: "echo 'coverage 71% < 80%'; exit 1", advisory: true }
+`),
+      { 'test.mjs': TEST_SUITE, 'fixing-agent.mjs': FIXING_AGENT },
+    )
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node fixing-agent.mjs' },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.outputs).toMatchObject({ verdict: 'allow', status: 'completed' })
+    // The agent was sent back with the suite's own output, and fixed the bug.
+    const reason = ws.repo.read('reason.txt')
+    expect(reason).toContain('tests (node test.mjs) exited 1:')
+    expect(reason).toContain('FAIL greet: expected "hello, ci", got "helo, ci"')
+    expect(reason).toContain('1 test failed')
+    expect(reason).not.toContain('coverage')
+    // One check run per round: failure, then success; the advisory hook stays neutral.
+    const conclusions = (name: string) =>
+      server.state.checkRunsNamed(`proctor / ${name}`).map((check) => check.conclusion)
+    expect(conclusions('tests')).toEqual(['failure', 'success'])
+    expect(conclusions('coverage')).toEqual(['neutral', 'neutral'])
+    expect(server.state.checkRunsNamed('proctor / tests')[0]!.output.text).toContain('FAIL greet')
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('a hook that cannot run fails its check and blocks, without sending the agent back', async () => {
+    const server = await startApi()
+    const ws = workspace(GATE_CONFIG(`  - { name: tests, command: "npm-tset" }\n`), {
+      'fixing-agent.mjs': FIXING_AGENT,
+    })
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node fixing-agent.mjs' },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expect(run.outputs).toMatchObject({ verdict: 'block', status: 'completed' })
+    expect(ws.repo.exists('reason.txt')).toBe(false)
+    const [tests, ...more] = server.state.checkRunsNamed('proctor / tests')
+    expect(more).toEqual([])
+    expect(tests).toMatchObject({ status: 'completed', conclusion: 'failure' })
+    expect(tests!.output.text).toContain('command not found')
+    expect(server.validationFailures).toEqual([])
   })
 })
 

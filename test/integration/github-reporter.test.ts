@@ -244,12 +244,13 @@ describe('check runs', () => {
     expect(t.server.validationFailures).toEqual([])
   })
 
-  it('maps hook errors, timeouts and interruptions to neutral, timed_out and cancelled', async () => {
+  it('fails the checks of hook errors and timeouts, keeps advisory hooks neutral, cancels interrupted ones', async () => {
     const t = await setup()
     const reporter = t.make()
     await reporter.hookStarted('lint')
     await reporter.hookStarted('types')
     await reporter.hookStarted('e2e')
+    await reporter.hookStarted('coverage')
     await reporter.hookFinished({
       name: 'lint',
       verdict: 'error',
@@ -267,16 +268,26 @@ describe('check runs', () => {
       round: 1,
       timed_out: true,
     })
+    await reporter.hookFinished({
+      name: 'coverage',
+      verdict: 'error',
+      reason: 'coverage (npm run cov) exited 1: 71% < 80%',
+      exit_code: 1,
+      duration_ms: 10,
+      round: 1,
+      advisory: true,
+    })
     await reporter.finish(
       sessionReport({ status: 'interrupted', verdict: 'block', reason: 'SIGINT', violations: [] }),
     )
     const conclusion = (name: string) => t.server!.state.checkRunsNamed(`proctor / ${name}`)[0]?.conclusion
-    expect([conclusion('lint'), conclusion('types'), conclusion('e2e'), conclusion('policy')]).toEqual([
-      'neutral',
-      'timed_out',
-      'cancelled',
-      'success',
-    ])
+    expect([
+      conclusion('lint'),
+      conclusion('types'),
+      conclusion('coverage'),
+      conclusion('e2e'),
+      conclusion('policy'),
+    ]).toEqual(['failure', 'failure', 'neutral', 'cancelled', 'success'])
   })
 
   it('falls back to escaped workflow annotations when the token cannot write check runs (403)', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { installNativeHooks, nativeAdapters, nativeHookCommand } from '../../src/hooks/adapters/index.js'
+import { continuesBlockSequence } from '../../src/hooks/native.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -22,6 +23,37 @@ describe('native adapters', () => {
     expect(nativeHookCommand(['proctor'], 'gemini', 'ci/proctor.yml')).toBe(
       'proctor hook stop --adapter gemini --config ci/proctor.yml',
     )
+  })
+
+  it('name the proctor session and its socket in argv (Gemini strips hook env in Actions)', () => {
+    expect(
+      nativeHookCommand(['proctor'], 'gemini', undefined, { session: 'run-1', socket: '/tmp/p x/stop.sock' }),
+    ).toBe(`proctor hook stop --adapter gemini --session run-1 --socket '/tmp/p x/stop.sock'`)
+  })
+
+  it('Codex gets its Stop hook on the command line with the trust bypass, writing no file (timeout in seconds)', () => {
+    const setup = nativeAdapters.codex.setup({
+      hookCommand: `proctor hook stop --socket '/a "b"'`,
+      timeoutMs: 90_500,
+    })
+    expect(setup.files).toEqual([])
+    expect(setup.env).toEqual({})
+    expect(setup.args).toEqual([
+      '-c',
+      `hooks.Stop=[{hooks=[{type="command",command="proctor hook stop --socket '/a \\"b\\"'",timeout=91}]}]`,
+      '--dangerously-bypass-hook-trust',
+    ])
+  })
+
+  it('Gemini CLI gets its AfterAgent hook in .gemini/settings.json (timeout in ms) and the workspace-trust variable', () => {
+    const setup = nativeAdapters.gemini.setup({ hookCommand: 'p', timeoutMs: 90_500 })
+    expect(setup.files.map((f) => f.path)).toEqual(['.gemini/settings.json'])
+    expect(setup.env).toEqual({ GEMINI_CLI_TRUST_WORKSPACE: 'true' })
+    expect(setup.files[0]!.merge(null)).toEqual({
+      hooks: {
+        AfterAgent: [{ hooks: [{ type: 'command', name: 'proctor-stop', command: 'p', timeout: 90_500 }] }],
+      },
+    })
   })
 
   it('Claude Code gets its Stop hook through --settings JSON (timeout in seconds)', () => {
@@ -68,10 +100,27 @@ describe('native adapters', () => {
       stopHookActive: true,
       finalText: 'done',
       cwd: '/w',
+      promptKey: null,
     })
-    expect(nativeAdapters.gemini.readInput({ session_id: 'g', prompt_response: 'answer' }).finalText).toBe(
-      'answer',
-    )
+    expect(
+      nativeAdapters.gemini.readInput({ session_id: 'g', prompt: 'task', prompt_response: 'answer' }),
+    ).toMatchObject({ finalText: 'answer', promptKey: 'task' })
+    expect(nativeAdapters.codex.readInput({ session_id: 'c', turn_id: 't1' }).promptKey).toBe('t1')
+  })
+
+  it('count a block sequence per prompt, so Gemini resetting stop_hook_active after a tool call does not restart it', () => {
+    const gemini = (prompt: string, active: boolean) =>
+      nativeAdapters.gemini.readInput({ prompt, stop_hook_active: active })
+    // Gemini after a tool call: flag false, same prompt → still the same sequence.
+    expect(continuesBlockSequence(gemini('task', false), { verdict: 'block', promptKey: 'task' })).toBe(true)
+    // A new prompt, or a stop after an allow, starts over.
+    expect(continuesBlockSequence(gemini('other', true), { verdict: 'block', promptKey: 'task' })).toBe(false)
+    expect(continuesBlockSequence(gemini('task', true), { verdict: 'allow', promptKey: 'task' })).toBe(false)
+    expect(continuesBlockSequence(gemini('task', true), null)).toBe(false)
+    // Claude Code names no prompt: its own flag decides.
+    const claude = (active: boolean) => nativeAdapters.claude.readInput({ stop_hook_active: active })
+    expect(continuesBlockSequence(claude(true), { verdict: 'block', promptKey: null })).toBe(true)
+    expect(continuesBlockSequence(claude(false), { verdict: 'block', promptKey: null })).toBe(false)
   })
 
   it('merge into existing settings files, keep the user’s hooks, add ours once, and restore exactly', async () => {
@@ -100,21 +149,39 @@ describe('native adapters', () => {
   it('remove files and directories they created on restore', async () => {
     const cwd = tempDir()
     const installed = await installNativeHooks(
-      nativeAdapters.codex.setup({ hookCommand: 'p', timeoutMs: 1000 }),
+      nativeAdapters.gemini.setup({ hookCommand: 'p', timeoutMs: 1000 }),
       cwd,
     )
-    expect(existsSync(join(cwd, '.codex/hooks.json'))).toBe(true)
-    await installed.restore()
-    expect(existsSync(join(cwd, '.codex'))).toBe(false)
+    expect(installed.paths).toEqual(['.gemini/settings.json'])
+    expect(existsSync(join(cwd, '.gemini/settings.json'))).toBe(true)
+    expect(await installed.restore()).toEqual([])
+    expect(existsSync(join(cwd, '.gemini'))).toBe(false)
+  })
+
+  it("restore a user's file byte for byte (BOM, CRLF) and name it when the agent changed proctor's version", async () => {
+    const cwd = tempDir()
+    mkdirSync(join(cwd, '.gemini'))
+    const original = Buffer.from('\uFEFF{ "ui" :  {"hideBanner":true} }\r\n', 'utf8')
+    writeFileSync(join(cwd, '.gemini/settings.json'), original)
+    const installed = await installNativeHooks(
+      nativeAdapters.gemini.setup({ hookCommand: 'p', timeoutMs: 1000 }),
+      cwd,
+    )
+    expect(JSON.parse(readFileSync(join(cwd, '.gemini/settings.json'), 'utf8')).ui).toEqual({
+      hideBanner: true,
+    })
+    writeFileSync(join(cwd, '.gemini/settings.json'), '{"hooks":{}}')
+    expect(await installed.restore()).toEqual(['.gemini/settings.json'])
+    expect(readFileSync(join(cwd, '.gemini/settings.json')).equals(original)).toBe(true)
   })
 
   it('refuse to overwrite a settings file that is not JSON, naming it', async () => {
     const cwd = tempDir()
-    mkdirSync(join(cwd, '.codex'))
-    writeFileSync(join(cwd, '.codex/hooks.json'), '{ not json')
+    mkdirSync(join(cwd, '.gemini'))
+    writeFileSync(join(cwd, '.gemini/settings.json'), '{ not json')
     await expect(
-      installNativeHooks(nativeAdapters.codex.setup({ hookCommand: 'p', timeoutMs: 1000 }), cwd),
-    ).rejects.toThrow(/\.codex\/hooks\.json is not valid JSON/)
-    expect(readFileSync(join(cwd, '.codex/hooks.json'), 'utf8')).toBe('{ not json')
+      installNativeHooks(nativeAdapters.gemini.setup({ hookCommand: 'p', timeoutMs: 1000 }), cwd),
+    ).rejects.toThrow(/\.gemini\/settings\.json is not valid JSON/)
+    expect(readFileSync(join(cwd, '.gemini/settings.json'), 'utf8')).toBe('{ not json')
   })
 })

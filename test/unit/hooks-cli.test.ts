@@ -181,4 +181,15 @@ describe('proctor hook stop', () => {
     expect(body.decision).toBe('block')
     expect(body.reason).toContain('- tests: 3 failing')
   })
+
+  it('lets a Claude Code agent stop when the only blocking hooks cannot run (it cannot fix proctor.yml)', async () => {
+    const cwd = repo('stop_hooks:\n  - { name: tests, command: "npm-tset" }\n')
+    const input = JSON.stringify({ session_id: 'abc', hook_event_name: 'Stop', stop_hook_active: false, cwd })
+    const answer = await proctor(cwd, ['hook', 'stop', '--adapter', 'claude'], { stdin: input })
+    expect(answer.code).toBe(0)
+    const body = JSON.parse(answer.stdout)
+    expect(body.decision).toBeUndefined()
+    expect(body.systemMessage).toMatch(/stop hooks could not run \(tests: tests \(npm-tset\) could not run/)
+    expect(body.systemMessage).toContain('verdict block')
+  })
 })

@@ -98,7 +98,7 @@ describe('runStopHooks', () => {
     ])
   })
 
-  it('blocks when any hook blocks and keeps every reason; errors alone do not block', async () => {
+  it('blocks when any hook blocks or fails and keeps every reason for the agent', async () => {
     const seen: string[] = []
     const outcome = await run(
       [
@@ -108,7 +108,7 @@ describe('runStopHooks', () => {
           name: 'review',
           command: ['sh', '-c', 'echo \'{"decision":"block","reason":"add a changelog entry"}\''],
         },
-        { name: 'flaky', command: 'echo crashed >&2; exit 1' },
+        { name: 'unit', command: 'echo "FAIL a.test.js"; echo "1 failed" >&2; exit 1' },
       ],
       {
         onStart: (name) => seen.push(`start ${name}`),
@@ -116,28 +116,64 @@ describe('runStopHooks', () => {
       },
     )
     expect(outcome.verdict).toBe('block')
-    expect(outcome.reasons).toEqual(['tests: 2 tests failing', 'review: add a changelog entry'])
+    expect(outcome.reasons).toEqual([
+      'tests: 2 tests failing',
+      'review: add a changelog entry',
+      'unit (echo "FAIL a.test.js"; echo "1 failed" >&2; exit 1) exited 1: FAIL a.test.js\n1 failed',
+    ])
+    expect(outcome.errors).toEqual([])
     expect(
       outcome.results.map((result) => [result.name, result.verdict, result.exit_code, result.round]),
     ).toEqual([
       ['pass', 'allow', 0, 2],
       ['tests', 'block', 2, 2],
       ['review', 'block', 0, 2],
-      ['flaky', 'error', 1, 2],
+      ['unit', 'block', 1, 2],
     ])
-    expect(outcome.results[3]!.reason).toContain('crashed')
     expect(seen.filter((entry) => entry.startsWith('start'))).toHaveLength(4)
     expect(seen.filter((entry) => entry.startsWith('result'))).toHaveLength(4)
 
-    const errorsOnly = await run([{ name: 'flaky', command: 'exit 3' }])
-    expect(errorsOnly.verdict).toBe('allow')
+    const failOnly = await run([{ name: 'flaky', command: 'exit 3' }])
+    expect(failOnly.verdict).toBe('block')
+    expect(failOnly.reasons).toEqual(['flaky (exit 3) exited 3 without output'])
   })
 
-  it('on_error: block turns a hook error into a block', async () => {
-    const outcome = await run([{ name: 'gate', command: 'exit 7', on_error: 'block' }])
+  it('a hook that cannot run blocks, but its error is for the user, not the agent', async () => {
+    const outcome = await run([
+      { name: 'tests', command: 'npm-tset' },
+      { name: 'lint', command: ['./no-such-linter'] },
+    ])
     expect(outcome.verdict).toBe('block')
-    expect(outcome.results[0]!.verdict).toBe('block')
-    expect(outcome.reasons[0]).toMatch(/^gate: hook error \(on_error: block\): exited with code 7/)
+    expect(outcome.reasons).toEqual([])
+    expect(outcome.results.map((result) => [result.verdict, result.advisory])).toEqual([
+      ['error', undefined],
+      ['error', undefined],
+    ])
+    expect(outcome.errors[0]).toMatch(
+      /^tests: tests \(npm-tset\) could not run \(exit 127: command not found\); fix its command in proctor.yml/,
+    )
+    expect(outcome.errors[1]).toMatch(/^lint: stop hook lint could not start: .*no-such-linter/)
+  })
+
+  it('on_error: allow and advisory: true keep a hook advisory: reported, never blocking', async () => {
+    const outcome = await run([
+      { name: 'soft', command: 'echo flaky >&2; exit 1', on_error: 'allow' },
+      { name: 'broken', command: 'npm-tset', on_error: 'allow' },
+      { name: 'explicit', command: 'echo "no changelog" >&2; exit 2', on_error: 'allow' },
+      { name: 'info', command: 'echo "coverage fell" >&2; exit 2', advisory: true },
+    ])
+    expect(outcome.results.map((result) => [result.name, result.verdict, result.advisory])).toEqual([
+      ['soft', 'error', true],
+      ['broken', 'error', true],
+      ['explicit', 'block', undefined],
+      ['info', 'block', true],
+    ])
+    // on_error covers the hook's failures and errors; an explicit exit 2 still blocks.
+    expect(outcome.verdict).toBe('block')
+    expect(outcome.reasons).toEqual(['explicit: no changelog'])
+    expect(outcome.results[0]!.reason).toContain('flaky')
+    const advisoryOnly = await run([{ name: 'info', command: 'exit 1', advisory: true }])
+    expect(advisoryOnly).toMatchObject({ verdict: 'allow', reasons: [], errors: [] })
   })
 
   it('stops a hook at its timeout, group and all, even when it ignores SIGTERM', async () => {
@@ -153,7 +189,9 @@ describe('runStopHooks', () => {
     expect(slow).toMatchObject({ name: 'slow', verdict: 'error', timed_out: true })
     expect(slow.reason).toContain('timed out after 2000ms')
     expect(outcome.results[1]!.verdict).toBe('allow')
-    expect(outcome.verdict).toBe('allow')
+    // A timeout is a hook error: it blocks, for the user to fix, without sending the agent back.
+    expect(outcome.verdict).toBe('block')
+    expect(outcome.reasons).toEqual([])
     for (const file of ['slow.pid', 'slow-sh.pid']) {
       expect(alive(Number(readFileSync(join(dir, file), 'utf8')))).toBe(false)
     }
@@ -183,7 +221,7 @@ describe('runStopHooks', () => {
   })
 
   it('allows with no hooks at all', async () => {
-    expect(await run([])).toEqual({ verdict: 'allow', results: [], reasons: [] })
+    expect(await run([])).toEqual({ verdict: 'allow', results: [], reasons: [], errors: [] })
   })
 })
 

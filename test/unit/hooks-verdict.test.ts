@@ -64,27 +64,87 @@ describe('interpretStopHook', () => {
     })
   })
 
-  it('treats other exit codes, signals, timeouts and spawn failures as errors with the cause', () => {
+  it('treats any other exit code or a crash as a failure whose reason names the hook and quotes its output', () => {
     const exit1 = interpretStopHook(
-      outcome({ exitCode: 1, stderr: 'line1\nTypeError: boom\n', stdout: '{"decision":"block"}' }),
+      outcome({
+        exitCode: 1,
+        stderr: 'npm error Test failed\n',
+        stdout: '\u001b[31mFAIL\u001b[39m src/a.test.ts\nTypeError: boom\n',
+        name: 'tests',
+        command: 'npm test',
+      }),
     )
-    expect(exit1.verdict).toBe('error')
-    expect(exit1.reason).toContain('exited with code 1')
-    expect(exit1.reason).toContain('TypeError: boom')
-    expect(interpretStopHook(outcome({ exitCode: null, signal: 'SIGSEGV' }))).toEqual({
-      verdict: 'error',
-      reason: 'killed by SIGSEGV',
+    expect(exit1).toEqual({
+      verdict: 'fail',
+      reason: 'tests (npm test) exited 1: FAIL src/a.test.ts\nTypeError: boom\nnpm error Test failed',
     })
+    expect(interpretStopHook(outcome({ exitCode: 3, name: 'lint' }))).toEqual({
+      verdict: 'fail',
+      reason: 'lint exited 3 without output',
+    })
+    expect(interpretStopHook(outcome({ exitCode: null, signal: 'SIGSEGV', name: 'tests' }))).toEqual({
+      verdict: 'fail',
+      reason: 'tests was killed by SIGSEGV without output',
+    })
+  })
+
+  it('quotes only the last 60 lines / 4 KiB of a failure, redacted', () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}`)
+    const many = interpretStopHook(outcome({ exitCode: 1, stdout: lines.join('\n'), name: 't' }))
+    expect(many.reason!.split('\n')).toHaveLength(60)
+    expect(many.reason).toMatch(/^t exited 1: line 140\n/)
+    expect(many.reason).toMatch(/line 199$/)
+    const wide = interpretStopHook(
+      outcome({ exitCode: 1, stdout: `${'x'.repeat(9000)}\nthe end`, name: 't' }),
+    )
+    expect(Buffer.byteLength(wide.reason!)).toBeLessThanOrEqual(4096 + 40)
+    expect(wide.reason).toMatch(/the end$/)
+    const token = `ghp_${'a'.repeat(36)}`
+    const secret = interpretStopHook(
+      outcome({
+        exitCode: 1,
+        stderr: `auth with ${token} and hunter2-value failed`,
+        secrets: ['hunter2-value'],
+      }),
+    )
+    expect(secret.reason).not.toContain(token)
+    expect(secret.reason).not.toContain('hunter2-value')
+    expect(secret.reason).toContain('auth with *** and *** failed')
+  })
+
+  it('treats a hook that cannot run, times out or is stopped as an error that tells the user what to fix', () => {
     expect(
-      interpretStopHook(outcome({ exitCode: null, signal: 'SIGTERM', timedOut: true, timeoutMs: 500 })),
+      interpretStopHook(
+        outcome({
+          exitCode: 127,
+          stderr: 'sh: 1: npm-tset: not found\n',
+          name: 'tests',
+          command: 'npm-tset',
+        }),
+      ),
     ).toEqual({
       verdict: 'error',
-      reason: 'timed out after 500ms',
+      reason:
+        'tests (npm-tset) could not run (exit 127: command not found); fix its command in proctor.yml: sh: 1: npm-tset: not found',
+    })
+    expect(interpretStopHook(outcome({ exitCode: 126, name: 'x' })).reason).toBe(
+      'x could not run (exit 126: command not executable); fix its command in proctor.yml',
+    )
+    expect(
+      interpretStopHook(
+        outcome({ exitCode: null, signal: 'SIGTERM', timedOut: true, timeoutMs: 500, name: 'slow' }),
+      ),
+    ).toEqual({
+      verdict: 'error',
+      reason: 'slow timed out after 500ms; raise its timeout in proctor.yml or make it faster',
     })
     expect(interpretStopHook(outcome({ exitCode: null, spawnError: 'command not found: nope' }))).toEqual({
       verdict: 'error',
-      reason: 'command not found: nope',
+      reason: 'command not found: nope; fix its command in proctor.yml',
     })
+    expect(
+      interpretStopHook(outcome({ exitCode: null, signal: 'SIGTERM', stoppedBy: 'shutdown', name: 'x' })),
+    ).toEqual({ verdict: 'error', reason: 'x was stopped (shutdown) before it finished' })
   })
 
   it('caps very long reasons and says how much was cut', () => {

@@ -117,12 +117,13 @@ async function check(
       stop_reason: flags.prePush ? 'pre-push' : 'manual',
       results: outcome.results,
       reasons: outcome.reasons,
+      errors: outcome.errors,
       pushed_refs: pushedRefs,
     }
     io.stdout(`${JSON.stringify(body, null, 2)}\n`)
   } else {
     const blocked = outcome.results.filter((hook) => hook.verdict === 'block').length
-    const errors = outcome.results.filter((hook) => hook.verdict === 'error').length
+    const errors = outcome.results.filter((hook) => hook.verdict === 'error' && !hook.advisory).length
     const counts = [`${blocked} blocked`, errors > 0 ? `${errors} errored` : null].filter(Boolean).join(', ')
     report(`proctor check: ${outcome.verdict} (${outcome.results.length} hooks, ${counts})\n`)
   }

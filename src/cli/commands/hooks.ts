@@ -76,13 +76,14 @@ export function listHooks(config: Config): string {
   if (config.stop_hooks.length === 0) lines.push('  (none)')
   const width = Math.max(4, ...config.stop_hooks.map((hook) => hook.name.length))
   for (const hook of config.stop_hooks) {
-    const onError = hook.on_error === 'block' ? '  on_error: block' : ''
+    // The default (on_error: block) fails closed; only an advisory hook is worth pointing out.
+    const onError = hook.advisory ? '  advisory' : hook.on_error === 'allow' ? '  on_error: allow' : ''
     lines.push(
       `  ${hook.name.padEnd(width)}  ${describeCommand(hook.command)}  (timeout ${formatDuration(hook.timeout)}${onError})`,
     )
   }
   lines.push(
-    `lifecycle hooks (async pool ${config.hooks_async_pool_size}, shutdown grace ${formatDuration(config.hooks_async_shutdown_grace)}):`,
+    `lifecycle hooks (async pool ${config.hooks_async_pool_size}, drain ${formatDuration(config.hooks_async_drain_timeout)}, shutdown grace ${formatDuration(config.hooks_async_shutdown_grace)}):`,
   )
   let any = false
   for (const event of lifecycleEvents) {

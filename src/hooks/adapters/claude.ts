@@ -18,12 +18,14 @@ export const claudeAdapter: NativeAdapter = {
             merge: (existing) => withStopHandler(existing, 'Stop', handler),
           },
         ],
+        env: {},
       }
     }
     return {
       adapter: 'claude',
       args: ['--settings', JSON.stringify(withStopHandler(null, 'Stop', handler))],
       files: [],
+      env: {},
     }
   },
   readInput(payload) {
@@ -32,6 +34,7 @@ export const claudeAdapter: NativeAdapter = {
       stopHookActive: payload.stop_hook_active === true,
       finalText: stringField(payload, 'last_assistant_message') ?? '',
       cwd: stringField(payload, 'cwd'),
+      promptKey: null,
     }
   },
   answer(decision) {

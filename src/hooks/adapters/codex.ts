@@ -1,17 +1,25 @@
-// Codex CLI: `Stop` hook in <repo>/.codex/hooks.json (same shape as Claude Code; timeout in seconds); block =
-// exit 0 + {"decision":"block","reason"} (reason must be non-empty); empty stdout on exit 0 lets it stop.
-import { stringField, withStopHandler } from './settings-json.js'
+// Codex CLI: `Stop` hook (same shape as Claude Code; `timeout` in seconds — `timeoutSec` is ignored). Codex runs
+// a project's .codex/hooks.json only when both the project and the hook are trusted, so proctor passes the hook
+// on the command line instead (`-c hooks.Stop=[…]` plus `--dangerously-bypass-hook-trust`): it runs in an
+// untrusted project and no file is written. Block = exit 0 + {"decision":"block","reason"} (reason must be
+// non-empty; Codex sends it to the model as the next user message); empty stdout on exit 0 lets it stop.
+import { stringField } from './settings-json.js'
 import type { NativeAdapter } from './types.js'
+
+/** A TOML basic string: JSON's escapes (\", \\, \n, \uXXXX) are all valid TOML. */
+const tomlString = (value: string): string => JSON.stringify(value)
 
 export const codexAdapter: NativeAdapter = {
   name: 'codex',
   stopEvent: 'Stop',
   setup({ hookCommand, timeoutMs }) {
-    const handler = { type: 'command' as const, command: hookCommand, timeout: Math.ceil(timeoutMs / 1000) }
+    const timeout = Math.ceil(timeoutMs / 1000)
+    const stop = `hooks.Stop=[{hooks=[{type="command",command=${tomlString(hookCommand)},timeout=${timeout}}]}]`
     return {
       adapter: 'codex',
-      args: [],
-      files: [{ path: '.codex/hooks.json', merge: (existing) => withStopHandler(existing, 'Stop', handler) }],
+      args: ['-c', stop, '--dangerously-bypass-hook-trust'],
+      files: [],
+      env: {},
     }
   },
   readInput(payload) {
@@ -20,6 +28,7 @@ export const codexAdapter: NativeAdapter = {
       stopHookActive: payload.stop_hook_active === true,
       finalText: stringField(payload, 'last_assistant_message') ?? '',
       cwd: stringField(payload, 'cwd'),
+      promptKey: stringField(payload, 'turn_id'),
     }
   },
   answer(decision) {

@@ -1,5 +1,8 @@
 // Gemini CLI: `AfterAgent` hook in .gemini/settings.json (timeout in milliseconds); {"decision":"deny","reason"}
-// sends the reason back as a new prompt; input has stop_hook_active and prompt_response.
+// sends the reason back as a new prompt; input has stop_hook_active, prompt and prompt_response. Gemini loads a
+// project's hooks only in a trusted folder, and its --skip-trust flag applies after settings are read, so the
+// agent gets GEMINI_CLI_TRUST_WORKSPACE=true. Its stop_hook_active turns false again whenever the continuation
+// used a tool; `prompt` stays the user's prompt across continuations, so it is what rounds are counted by.
 import { stringField, withStopHandler } from './settings-json.js'
 import type { NativeAdapter } from './types.js'
 
@@ -22,6 +25,7 @@ export const geminiAdapter: NativeAdapter = {
           merge: (existing) => withStopHandler(existing, 'AfterAgent', handler),
         },
       ],
+      env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
     }
   },
   readInput(payload) {
@@ -30,6 +34,7 @@ export const geminiAdapter: NativeAdapter = {
       stopHookActive: payload.stop_hook_active === true,
       finalText: stringField(payload, 'prompt_response') ?? '',
       cwd: stringField(payload, 'cwd'),
+      promptKey: stringField(payload, 'prompt'),
     }
   },
   answer(decision) {

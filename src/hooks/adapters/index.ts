@@ -24,17 +24,27 @@ export function isNativeAdapterName(name: string): name is NativeAdapterName {
   return Object.hasOwn(nativeAdapters, name)
 }
 
+/** The running proctor session a Stop hook reports to (its id and the socket it listens on). */
+export interface NativeHookTarget {
+  session: string
+  socket: string
+}
+
 /**
  * The shell command an agent runs for its Stop hook. `proctor` is how to start proctor (e.g. ["proctor"], or
  * [node, /path/cli.js]); every element is single-quoted so paths with spaces or quotes survive the agent's shell.
+ * Under `proctor run` the session is named in argv, not the environment: Gemini CLI strips a hook's
+ * environment down to PATH, HOME and GEMINI_CLI_* whenever GITHUB_SHA is set (every Actions job).
  */
 export function nativeHookCommand(
   proctor: readonly string[],
   adapter: NativeAdapterName,
   configFile?: string,
+  target?: NativeHookTarget,
 ): string {
   const argv = [...proctor, 'hook', 'stop', '--adapter', adapter]
   if (configFile) argv.push('--config', configFile)
+  if (target) argv.push('--session', target.session, '--socket', target.socket)
   return argv.map(shellQuote).join(' ')
 }
 
@@ -43,20 +53,32 @@ export function shellQuote(word: string): string {
 }
 
 export interface InstalledNativeHooks {
-  /** Puts every touched file back as it was (deletes files proctor created). */
-  restore(): Promise<void>
+  /** The files proctor wrote, relative to `cwd`. */
+  paths: string[]
+  /**
+   * Puts every touched file back byte for byte (deletes files proctor created); returns the files the agent
+   * changed after proctor wrote them (their changes are gone: the file is proctor's, not the agent's work).
+   */
+  restore(): Promise<string[]>
 }
 
 /** Merges the adapter's hook into its settings files under `cwd`; keep the handle and restore() in finally. */
 export async function installNativeHooks(setup: NativeHookSetup, cwd: string): Promise<InstalledNativeHooks> {
-  const originals: { path: string; content: string | null; createdDir: string | undefined }[] = []
+  const originals: {
+    file: string
+    path: string
+    content: Buffer | null
+    written: string
+    createdDir: string | undefined
+  }[] = []
   for (const file of setup.files) {
     const path = join(cwd, file.path)
-    const content = await readFile(path, 'utf8').catch(() => null)
+    // Bytes, not text: a user's file with a BOM or invalid UTF-8 is put back exactly as it was.
+    const content = await readFile(path).catch(() => null)
     let existing: unknown = null
-    if (content !== null && content.trim() !== '') {
+    if (content !== null && content.toString('utf8').trim() !== '') {
       try {
-        existing = JSON.parse(content)
+        existing = JSON.parse(content.toString('utf8').replace(/^\uFEFF/, ''))
       } catch (error) {
         throw new Error(
           `${file.path} is not valid JSON (${(error as Error).message}); fix it so proctor can add its Stop hook`,
@@ -65,17 +87,23 @@ export async function installNativeHooks(setup: NativeHookSetup, cwd: string): P
       }
     }
     const createdDir = await mkdir(dirname(path), { recursive: true })
-    originals.push({ path, content, createdDir })
-    await writeFile(path, `${JSON.stringify(file.merge(existing), null, 2)}\n`)
+    const written = `${JSON.stringify(file.merge(existing), null, 2)}\n`
+    originals.push({ file: file.path, path, content, written, createdDir })
+    await writeFile(path, written)
   }
   return {
+    paths: originals.map((original) => original.file),
     async restore() {
-      for (const original of originals.reverse()) {
+      const changed: string[] = []
+      for (const original of [...originals].reverse()) {
+        const now = await readFile(original.path, 'utf8').catch(() => null)
+        if (now !== original.written) changed.push(original.file)
         if (original.content === null) await rm(original.path, { force: true })
         else await writeFile(original.path, original.content)
         // Only an empty directory proctor created goes; anything the agent put there stays.
         if (original.createdDir) await rmdir(original.createdDir).catch(() => undefined)
       }
+      return changed.reverse()
     },
   }
 }

@@ -12,9 +12,11 @@ export interface NativeHookFile {
 
 export interface NativeHookSetup {
   adapter: NativeAdapterName
-  /** Extra arguments for the agent command (Claude Code: --settings <json>). */
+  /** Extra arguments for the agent command (Claude Code: --settings <json>; Codex: -c hooks.Stop=…). */
   args: string[]
   files: NativeHookFile[]
+  /** Environment the agent needs for its hooks to load at all (Gemini CLI: the workspace-trust variable). */
+  env: Record<string, string>
 }
 
 export interface NativeSetupOptions {
@@ -32,6 +34,12 @@ export interface NativeStopInput {
   stopHookActive: boolean
   finalText: string
   cwd: string | null
+  /**
+   * What identifies the user prompt this stop belongs to (Codex: turn_id; Gemini CLI: the prompt text), or
+   * null when the agent gives none (Claude Code). Blocks are counted per prompt: Gemini CLI resets
+   * stop_hook_active whenever the continuation used a tool, so its flag alone cannot bound the rounds.
+   */
+  promptKey: string | null
 }
 
 /** The agent-facing answer: exit code and the JSON on stdout in that agent's protocol. */

@@ -1,0 +1,168 @@
+// A scripted OpenAI Responses API on 127.0.0.1 for running the real Codex CLI in tests: `POST /v1/responses`
+// answered as a server-sent-event stream (response.created, one response.output_item.added/done pair per
+// output item, response.completed with usage), each answer taken from a script in order. Every request is
+// logged with its parsed body so tests can assert what reached the model (e.g. a stop hook's reason).
+// Loopback only; nothing is ever forwarded.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type JsonObject = { [key: string]: Json }
+
+export interface LoggedRequest {
+  method: string
+  path: string
+  headers: Record<string, string | string[] | undefined>
+  body: JsonObject | null
+  /** Which scripted turn answered it (0-based), or null for requests outside the script. */
+  turn: number | null
+}
+
+/** One model turn: the output items it streams, chosen from the request when a function. */
+export type ScriptedTurn = JsonObject[] | ((request: LoggedRequest) => JsonObject[])
+
+export interface OpenAIApi {
+  /** Base URL including /v1, for a Codex model provider's base_url. */
+  url: string
+  requests: LoggedRequest[]
+  /** Requests to /v1/responses, in order. */
+  turns(): LoggedRequest[]
+  close(): Promise<void>
+}
+
+export interface OpenAIApiOptions {
+  script: ScriptedTurn[]
+  /** What every turn past the script answers (default: a short "done" message). */
+  fallback?: ScriptedTurn
+}
+
+export const message = (text: string): JsonObject => ({
+  type: 'message',
+  role: 'assistant',
+  id: `msg_${Math.random().toString(36).slice(2, 10)}`,
+  content: [{ type: 'output_text', text, annotations: [] }],
+})
+
+export const functionCall = (name: string, args: JsonObject): JsonObject => ({
+  type: 'function_call',
+  id: `fc_${Math.random().toString(36).slice(2, 10)}`,
+  call_id: `call_${Math.random().toString(36).slice(2, 10)}`,
+  name,
+  arguments: JSON.stringify(args),
+})
+
+/** Every text a request carries in its `input` items (user messages, tool outputs), joined. */
+export function inputText(request: LoggedRequest): string {
+  const input = request.body?.input
+  return JSON.stringify(Array.isArray(input) ? input : [])
+}
+
+export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIApi> {
+  const requests: LoggedRequest[] = []
+  let turn = 0
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: { message: String(error) } }))
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req)
+    let body: JsonObject | null
+    try {
+      body = raw ? (JSON.parse(raw) as JsonObject) : null
+    } catch {
+      body = null
+    }
+    const path = (req.url ?? '/').split('?')[0] ?? '/'
+    const logged: LoggedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      headers: req.headers,
+      body,
+      turn: null,
+    }
+    requests.push(logged)
+    if (req.method === 'POST' && path.endsWith('/responses')) {
+      logged.turn = turn
+      const step = options.script[turn] ?? options.fallback ?? [message('done')]
+      turn++
+      const items = typeof step === 'function' ? step(logged) : step
+      streamResponse(res, items, logged.turn)
+      return
+    }
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ object: 'list', data: [], models: [] }))
+      return
+    }
+    res.writeHead(404, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ error: { message: `no scripted answer for ${req.method} ${path}` } }))
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    turns: () => requests.filter((request) => request.turn !== null),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+function streamResponse(res: ServerResponse, items: JsonObject[], turn: number): void {
+  const id = `resp_${turn}_${Math.random().toString(36).slice(2, 8)}`
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  let sequence = 0
+  const send = (type: string, data: JsonObject) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`)
+  const response = (status: string, output: JsonObject[]): JsonObject => ({
+    id,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model: 'scripted',
+    output,
+  })
+  send('response.created', { response: response('in_progress', []) })
+  items.forEach((item, index) => {
+    send('response.output_item.added', { output_index: index, item })
+    if (item.type === 'message') {
+      const text = ((item.content as JsonObject[])[0]?.text as string) ?? ''
+      send('response.output_text.delta', {
+        item_id: item.id ?? null,
+        output_index: index,
+        content_index: 0,
+        delta: text,
+      })
+    }
+    send('response.output_item.done', { output_index: index, item })
+  })
+  send('response.completed', {
+    response: {
+      ...response('completed', items),
+      usage: {
+        input_tokens: 10,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 5,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 15,
+      },
+    },
+  })
+  res.end()
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
