@@ -2,11 +2,22 @@ import commonjs from '@rollup/plugin-commonjs'
 import json from '@rollup/plugin-json'
 import nodeResolve from '@rollup/plugin-node-resolve'
 import typescript from '@rollup/plugin-typescript'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import license from 'rollup-plugin-license'
+import {
+  allowedLicense,
+  NOTICES_FILE,
+  NOTICES_HEADER,
+  NOTICES_SEPARATOR,
+  notice,
+} from './scripts/notices.mjs'
 
 // node-pty loads a native binary by a computed name, so it cannot be inlined: it stays external
 // and scripts/build.mjs vendors it (with all six platform packages) into dist/node_modules.
 const external = [/^@lydell\/node-pty/]
+
+const outDir = process.env.PROCTOR_BUILD_DIR ?? 'dist'
 
 export default {
   input: {
@@ -16,7 +27,7 @@ export default {
   },
   external,
   output: {
-    dir: process.env.PROCTOR_BUILD_DIR ?? 'dist',
+    dir: outDir,
     format: 'es',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
@@ -37,12 +48,36 @@ export default {
     typescript({
       tsconfig: './tsconfig.build.json',
       noEmitOnError: true,
-      outDir: process.env.PROCTOR_BUILD_DIR ?? 'dist',
+      outDir,
       noEmit: false,
     }),
     nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
     commonjs(),
     json(),
+    // The licences of everything rollup bundled, written beside the bundles (node-pty, vendored rather
+    // than bundled, is appended by scripts/build.mjs). The build fails on a package without a licence
+    // or with one that is not permissive, so nothing lands in dist/ that we may not redistribute.
+    license({
+      thirdParty: {
+        includePrivate: false,
+        allow: {
+          // A function, not an SPDX expression: some packages still declare legacy names ("MIT/X11").
+          test: allowedLicense,
+          failOnUnlicensed: true,
+          failOnViolation: true,
+        },
+        output: {
+          file: join(outDir, NOTICES_FILE),
+          template: (dependencies) =>
+            [
+              NOTICES_HEADER,
+              ...[...dependencies]
+                .sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version))
+                .map(notice),
+            ].join(NOTICES_SEPARATOR) + '\n',
+        },
+      },
+    }),
   ],
   onwarn(warning, warn) {
     // Harmless: top-level `this` in transpiled CommonJS, cycles inside dependencies, and zod's

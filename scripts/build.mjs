@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { NOTICES_FILE, NOTICES_SEPARATOR, notice } from './notices.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const final = join(root, 'dist')
@@ -83,6 +84,24 @@ for (const platform of platforms) {
     else if (!statSync(file).isDirectory()) chmodSync(file, 0o644)
   }
 }
+
+// node-pty is vendored, not bundled, so rollup-plugin-license never saw it: append its notices. The
+// platform packages ship no licence file of their own; they are node-pty's prebuilt binaries, under its
+// licence.
+const ptyLicense = readFileSync(join(vendorRoot, 'node-pty', 'LICENSE'), 'utf8')
+const vendoredNotices = ['node-pty', ...platforms.map((platform) => `node-pty-${platform}`)].map((dir) => {
+  const manifest = JSON.parse(readFileSync(join(vendorRoot, dir, 'package.json'), 'utf8'))
+  if (!manifest.license) throw new Error(`@lydell/${dir} declares no licence`)
+  return notice({ ...manifest, licenseText: ptyLicense })
+})
+const noticesPath = join(dist, NOTICES_FILE)
+writeFileSync(
+  noticesPath,
+  readFileSync(noticesPath, 'utf8').trimEnd() +
+    NOTICES_SEPARATOR +
+    vendoredNotices.join(NOTICES_SEPARATOR) +
+    '\n',
+)
 
 function* walk(dir) {
   for (const name of readdirSync(dir)) {

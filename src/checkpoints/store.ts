@@ -11,6 +11,7 @@ import { CommitWriter } from '../git/commit-writer.js'
 import { RefUpdater } from '../git/ref-updater.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
+import { FirstSnapshotWatch, type SnapshotNotice } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
 import { checkpointRef } from './refs.js'
 
@@ -59,6 +60,8 @@ export interface CheckpointStoreOptions {
    * on a session that may be live uses its own, so two processes never share one index.
    */
   indexName?: string
+  /** Told when the first snapshot is large (and how long it took): see first-snapshot.ts. */
+  notice?: SnapshotNotice
   /**
    * Absolute paths left out of every checkpoint, as .proctor/ is: files proctor itself writes into the
    * worktree (an agent's Stop-hook settings). The checkpoint keeps whatever the base commit had there.
@@ -114,9 +117,11 @@ export class CheckpointStore {
   private withheldKey = ''
   /** .gitattributes text per directory; a checkpoint re-reads them (the agent may edit them). */
   private attributesCache = new Map<string, string>()
+  private firstSnapshot: FirstSnapshotWatch
 
   constructor(options: CheckpointStoreOptions) {
     this.options = options
+    this.firstSnapshot = new FirstSnapshotWatch(options.notice)
     this.session = options.session
     this.ref = checkpointRef(options.session)
     this.git = options.git
@@ -282,6 +287,7 @@ export class CheckpointStore {
     try {
       staged = await this.stageChanges(skipped, withheld)
     } finally {
+      this.firstSnapshot.end()
       pauser?.resume()
     }
     // A withheld file is never staged, so the tree cannot show it: a change in what is withheld (a new
@@ -366,6 +372,7 @@ export class CheckpointStore {
    */
   private async stageChanges(skipped: SkippedFile[], withheld: ChangedFile[]): Promise<string[]> {
     const { paths: changed, tracked } = await this.changedPaths()
+    this.firstSnapshot.begin(changed, this.seq)
     if (changed.length === 0) return []
     const exclude = [
       ...(await this.filesToSkip(changed, skipped, withheld, tracked)),

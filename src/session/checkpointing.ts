@@ -41,6 +41,8 @@ export interface SessionCheckpointsOptions {
    * and ends errored. Called once, with the reason.
    */
   onFatal?: (reason: string) => void
+  /** Shown live (the terminal) besides the report: a large first checkpoint and how long it took. */
+  onNotice?: (message: string) => void
   /** Absolute paths never recorded (settings files proctor itself writes); may grow after start(). */
   hiddenPaths?: ReadonlySet<string>
 }
@@ -92,6 +94,10 @@ export class SessionCheckpoints {
       hiddenPaths: this.o.hiddenPaths,
       validate: (ctx) => this.validate(ctx),
       withhold: forbiddenAreaOf(config.policy),
+      notice: (level, message) => {
+        report.event(level === 'warning' ? 'warning' : 'checkpoint', message)
+        this.o.onNotice?.(message)
+      },
       // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
       pauser: config.checkpoints.pause_agent
         ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }

@@ -38,6 +38,8 @@ export interface SessionListener {
   hookOutput?(name: string, chunk: Uint8Array): void
   /** Every event as it is recorded (checkpoints, pushes, warnings...), for a live log. */
   event?(event: SessionEvent): void
+  /** Something worth saying while it happens (a large first checkpoint); also in the report's events. */
+  notice?(message: string): void
 }
 
 export interface SessionOptions {
@@ -163,6 +165,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       fatal ??= reason
       void currentRun?.stop('requested')
     },
+    onNotice: (message) => opts.listener?.notice?.(message),
   })
 
   let ending: Ending

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
-import { writeInitFiles } from '../../src/hooks/init.js'
+import { writeInitFiles } from '../../src/init/init.js'
 import { proctorArgv, repoRoot } from '../fixtures/hooks/cli-argv.js'
 
 const execFileAsync = promisify(execFile)

@@ -138,9 +138,13 @@ describe('proctor hooks', () => {
     ])
     expect(result.code).toBe(1)
     expect(result.stdout).toContain('error   stop_hooks[0]: command not found: ./missing.sh')
-    expect(
-      (await proctor(repo('stop_hooks:\n  - { name: t, command: "exit 0" }\n'), ['hooks', 'doctor'])).stdout,
-    ).toContain('no problems found')
+    // No error in proctor.yml; the directory is no real git repository, so the pre-push check only warns.
+    const clean = await proctor(repo('stop_hooks:\n  - { name: t, command: "exit 0" }\n'), [
+      'hooks',
+      'doctor',
+    ])
+    expect(clean.code).toBe(0)
+    expect(clean.stdout).toContain('hooks doctor: 0 error(s)')
   })
 
   it('test fires an event with a synthetic payload and shows the output; --no-wait schedules async hooks', async () => {

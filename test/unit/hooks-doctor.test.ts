@@ -1,10 +1,13 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { configSchema } from '../../src/config/schema.js'
 import { parsePrePushLines, isDeletion } from '../../src/hooks/context.js'
 import { doctorHooks, programOf } from '../../src/hooks/doctor.js'
+import { doctorPrePush } from '../../src/hooks/doctor-pre-push.js'
+import { PRE_PUSH_SCRIPT } from '../../src/init/pre-push.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'proctor-doctor-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -65,5 +68,70 @@ describe('pre-push stdin', () => {
     ])
     expect(refs.map(isDeletion)).toEqual([false, true])
     expect(parsePrePushLines('')).toEqual([])
+  })
+})
+
+describe('hooks doctor: will git run the pre-push hook?', () => {
+  const env = { PATH: process.env.PATH ?? '', HOME: dir }
+  let n = 0
+  function gitRepo(): string {
+    const root = join(dir, `repo-${n++}`)
+    execFileSync('git', ['init', '-q', root])
+    return root
+  }
+  const git = (root: string, args: string[]) =>
+    execFileSync('git', args, { cwd: root, encoding: 'utf8', env }).trim()
+  const summary = (findings: { level: string; message: string }[]) =>
+    findings.map((finding) => `${finding.level}: ${finding.message}`)
+
+  it('.husky/pre-push without husky set up: git never runs it, and the fix installs husky', async () => {
+    const root = gitRepo()
+    mkdirSync(join(root, '.husky'))
+    writeFileSync(join(root, '.husky/pre-push'), PRE_PUSH_SCRIPT, { mode: 0o755 })
+    const findings = await doctorPrePush(root, env)
+    expect(summary(findings)).toEqual([
+      expect.stringMatching(
+        /^error: git will not run \.husky\/pre-push: core\.hooksPath is unset, so git looks for \.git\/hooks\/pre-push, which does not exist\. Fix: `npm init -y && npm install --save-dev husky@\^9 && npm pkg set scripts\.prepare=husky && npx husky`, or without npm: `cp \.husky\/pre-push \.git\/hooks\/pre-push`$/,
+      ),
+    ])
+
+    // The fix, for real: husky v9 sets core.hooksPath and writes its runner.
+    writeFileSync(join(root, 'package.json'), '{ "scripts": { "prepare": "husky" } }\n')
+    cpSync(join(import.meta.dirname, '../../node_modules/husky'), join(root, 'node_modules/husky'), {
+      recursive: true,
+    })
+    execFileSync(process.execPath, [join(root, 'node_modules/husky/bin.js')], { cwd: root, env })
+    expect(git(root, ['config', 'core.hooksPath'])).toBe('.husky/_')
+    expect(await doctorPrePush(root, env)).toEqual([])
+    expect(summary(await doctorPrePush(root, { ...env, HUSKY: '0' }))).toEqual([
+      expect.stringMatching(/^warning: HUSKY=0 is set here/),
+    ])
+  })
+
+  it('a hook git would skip because it is not executable, with the chmod that fixes it', async () => {
+    const root = gitRepo()
+    mkdirSync(join(root, 'hooks'))
+    writeFileSync(join(root, 'hooks/pre-push'), PRE_PUSH_SCRIPT, { mode: 0o644 })
+    git(root, ['config', 'core.hooksPath', 'hooks'])
+    expect(summary(await doctorPrePush(root, env))).toEqual([
+      'error: git skips hooks/pre-push: it is not executable. Fix: `chmod +x hooks/pre-push`',
+    ])
+    chmodSync(join(root, 'hooks/pre-push'), 0o755)
+    expect(await doctorPrePush(root, env)).toEqual([])
+  })
+
+  it('no pre-push hook, or one that does not run proctor: a warning with the fix', async () => {
+    const root = gitRepo()
+    expect(summary(await doctorPrePush(root, env))).toEqual([
+      expect.stringMatching(
+        /^warning: no pre-push hook \(git looks for \.git\/hooks\/pre-push\).*`proctor init`/,
+      ),
+    ])
+    writeFileSync(join(root, '.git/hooks/pre-push'), '#!/bin/sh\nexit 0\n', { mode: 0o755 })
+    expect(summary(await doctorPrePush(root, env))).toEqual([
+      expect.stringMatching(
+        /^warning: \.git\/hooks\/pre-push does not run proctor\. Fix: add `proctor check --pre-push "\$@"`/,
+      ),
+    ])
   })
 })

@@ -7,6 +7,7 @@ import { processHookIO, type HookCommandIO } from '../../hooks/cli-io.js'
 import { describeCommand } from '../../hooks/command.js'
 import { sanitizeForTerminal } from '../../hooks/display.js'
 import { doctorHooks } from '../../hooks/doctor.js'
+import { doctorPrePush } from '../../hooks/doctor-pre-push.js'
 import { isLifecycleEvent, LifecycleHooks, type FireResult } from '../../hooks/lifecycle.js'
 import { syntheticExtra } from '../../hooks/payloads.js'
 import { formatDuration } from '../../util/units.js'
@@ -30,12 +31,15 @@ export function registerHooksCommand(program: Command, io: HookCommandIO = proce
   hooks
     .command('doctor')
     .description(
-      'find missing or non-executable commands, async hooks on events that need an answer, duplicates',
+      'find missing or non-executable commands, async hooks on events that need an answer, duplicates, and whether git runs the pre-push hook',
     )
     .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
     .action(async (opts: FileOption) => {
       const config = await load(opts, io)
-      const findings = doctorHooks(config, io.cwd(), io.env().PATH ?? '')
+      const findings = [
+        ...doctorHooks(config, io.cwd(), io.env().PATH ?? ''),
+        ...(await doctorPrePush(io.cwd(), io.env())),
+      ]
       for (const finding of findings)
         io.stdout(`${finding.level.padEnd(7)} ${finding.where}: ${finding.message}\n`)
       const errors = findings.filter((finding) => finding.level === 'error').length

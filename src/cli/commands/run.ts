@@ -83,6 +83,7 @@ export function registerRunCommand(program: Command): void {
         listener: {
           hookStarted: (name) => hooks.started(name),
           hookFinished: (result) => hooks.finished(result),
+          notice: (message) => void process.stderr.write(`proctor: ${message}\n`),
         },
       }).finally(() => hooks.stop())
       if (echo instanceof RedactingWriter) echo.end()

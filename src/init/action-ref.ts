@@ -1,0 +1,22 @@
+// The `uses:` line `proctor init` writes. The action lives in proctor's own GitHub repository, which
+// package.json's `repository` names once it is published there (a test keeps this constant in step with
+// it); until then the workflow gets a placeholder that `init` asks the user to fill in (or --action).
+
+/** `owner/name` of proctor's GitHub repository, from package.json's `repository`; null while it has none. */
+export const PROCTOR_REPOSITORY: string | null = null
+
+/** The major-version tag the release workflow moves on every 1.x release. */
+export const ACTION_MAJOR_TAG = 'v1'
+
+export const ACTION_PLACEHOLDER = 'OWNER/proctor'
+
+export function defaultActionRef(): string {
+  return `${PROCTOR_REPOSITORY ?? ACTION_PLACEHOLDER}@${ACTION_MAJOR_TAG}`
+}
+
+/** `owner/repo@ref` or `owner/repo/path@ref`, as a `uses:` line takes it; null when it is not. */
+export function checkActionRef(value: string): string | null {
+  return /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._/-]+)?@[A-Za-z0-9._/-]+$/.test(value)
+    ? null
+    : `--action ${JSON.stringify(value)} is not a \`uses:\` reference; write it as owner/repo@ref, e.g. acme/proctor@v1`
+}

@@ -1,0 +1,98 @@
+// What `proctor init --agent` needs to know about each agent CLI to write a proctor.yml and a workflow
+// that run unattended: how CI installs it, which secret authenticates it, and the flags that let it edit
+// files without a human to approve each edit (headless, anything that would ask is denied).
+//
+// The permission flags, as each CLI documents them:
+// - Claude Code: `-p` is headless; `--permission-mode acceptEdits` auto-approves file edits inside the
+//   working directory; `--allowedTools "Bash(npm test:*)"` lets it run the tests and nothing else.
+// - Codex: `codex exec` is headless and read-only by default; `--sandbox workspace-write` lets it write
+//   the workspace (and keeps the network off); `--full-auto` is its deprecated alias.
+// - Gemini CLI: `-p` is headless; `--approval-mode auto_edit` auto-approves edit tools only (`yolo` would
+//   approve every tool). Headless Gemini treats an untrusted folder as "default" mode, hence the trust
+//   variable, set only in the job that runs on trusted triggers.
+
+export const INIT_AGENTS = ['claude-code', 'codex', 'gemini', 'shell'] as const
+export type InitAgent = (typeof INIT_AGENTS)[number]
+
+export interface AgentSetup {
+  name: InitAgent
+  /** Shown in comments. */
+  title: string
+  /** The npm package CI installs globally; none for `shell`. */
+  npmPackage: string | null
+  /** The repository secret holding its API key, passed to the action step as the same env var. */
+  secret: string | null
+  /** Extra environment for the action step (never secrets). */
+  env: Readonly<Record<string, string>>
+  /** agent.command in proctor.yml (argv); null: agent.shell instead. */
+  command: readonly string[] | null
+  /** agent.shell in proctor.yml, for `shell`. */
+  shell: string | null
+  /** agent.continue: re-run with the stop hooks' reason when they block after the agent exited. */
+  continueCommand: readonly string[] | null
+  /** One comment line on the permission flags. */
+  permissionNote: string
+}
+
+const TASK = 'Fix the failing tests'
+
+export const AGENT_SETUPS: Readonly<Record<InitAgent, AgentSetup>> = {
+  'claude-code': {
+    name: 'claude-code',
+    title: 'Claude Code',
+    npmPackage: '@anthropic-ai/claude-code',
+    secret: 'ANTHROPIC_API_KEY',
+    env: {},
+    command: ['claude', '-p', TASK, '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(npm test:*)'],
+    shell: null,
+    continueCommand: [
+      'claude',
+      '--continue',
+      '-p',
+      '{reason}',
+      '--permission-mode',
+      'acceptEdits',
+      '--allowedTools',
+      'Bash(npm test:*)',
+    ],
+    permissionNote:
+      'acceptEdits lets it edit files in the repository; --allowedTools lets it run `npm test` and nothing else',
+  },
+  codex: {
+    name: 'codex',
+    title: 'Codex',
+    npmPackage: '@openai/codex',
+    secret: 'OPENAI_API_KEY',
+    env: {},
+    command: ['codex', 'exec', '--sandbox', 'workspace-write', TASK],
+    shell: null,
+    continueCommand: ['codex', 'exec', '--sandbox', 'workspace-write', '{reason}'],
+    permissionNote: 'the workspace-write sandbox lets it edit the repository, with no network',
+  },
+  gemini: {
+    name: 'gemini',
+    title: 'Gemini CLI',
+    npmPackage: '@google/gemini-cli',
+    secret: 'GEMINI_API_KEY',
+    env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+    command: ['gemini', '--approval-mode', 'auto_edit', '-p', TASK],
+    shell: null,
+    continueCommand: ['gemini', '--approval-mode', 'auto_edit', '-p', '{reason}'],
+    permissionNote: 'auto_edit approves file edits only (not shell commands)',
+  },
+  shell: {
+    name: 'shell',
+    title: 'a command of your own',
+    npmPackage: null,
+    secret: null,
+    env: {},
+    command: null,
+    shell: './scripts/agent.sh',
+    continueCommand: null,
+    permissionNote: 'your script decides what the agent may do',
+  },
+}
+
+export function isInitAgent(name: string): name is InitAgent {
+  return (INIT_AGENTS as readonly string[]).includes(name)
+}

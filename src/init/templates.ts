@@ -1,0 +1,254 @@
+// The text of the proctor.yml and the workflow `proctor init` writes, per agent. The workflow is meant to
+// run on GitHub as written: a test validates it against GitHub's workflow schema.
+import { AGENT_SETUPS, type AgentSetup, type InitAgent } from './agents.js'
+
+/**
+ * Where editors fetch proctor.yml's JSON Schema: the schema/ directory of the published npm package,
+ * major version 1, served by a public npm CDN. It moves only with a new major version.
+ */
+export const SCHEMA_URL = 'https://unpkg.com/proctor@1/schema/proctor.schema.json'
+
+/** YAML flow sequence of double-quoted strings (JSON strings are valid YAML). */
+function flow(argv: readonly string[]): string {
+  return `[${argv.map((arg) => JSON.stringify(arg)).join(', ')}]`
+}
+
+function agentBlock(setup: AgentSetup): string {
+  const lines = ['agent:']
+  if (setup.command) {
+    lines.push(
+      `  # ${setup.title}, headless: ${setup.permissionNote}.`,
+      '  # Edit the task to what the agent should do.',
+      `  command: ${flow(setup.command)}`,
+    )
+  } else {
+    lines.push(
+      `  # ${setup.title}: a shell string run by sh (pipes and && work); ${setup.permissionNote}.`,
+      `  shell: ${JSON.stringify(setup.shell)}`,
+    )
+  }
+  lines.push('  pty: true')
+  if (setup.continueCommand) {
+    lines.push(
+      '  # Run when the stop hooks block after the agent exited; {reason} becomes one argument.',
+      `  continue: ${flow(setup.continueCommand)}`,
+    )
+  }
+  return lines.join('\n')
+}
+
+export function configTemplate(agent: InitAgent): string {
+  const setup = AGENT_SETUPS[agent]
+  return `# yaml-language-server: $schema=${SCHEMA_URL}
+# proctor.yml: what proctor supervises and how. Every key is optional; docs/configuration.md lists them.
+# Check it with: proctor config validate
+${agentBlock(setup)}
+
+# The whole session (agent and stop-hook rounds), silence before the agent counts as stuck, and the
+# time it gets to exit after SIGTERM.
+timeouts: { total: 30m, idle: 10m, grace: 5s }
+
+# The agent's work is committed to a scratch branch as it goes (never to your branch). Files that are
+# not the agent's work (dependencies, build output) belong in .gitignore, or every checkpoint records them.
+checkpoints:
+  branch: "proctor/{session}"
+  interval: 30s
+  push: auto # CI pushes the branch; a laptop keeps it local
+
+policy:
+  # Changes here are reported as violations (the agent must not edit its own workflow).
+  protected_areas: [".github/**"]
+
+# Stop hooks run in parallel when the agent finishes, before every push (the pre-push hook) and as
+# required checks in CI (proctor / <name>). Exit 0 allows; a failing command (npm test exiting 1) blocks
+# and its output goes back to the agent; a command that cannot run (not found, timed out) blocks too,
+# for you to fix (docs/hooks.md).
+stop_hooks:
+  - name: tests
+    command: "npm test"
+    timeout: 10m
+
+# How often the agent is sent back to fix what the stop hooks found.
+max_stop_rounds: 3
+
+# Lifecycle hooks get a JSON payload on stdin; async ones run in a bounded pool.
+# hooks:
+#   checkpoint:
+#     - { command: ./scripts/notify.sh, async: true, timeout: 60s }
+`
+}
+
+export interface WorkflowOptions {
+  agent: InitAgent
+  /** The `uses:` value, e.g. `acme/proctor@v1`. */
+  action: string
+  /** How the repository's own dependencies are installed before the session (null: no step). */
+  install: 'npm ci' | 'npm install' | null
+}
+
+export type WorkflowLayout = 'one-job' | 'two-job'
+
+function secretNote(setup: AgentSetup): string {
+  return setup.secret
+    ? `# Needs the repository secret ${setup.secret} (Settings > Secrets and variables > Actions).\n`
+    : ''
+}
+
+/** Checkout (head of the PR when `head`), Node, the repository's dependencies. */
+function setupSteps(options: WorkflowOptions, head: boolean): string[] {
+  const ref = head ? '\n          ref: ${{ github.event.pull_request.head.sha }}' : ''
+  const steps = [
+    `      - uses: actions/checkout@v5
+        with:${ref}
+          # Keep the token out of .git/config, where the agent and the stop hooks could read it.
+          persist-credentials: false`,
+    `      - uses: actions/setup-node@v5
+        with:
+          node-version: 24`,
+  ]
+  if (options.install) steps.push(`      - run: ${options.install}`)
+  return steps
+}
+
+/** The agent CLI's install step and the proctor step with the agent's environment. */
+function agentSteps(options: WorkflowOptions, inputs: readonly string[]): string[] {
+  const setup = AGENT_SETUPS[options.agent]
+  const steps: string[] = []
+  if (setup.npmPackage) {
+    steps.push(`      - name: Install ${setup.title}
+        # Pin the version you have tested (${setup.npmPackage}@x.y.z).
+        run: npm install --global ${setup.npmPackage}`)
+  }
+  const env = Object.entries(setup.env).map(([key, value]) => `          ${key}: '${value}'`)
+  if (setup.secret) env.unshift(`          ${setup.secret}: \${{ secrets.${setup.secret} }}`)
+  steps.push(
+    `      - name: Agent session under proctor
+        uses: ${options.action}
+        with:
+${inputs.map((input) => `          ${input}`).join('\n')}` +
+      (env.length ? `\n        env:\n${env.join('\n')}` : ''),
+  )
+  return steps
+}
+
+export function workflowFor(layout: WorkflowLayout, options: WorkflowOptions): string {
+  return layout === 'two-job' ? twoJobWorkflowTemplate(options) : workflowTemplate(options)
+}
+
+/** The one-job layout: one job holds the write token, so it runs on trusted triggers only. */
+export function workflowTemplate(options: WorkflowOptions): string {
+  const setup = AGENT_SETUPS[options.agent]
+  const steps = [...setupSteps(options, false), ...agentSteps(options, ['config: proctor.yml'])]
+  return `# proctor: a supervised ${setup.title} session, on demand and on pull requests from this repository.
+# Written by \`proctor init --agent ${options.agent}\`; proctor.yml says what the agent runs and which
+# stop hooks gate it.
+${secretNote(setup)}#
+# This job holds a write token, so it runs on trusted triggers only: never on a fork's pull request, an
+# issue or a comment (text anyone can write), and never for a bot (a loop of sessions). For those, use
+# \`proctor init --layout two-job\`, where the agent's job has no write token (docs/action.md).
+name: proctor
+
+on:
+  workflow_dispatch:
+  pull_request:
+    types: [opened, synchronize, reopened]
+
+# Nothing by default; the job asks for what it needs.
+permissions: {}
+
+# One session per pull request at a time; a newer push waits instead of killing a session mid-way.
+concurrency:
+  group: proctor-\${{ github.event.pull_request.number || github.ref }}
+  cancel-in-progress: false
+
+jobs:
+  agent:
+    # Not for fork PRs (someone else's code, no secrets), not for bots, not on proctor's own branches.
+    if: >-
+      github.event_name == 'workflow_dispatch' ||
+      (github.event.pull_request.head.repo.full_name == github.repository &&
+      !endsWith(github.actor, '[bot]') &&
+      !startsWith(github.head_ref, 'proctor/'))
+    runs-on: ubuntu-latest
+    # Above proctor.yml's timeouts.total (30m), so proctor stops the agent and reports before GitHub does.
+    timeout-minutes: 45
+    permissions:
+      contents: write # push the checkpoint branch proctor/<session>
+      pull-requests: write # the sticky PR comment
+      checks: write # a check run per stop hook (proctor / tests) and proctor / policy
+    steps:
+${steps.join('\n')}
+`
+}
+
+/**
+ * The two-job layout, for triggers whose text or code anyone can write: the agent runs in a job with
+ * `contents: read` and no token, and hands its checkpoints over as an artifact; a second job with the
+ * write permissions re-runs the policy and the stop hooks itself and is the only one that publishes.
+ */
+export function twoJobWorkflowTemplate(options: WorkflowOptions): string {
+  const setup = AGENT_SETUPS[options.agent]
+  const agent = [
+    ...setupSteps(options, true),
+    ...agentSteps(options, [
+      'mode: run',
+      'handoff: true # upload proctor-handoff-<session>; push, comment and check nothing',
+      "github-token: '' # this job needs no token at all",
+    ]),
+  ]
+  const verify = [
+    ...setupSteps(options, true),
+    `      - name: Verify the agent's work and publish
+        uses: ${options.action}
+        with:
+          mode: verify
+          artifact-pattern: proctor-handoff-*
+      # No steps after this one: the stop hooks ran the agent's code in this job.`,
+  ]
+  return `# proctor, two-job layout: a supervised ${setup.title} session whose job holds no write token, and a
+# verify job that re-runs the gates on its work and alone publishes. The layout for triggers whose text
+# or code anyone can write (issues, comments, pull requests from forks). Written by
+# \`proctor init --agent ${options.agent} --layout two-job\`; docs/action.md#two-job-layout explains it.
+${secretNote(setup)}#
+# Make proctor / tests (and proctor / policy) required checks: the agent job cannot forge them.
+name: proctor
+
+on:
+  workflow_dispatch:
+  pull_request:
+    types: [opened, synchronize, reopened]
+
+# Nothing by default; each job asks for exactly what it needs.
+permissions: {}
+
+concurrency:
+  group: proctor-\${{ github.event.pull_request.number || github.ref }}
+  cancel-in-progress: false
+
+jobs:
+  agent:
+    # Never for a bot (a loop of sessions) or on proctor's own branches.
+    if: >-
+      !endsWith(github.actor, '[bot]') &&
+      !startsWith(github.head_ref, 'proctor/')
+    runs-on: ubuntu-latest
+    timeout-minutes: 45
+    permissions:
+      contents: read # the checkout; no write token exists in this job
+    steps:
+${agent.join('\n')}
+
+  verify:
+    needs: agent
+    # The agent's failure is a result to report, not a reason to skip the gate.
+    if: \${{ !cancelled() && needs.agent.result != 'skipped' }}
+    runs-on: ubuntu-latest
+    timeout-minutes: 20
+    permissions:
+      contents: write # push the checkpoint branch proctor/<session>
+      pull-requests: write # the sticky PR comment
+      checks: write # proctor / <hook> and proctor / policy
+    steps:
+${verify.join('\n')}
+`
+}

@@ -1,0 +1,252 @@
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import actionValidator from '@action-validator/core'
+import { parse as parseYaml } from 'yaml'
+import { afterEach, describe, expect, it } from 'vitest'
+import { parseConfigText } from '../../src/config/parse.js'
+import { PROCTOR_REPOSITORY } from '../../src/init/action-ref.js'
+import { INIT_AGENTS } from '../../src/init/agents.js'
+import { initFiles, writeInitFiles } from '../../src/init/init.js'
+import { PRE_PUSH_SCRIPT } from '../../src/init/pre-push.js'
+import { SCHEMA_URL, twoJobWorkflowTemplate, workflowTemplate } from '../../src/init/templates.js'
+
+const repoRoot = join(import.meta.dirname, '../..')
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'proctor-init-'))
+  dirs.push(dir)
+  return dir
+}
+function repo(): string {
+  const dir = tempDir()
+  mkdirSync(join(dir, '.git'))
+  mkdirSync(join(dir, 'sub'))
+  return dir
+}
+function gitRepo(): string {
+  const dir = tempDir()
+  execFileSync('git', ['init', '-q', dir])
+  return dir
+}
+
+/** GitHub's workflow schema (SchemaStore's github-workflow.json, as @action-validator/core embeds it). */
+function schemaErrors(workflow: string): string[] {
+  const state = actionValidator.validateWorkflow(workflow)
+  return state.errors.map((error) => JSON.stringify(error))
+}
+
+interface Workflow {
+  on: Record<string, unknown>
+  permissions: Record<string, string>
+  concurrency: { group: string }
+  jobs: Record<
+    string,
+    {
+      if: string
+      'timeout-minutes': number
+      permissions: Record<string, string>
+      steps: { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }[]
+    }
+  >
+}
+
+describe('proctor init', () => {
+  it('writes a valid proctor.yml, an executable husky pre-push hook and a workflow at the repository root', async () => {
+    const root = repo()
+    const result = await writeInitFiles(join(root, 'sub'), false)
+    expect(result.written).toEqual(['proctor.yml', '.husky/pre-push', '.github/workflows/proctor.yml'])
+    const text = readFileSync(join(root, 'proctor.yml'), 'utf8')
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${SCHEMA_URL}`)
+    const { config } = parseConfigText(text, 'proctor.yml')
+    expect(config.stop_hooks.map((hook) => [hook.name, hook.command])).toEqual([['tests', 'npm test']])
+    expect(statSync(join(root, '.husky/pre-push')).mode & 0o111).not.toBe(0)
+    expect(readFileSync(join(root, '.husky/pre-push'), 'utf8')).toContain('check --pre-push "$@"')
+  })
+
+  it.each(INIT_AGENTS)('--agent %s: a proctor.yml that validates and a workflow GitHub accepts', (agent) => {
+    const root = tempDir()
+    writeFileSync(join(root, 'package.json'), '{}\n')
+    writeFileSync(join(root, 'package-lock.json'), '{}\n')
+    const files = Object.fromEntries(
+      initFiles(root, { agent, action: 'acme/proctor@v1' }).map((f) => [f.path, f.content]),
+    )
+    const { config } = parseConfigText(files['proctor.yml']!, 'proctor.yml')
+    const workflowText = files['.github/workflows/proctor.yml']!
+    expect(schemaErrors(workflowText)).toEqual([])
+
+    const workflow = parseYaml(workflowText) as Workflow
+    const job = workflow.jobs.agent!
+    const step = (uses: string) => job.steps.find((s) => s.uses?.startsWith(uses))
+    expect(step('actions/checkout@')?.with).toEqual({ 'persist-credentials': false })
+    expect(workflow.permissions).toEqual({})
+    expect(job.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', checks: 'write' })
+    expect(workflow.concurrency.group).toContain('github.event.pull_request.number')
+    expect(job['timeout-minutes']).toBeGreaterThan(30)
+    // Fork PRs and bot-triggered runs never start a session with this job's write token.
+    expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository')
+    expect(job.if).toContain("!endsWith(github.actor, '[bot]')")
+    expect(Object.keys(workflow.on)).not.toContain('pull_request_target')
+    expect(job.steps.some((s) => s.run === 'npm ci')).toBe(true)
+    const proctor = step('acme/proctor@v1')!
+    expect(proctor.with).toEqual({ config: 'proctor.yml' })
+
+    const runs = job.steps.map((s) => s.run ?? '')
+    if (agent === 'shell') {
+      expect(config.agent.shell).toBe('./scripts/agent.sh')
+      expect(proctor.env).toBeUndefined()
+      return
+    }
+    const expected = {
+      'claude-code': {
+        pkg: '@anthropic-ai/claude-code',
+        secret: 'ANTHROPIC_API_KEY',
+        flags: ['--permission-mode', 'acceptEdits'],
+      },
+      codex: {
+        pkg: '@openai/codex',
+        secret: 'OPENAI_API_KEY',
+        flags: ['exec', '--sandbox', 'workspace-write'],
+      },
+      gemini: {
+        pkg: '@google/gemini-cli',
+        secret: 'GEMINI_API_KEY',
+        flags: ['--approval-mode', 'auto_edit'],
+      },
+    }[agent]
+    expect(runs).toContain(`npm install --global ${expected.pkg}`)
+    expect(proctor.env?.[expected.secret]).toBe(`\${{ secrets.${expected.secret} }}`)
+    const argv = config.agent.command!
+    const at = argv.indexOf(expected.flags[0]!)
+    expect(argv.slice(at, at + expected.flags.length)).toEqual(expected.flags)
+    expect(config.agent.continue).toContain('{reason}')
+  })
+
+  it('installs dependencies the way the repository can: npm ci with a lock file, npm install without, none without package.json', () => {
+    for (const install of ['npm ci', 'npm install', null] as const) {
+      const text = workflowTemplate({ agent: 'claude-code', action: 'acme/proctor@v1', install })
+      expect(schemaErrors(text)).toEqual([])
+      const runs = (parseYaml(text) as Workflow).jobs.agent!.steps.map((s) => s.run)
+      expect(runs.includes('npm ci')).toBe(install === 'npm ci')
+      expect(runs.includes('npm install')).toBe(install === 'npm install')
+    }
+  })
+
+  it.each(INIT_AGENTS)(
+    '--layout two-job --agent %s: the agent job holds no write token, verify publishes',
+    (agent) => {
+      const text = twoJobWorkflowTemplate({ agent, action: 'acme/proctor@v1', install: 'npm ci' })
+      expect(schemaErrors(text)).toEqual([])
+      const workflow = parseYaml(text) as Workflow & {
+        jobs: Record<string, { needs?: string; steps: { uses?: string; with?: Record<string, unknown> }[] }>
+      }
+      expect(workflow.permissions).toEqual({})
+      const { agent: run, verify } = workflow.jobs
+      expect(run!.permissions).toEqual({ contents: 'read' })
+      expect(run!.if).toContain("!endsWith(github.actor, '[bot]')")
+      const proctorStep = (job: typeof run) => job!.steps.find((s) => s.uses === 'acme/proctor@v1')!
+      expect(proctorStep(run).with).toMatchObject({ mode: 'run', handoff: true, 'github-token': '' })
+      expect(verify!.needs).toBe('agent')
+      expect(verify!.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', checks: 'write' })
+      expect(proctorStep(verify).with).toEqual({ mode: 'verify', 'artifact-pattern': 'proctor-handoff-*' })
+      expect(proctorStep(verify).env).toBeUndefined() // the agent's secret stays in the agent's job
+      for (const job of [run!, verify!]) {
+        const checkout = job.steps.find((s) => s.uses?.startsWith('actions/checkout@'))
+        expect(checkout?.with?.['persist-credentials']).toBe(false)
+      }
+    },
+  )
+
+  it('offers the two-job layout for untrusted triggers and writes it with --layout two-job', async () => {
+    const root = repo()
+    const oneJob = await writeInitFiles(root, false, { action: 'acme/proctor@v1' })
+    expect(oneJob.hints.join('\n')).toContain(
+      'For issues, comments or fork pull requests use the two-job layout, where the agent holds no write token: `proctor init --layout two-job --force`',
+    )
+    const twoJob = await writeInitFiles(root, true, { action: 'acme/proctor@v1', layout: 'two-job' })
+    expect(twoJob.hints.join('\n')).not.toContain('two-job layout')
+    expect(readFileSync(join(root, '.github/workflows/proctor.yml'), 'utf8')).toContain('mode: verify')
+  })
+
+  it('the schema check catches a broken workflow (so a passing check means something)', () => {
+    const text = workflowTemplate({ agent: 'codex', action: 'acme/proctor@v1', install: null })
+    expect(schemaErrors(text.replace('timeout-minutes: 45', 'timeout-minutes: soon'))).not.toEqual([])
+    expect(schemaErrors(text.replace('runs-on: ubuntu-latest', 'run-on: ubuntu-latest'))).not.toEqual([])
+  })
+
+  it('writes a placeholder `uses:` and asks for the owner when proctor has no repository, or uses --action', async () => {
+    expect(PROCTOR_REPOSITORY).toBeNull()
+    const root = repo()
+    const placeholder = await writeInitFiles(root, false)
+    expect(readFileSync(join(root, '.github/workflows/proctor.yml'), 'utf8')).toContain(
+      'uses: OWNER/proctor@v1',
+    )
+    expect(placeholder.hints.join('\n')).toMatch(/replace OWNER .*--action <owner>\/proctor@v1 --force/)
+
+    const given = await writeInitFiles(root, true, { action: 'acme/proctor@v1.2.3' })
+    expect(readFileSync(join(root, '.github/workflows/proctor.yml'), 'utf8')).toContain(
+      'uses: acme/proctor@v1.2.3',
+    )
+    expect(given.hints.join('\n')).not.toMatch(/replace OWNER/)
+  })
+
+  it('keeps PROCTOR_REPOSITORY in step with package.json', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      repository?: string | { url: string }
+    }
+    const url = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url
+    const fromPackage = url ? (/github(?:\.com[/:]|:)([^/]+\/[^/.]+)/.exec(url)?.[1] ?? url) : null
+    expect(PROCTOR_REPOSITORY).toBe(fromPackage)
+  })
+
+  it('never overwrites an existing file without --force', async () => {
+    const root = repo()
+    writeFileSync(join(root, 'proctor.yml'), 'max_stop_rounds: 5\n')
+    const kept = await writeInitFiles(root, false)
+    expect(kept.kept).toEqual(['proctor.yml'])
+    expect(readFileSync(join(root, 'proctor.yml'), 'utf8')).toBe('max_stop_rounds: 5\n')
+    const forced = await writeInitFiles(root, true)
+    expect(forced.written).toContain('proctor.yml')
+    expect(readFileSync(join(root, 'proctor.yml'), 'utf8')).toContain('stop_hooks:')
+  })
+
+  it('says exactly how to set up husky when it may not install it, or when there is no package.json', async () => {
+    const bare = gitRepo()
+    const noManifest = await writeInitFiles(bare, false, { husky: 'install' })
+    expect(noManifest.hints.join('\n')).toContain(
+      'npm init -y && npm install --save-dev husky@^9 && npm pkg set scripts.prepare=husky && npx husky',
+    )
+    const node = gitRepo()
+    writeFileSync(join(node, 'package.json'), '{ "name": "x" }\n')
+    const skipped = await writeInitFiles(node, false, { husky: 'skip' })
+    expect(skipped.hints.join('\n')).toContain(
+      '`npm install --save-dev husky@^9 && npm pkg set scripts.prepare=husky && npx husky`',
+    )
+  })
+
+  it('sets husky up so git runs the hook: prepare script added, core.hooksPath pointing at .husky/_', async () => {
+    const root = gitRepo()
+    writeFileSync(join(root, 'package.json'), '{\n    "name": "x",\n    "scripts": { "test": "exit 0" }\n}\n')
+    // husky already installed (as after `npm install`): init runs it rather than installing it again.
+    cpSync(join(repoRoot, 'node_modules/husky'), join(root, 'node_modules/husky'), { recursive: true })
+    mkdirSync(join(root, 'node_modules/.bin'))
+    execFileSync('ln', ['-s', '../husky/bin.js', join(root, 'node_modules/.bin/husky')])
+    const result = await writeInitFiles(root, false, { husky: 'install' })
+    expect(result.hints.join('\n')).toContain('husky is set up')
+    const manifest = readFileSync(join(root, 'package.json'), 'utf8')
+    expect(JSON.parse(manifest)).toMatchObject({ scripts: { test: 'exit 0', prepare: 'husky' } })
+    expect(manifest).toContain('\n    "name"') // the file's own indentation is kept
+    expect(execFileSync('git', ['config', 'core.hooksPath'], { cwd: root, encoding: 'utf8' }).trim()).toBe(
+      '.husky/_',
+    )
+    expect(statSync(join(root, '.husky/_/pre-push')).mode & 0o111).not.toBe(0)
+  })
+
+  it('ships the same script as the repository’s hooks/pre-push', () => {
+    expect(readFileSync(new URL('../../hooks/pre-push', import.meta.url), 'utf8')).toBe(PRE_PUSH_SCRIPT)
+  })
+})

@@ -1,0 +1,66 @@
+// What a release needs besides the code: workflows GitHub accepts (CI is .ci/run), one Node version
+// everywhere, a licence that matches package.json, complete action metadata, a changelog.
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import actionValidator from '@action-validator/core'
+import { parse as parseYaml } from 'yaml'
+import { describe, expect, it } from 'vitest'
+import { workflowTemplate } from '../../src/init/templates.js'
+
+const root = join(import.meta.dirname, '../..')
+const read = (path: string) => readFileSync(join(root, path), 'utf8')
+const workflows = readdirSync(join(root, '.github/workflows')).filter((f) => f.endsWith('.yml'))
+
+interface Steps {
+  jobs: Record<string, { steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }>
+}
+
+describe('release engineering', () => {
+  it('has CI, check-dist and release workflows that GitHub accepts; CI runs .ci/run', () => {
+    expect(workflows.sort()).toEqual(['check-dist.yml', 'ci.yml', 'release.yml'])
+    for (const file of workflows) {
+      expect(actionValidator.validateWorkflow(read(`.github/workflows/${file}`)).errors, file).toEqual([])
+    }
+    const ci = parseYaml(read('.github/workflows/ci.yml')) as Steps
+    expect(ci.jobs.ci!.steps.map((s) => s.run)).toContain('bash .ci/run')
+    const release = read('.github/workflows/release.yml')
+    expect(release).toContain('git tag -fa "$MAJOR"')
+    expect(release).toContain('git push --force origin "$MAJOR"')
+  })
+
+  it('tells one Node story: .node-version, the action runtime, the workflows and init agree', () => {
+    const major = read('.node-version').trim()
+    expect(major).toBe('24')
+    expect((parseYaml(read('action.yml')) as { runs: { using: string } }).runs.using).toBe(`node${major}`)
+    for (const file of workflows) {
+      const setup = (parseYaml(read(`.github/workflows/${file}`)) as Steps).jobs
+      for (const job of Object.values(setup)) {
+        for (const step of job.steps.filter((s) => s.uses?.startsWith('actions/setup-node@'))) {
+          expect(step.with?.['node-version-file'], file).toBe('.node-version')
+        }
+      }
+    }
+    const generated = parseYaml(
+      workflowTemplate({ agent: 'claude-code', action: 'a/b@v1', install: null }),
+    ) as Steps
+    const setupNode = generated.jobs.agent!.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))
+    expect(String(setupNode?.with?.['node-version'])).toBe(major)
+    // The CLI also runs on older Node; the floor is stated once, in engines, and in the README.
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node
+    expect(read('README.md')).toContain(`Node ${engines.replace('>=', '')}`)
+  })
+
+  it('ships the MIT licence package.json names, complete action metadata and a changelog', () => {
+    const pkg = JSON.parse(read('package.json')) as { license: string; author: string }
+    expect(pkg.license).toBe('MIT')
+    expect(read('LICENSE')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} /)
+    const action = parseYaml(read('action.yml')) as {
+      author: string
+      branding: { icon: string; color: string }
+    }
+    expect(action.author).toBe(pkg.author)
+    expect(action.branding.icon).toBeTruthy()
+    expect(action.branding.color).toBeTruthy()
+    expect(read('CHANGELOG.md')).toMatch(/^## Unreleased$/m)
+  })
+})
