@@ -1,4 +1,4 @@
-// Checkpoint benchmarks (design.md §10, issue 3): on generated repositories of 1k and 10k files (30k with
+// Checkpoint benchmarks (issue 3): on generated repositories of 1k and 10k files (30k with
 // PROCTOR_BENCH_30K=1) with realistic sizes, the time of one checkpoint after changing 10 files against
 // (a) raw git plumbing on a warm private index in the same run (target <= 1.2x), (b) a fresh private index
 // (target >= 4x faster), the first checkpoint of a session against seeded raw plumbing, and the cost of a

@@ -1,4 +1,4 @@
-// Stop-hook and lifecycle-hook benchmarks (design.md §10): parallel stop hooks cost max(hook) + a little,
+// Stop-hook and lifecycle-hook benchmarks: parallel stop hooks cost max(hook) + a little,
 // per-hook overhead against a raw spawn, async scheduling latency with a saturated pool, and shutdown time
 // with hooks that ignore SIGTERM. Run alone: node --import tsx bench/hooks.ts
 import { spawn } from 'node:child_process'

@@ -1,4 +1,4 @@
-// PTY supervisor benchmarks (design.md §10), each against a raw baseline in the same run:
+// PTY supervisor benchmarks, each against a raw baseline in the same run:
 // - the built CLI as users run it (`node dist/cli.js run --quiet -- <stream 25 MB>`, detection on) against a
 //   minimal node script that runs the same command under raw node-pty and discards the output: wall time
 //   and the peak RSS (VmHWM) of each process;
@@ -211,7 +211,7 @@ async function cliCapture(dir: string, node: string): Promise<Record<string, unk
   const failed = runs.proctor.find((r) => r.code !== 0)
   if (failed) throw new Error(`proctor run exited with ${failed.code} while streaming; see ${repo}/.proctor`)
   // No byte lost: every transcript holds exactly what the terminal delivered. Raw node-pty is counted
-  // too: on Node 20/22 it loses the tail of a fast exit (research/tech-decisions.md §3.4).
+  // too: on Node 20/22 it loses the tail of a fast exit.
   const complete = (xs: ProcessRun[]) =>
     `${xs.filter((r) => r.stream.bytes === STREAM_PTY_BYTES).length}/${xs.length}`
   const wall = (xs: ProcessRun[]) => median(xs.map((r) => r.wallMs))

@@ -1,5 +1,5 @@
 // How commands end the process: they throw CliExit instead of calling process.exit, so the entry point
-// (and tests) decide what exiting means. Exit codes: design.md §8.
+// (and tests) decide what exiting means. Exit codes: the README's "The CLI".
 
 export const ExitCode = {
   ok: 0,
@@ -28,7 +28,7 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof CliExit) return error.exitCode
   if (typeof error === 'object' && error !== null && 'exitCode' in error) {
     const code = (error as { exitCode: unknown }).exitCode
-    // commander reports usage errors with exitCode 1; design.md §8 makes every usage error 2.
+    // commander reports usage errors with exitCode 1; the README promises 2 for every usage error.
     const fromCommander =
       'code' in error && String((error as { code: unknown }).code).startsWith('commander.')
     if (typeof code === 'number') return fromCommander && code !== 0 ? ExitCode.usage : code

@@ -1,5 +1,5 @@
 // The `proctor` binary: builds the command tree, runs it, and turns outcomes into exit codes
-// (design.md §8: 0 ok · 1 failed/blocked · 2 usage/config · 124 timeout · 130 SIGINT · 143 SIGTERM).
+// (README, "Exit codes": 0 ok · 1 failed/blocked · 2 usage/config · 124 timeout · 130 SIGINT · 143 SIGTERM).
 import { buildProgram } from './program.js'
 import { CliExit, exitCodeOf } from './exit.js'
 import { ConfigError } from '../config/errors.js'

@@ -20,7 +20,7 @@ export function formatIssue(issue: ConfigIssue): string {
 
 /** All problems found in one config file, thrown together so users fix them in one pass. */
 export class ConfigError extends Error {
-  /** A config error is a usage error (design.md §8). */
+  /** A config error is a usage error (exit 2, README "The CLI"). */
   readonly exitCode = 2
   readonly issues: readonly ConfigIssue[]
 

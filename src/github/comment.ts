@@ -26,7 +26,7 @@ export interface StickyCommentOptions {
   author?: string
   /** Minimum spacing of progress edits (default 10 s). */
   minEditIntervalMs?: number
-  /** Called for every API call made (for the §10 budget). */
+  /** Called for every API call made (for the API call budget). */
   onCall?: (operation: string) => void
   /** Errors of the deferred (timer-driven) progress flush, which has no caller to throw to. */
   onError?: (error: unknown) => void

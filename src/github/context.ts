@@ -157,7 +157,7 @@ export function checkRunSha(ctx: ActionsContext): string | null {
   return ctx.pr?.headSha ?? ctx.sha
 }
 
-/** Fork PRs get a read-only token: proctor must not attempt writes there (design.md §7). */
+/** Fork PRs get a read-only token: proctor must not attempt writes there. */
 export function canWrite(ctx: ActionsContext): boolean {
   return !(ctx.pr?.fork ?? false) || ctx.eventName === 'workflow_run'
 }

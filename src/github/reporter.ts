@@ -1,6 +1,6 @@
 // The one facade the action uses: the sticky comment, check runs and the job summary behind five calls.
 // It never throws — GitHub is a sink, not a dependency: failures go to onError, are kept in `errors`,
-// and never change the verdict. Every API call is counted (design.md §10 budgets).
+// and never change the verdict. Every API call is counted (the API budget in docs/github.md).
 import type { SessionReport, StopHookResult } from '../report/model.js'
 import type { ReportLinks } from '../report/markdown.js'
 import { renderJobSummary, renderSessionComment } from '../report/markdown.js'

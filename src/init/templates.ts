@@ -1,6 +1,7 @@
 // The text of the proctor.yml and the workflow `proctor init` writes, per agent. The workflow is meant to
 // run on GitHub as written: a test validates it against GitHub's workflow schema.
 import { AGENT_SETUPS, type AgentSetup, type InitAgent } from './agents.js'
+import { findAgentPreset } from '../agents/presets/index.js'
 
 /**
  * Where editors fetch proctor.yml's JSON Schema: the schema/ directory of the published npm package,
@@ -13,8 +14,16 @@ function flow(argv: readonly string[]): string {
   return `[${argv.map((arg) => JSON.stringify(arg)).join(', ')}]`
 }
 
-function agentBlock(setup: AgentSetup): string {
+function agentBlock(setup: AgentSetup, agent: InitAgent): string {
+  const preset = findAgentPreset(agent)
   const lines = ['agent:']
+  if (preset) {
+    lines.push(
+      `  # The ${preset.name} preset (docs/agents.md): its prompts and errors, how to type into it, its own`,
+      `  # Stop hook wired to proctor, its continue command. Tested with ${preset.package} ${preset.testedVersions.join(', ')}.`,
+      `  preset: ${preset.name}`,
+    )
+  }
   if (setup.command) {
     lines.push(
       `  # ${setup.title}, headless: ${setup.permissionNote}.`,
@@ -28,7 +37,7 @@ function agentBlock(setup: AgentSetup): string {
     )
   }
   lines.push('  pty: true')
-  if (setup.continueCommand) {
+  if (setup.continueCommand && !preset) {
     lines.push(
       '  # Run when the stop hooks block after the agent exited; {reason} becomes one argument.',
       `  continue: ${flow(setup.continueCommand)}`,
@@ -42,7 +51,7 @@ export function configTemplate(agent: InitAgent): string {
   return `# yaml-language-server: $schema=${SCHEMA_URL}
 # proctor.yml: what proctor supervises and how. Every key is optional; docs/configuration.md lists them.
 # Check it with: proctor config validate
-${agentBlock(setup)}
+${agentBlock(setup, agent)}
 
 # The whole session (agent and stop-hook rounds), silence before the agent counts as stuck, and the
 # time it gets to exit after SIGTERM.

@@ -1,6 +1,6 @@
 // PTY backend on @lydell/node-pty, loaded lazily so pipe-only users never load the native module.
 //
-// Tail loss (research/tech-decisions.md §3.4, node-pty #72/#726): on Node 20/22, libuv treats POLLHUP
+// Tail loss (node-pty issues #72 and #726): on Node 20/22, libuv treats POLLHUP
 // after a short read as EOF, so the master's stream 'end's while the kernel still holds the last
 // few KB; node-pty then closes the fd. On Linux a pty master stays readable after the slave closes
 // until its buffer is empty and only then fails with EIO. So whenever the stream is about to stop

@@ -221,7 +221,7 @@ describe('the action on a pull request', () => {
       `::add-mask::${TOKEN}`,
     ])
 
-    // design.md §10: ≤ 1 comment create, ≤ 2 calls per hook check run, 1 for the policy check.
+    // The API budget (docs/github.md): ≤ 1 comment create, ≤ 2 calls per hook check run, 1 for the policy check.
     expect(server.count('issues/create-comment')).toBe(1)
     expect(server.count('checks/create') + server.count('checks/update')).toBeLessThanOrEqual(2 * 2 + 1)
     expect(server.count('issues/list-comments')).toBeLessThanOrEqual(1)

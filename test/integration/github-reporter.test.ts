@@ -375,7 +375,7 @@ describe('resilience', () => {
     expect(result.summary?.written).toBe(true)
   })
 
-  it('a whole session stays within the design.md §10 call budget', async () => {
+  it('a whole session stays within the API call budget (docs/github.md)', async () => {
     const t = await setup({}, { editIntervalMs: 60_000 })
     const reporter = t.make()
     await reporter.start(sessionReport({ checkpoints: [] }))

@@ -1,4 +1,4 @@
-// The command tree users see: every command of the CLI contract (design.md §8) is there, and the
+// The command tree users see: every command of the CLI contract (README, "The CLI") is there, and the
 // version printed is the package's.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
