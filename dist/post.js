@@ -1,22 +1,30 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { A as getState, i as info, u as readInputs, l as applyInputs, m as readActionsContext, s as setSecret, G as GitHubReporter, w as warning, p as linksFor, y as STATE, n as actionClient } from './chunks/state-BmRNNtOW.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-DbFMRAN5.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { i as ensureStateDir, j as reconcileOrphans, l as loadConfig, b as configSchema, d as createSanitizer, G as Git, k as CheckpointStore, m as evaluateCheckpoint, n as diffTrees, o as evaluatePolicy, q as listCheckpoints, P as PushQueue, f as parseSessionReport, R as REPORT_SCHEMA_VERSION, s as checkpointRef } from './chunks/aggregate-C2vTu7_C.js';
-import 'os';
-import 'crypto';
+import { e as ensureStateDir } from './chunks/state-dir-BI1Z9oeI.js';
+import { r as reconcileOrphans } from './chunks/registry-BQ_ezYsh.js';
+import { l as loadConfig, c as configSchema, a as checkpointRef } from './chunks/load-DbNJ5S8j.js';
+import { G as Git } from './chunks/runner-BegWuTxZ.js';
+import { l as listCheckpoints, P as PushQueue } from './chunks/history-rOMtURvA.js';
+import { C as CheckpointStore, f as forbiddenAreaOf, e as evaluateCheckpoint, d as diffTrees, a as evaluatePolicy } from './chunks/store-D2R1GDVJ.js';
+import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
+import { R as REPORT_SCHEMA_VERSION } from './chunks/model-CLLzfyWv.js';
+import { r as readActionsContext, l as linksFor } from './chunks/markdown-5ArkJWka.js';
+import { c as createSanitizer } from './chunks/sanitize-ykJQaQd6.js';
 import 'fs';
-import 'path';
+import 'os';
 import 'http';
 import 'https';
-import 'string_decoder';
-import 'events';
-import 'child_process';
-import 'assert';
-import 'timers';
+import './chunks/errors-MiVcxPMK.js';
+import 'node:crypto';
+import 'crypto';
+import 'path';
 import 'net';
 import 'tls';
+import 'events';
+import 'assert';
 import 'util';
 import 'node:assert';
 import 'node:net';
@@ -36,12 +44,17 @@ import 'node:url';
 import 'node:async_hooks';
 import 'node:console';
 import 'node:dns';
-import 'node:crypto';
+import 'string_decoder';
+import 'child_process';
+import 'timers';
+import './chunks/agent-env-CNVR14Po.js';
 import 'node:child_process';
 import 'node:os';
 import 'process';
 import 'buffer';
+import 'node:v8';
 import 'tty';
+import './chunks/agent-exit-DlsvthiM.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
@@ -65,11 +78,14 @@ async function post(env = process.env) {
     // A config that broke since main read it must not stop the cleanup: fall back to the defaults.
     const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(() => null);
     const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs);
+    // The agent job of the two-job layout never pushes or publishes, not even from the post step.
+    if (inputs.handoff)
+        config.checkpoints.push = 'never';
     const sessionDir = join(dirs.sessions, sessionId);
     const reportExists = existsSync(join(sessionDir, 'report.json'));
     // Without report.json main died before its final checkpoint: save the agent's last work first.
     const violations = !reportExists && config.checkpoints.enabled ? await finalCheckpoint(cwd, sessionId, config) : [];
-    const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config);
+    const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config, await postPushCredential(cwd, config, inputs.githubToken, env));
     const report = await reportOf(cwd, sessionId, sessionDir, pushed, violations);
     try {
         const ctx = readActionsContext(env);
@@ -86,6 +102,7 @@ async function post(env = process.env) {
             checks: config.github.checks,
             sanitizer: createSanitizer({ secrets: [token].filter(Boolean) }),
             links: linksFor(ctx),
+            ...(inputs.handoff ? { readOnly: true } : {}),
             onError: (error) => warning(`proctor: GitHub ${error.operation} failed: ${error.message}`),
         });
         const adopted = await reporter.adoptOpenChecks();
@@ -109,6 +126,7 @@ async function finalCheckpoint(cwd, sessionId, config) {
         session: sessionId,
         maxFileSize: config.checkpoints.max_file_size,
         validate: (ctx) => evaluateCheckpoint({ ...ctx, worktree: cwd, policy: config.policy }),
+        withhold: forbiddenAreaOf(config.policy),
     });
     try {
         await store.open();
@@ -138,7 +156,21 @@ async function finalCheckpoint(cwd, sessionId, config) {
         await store.close().catch(() => { });
     }
 }
-async function pushLeftovers(cwd, sessionId, sessionDir, config) {
+/** The token for the leftover push only, as main passes it (never when .git/config already holds one). */
+async function postPushCredential(cwd, config, token, env) {
+    if (!token || (await warnPersistedCredentials(cwd)))
+        return undefined;
+    const remote = await new Git({ cwd }).remoteUrl(config.checkpoints.remote).catch(() => null);
+    let serverUrl = 'https://github.com';
+    try {
+        serverUrl = readActionsContext(env).serverUrl;
+    }
+    catch {
+        // No Actions context: the default server.
+    }
+    return pushCredential(remote, token, gitServerUrl(env, serverUrl));
+}
+async function pushLeftovers(cwd, sessionId, sessionDir, config, secretConfig) {
     const git = new Git({ cwd });
     const checkpoints = await listCheckpoints(git, sessionId).catch(() => []);
     if (checkpoints.length === 0)
@@ -152,6 +184,7 @@ async function pushLeftovers(cwd, sessionId, sessionDir, config) {
         mode: config.checkpoints.push,
         sessionDir,
         base: checkpoints[0]?.base ?? null,
+        ...(secretConfig ? { secretConfig } : {}),
     });
     queue.schedule();
     const record = await queue.flush();

@@ -109,7 +109,8 @@ export class ActionLog {
     this.finishHooks()
     this.agentOutput.end()
     const s = this.options.sanitizer
-    const reason = [report.reason, blockReasons(report)].filter(Boolean).join(' — ') || null
+    // The session's reason already quotes the first blocking reasons; the hooks' own are the fallback.
+    const reason = report.reason || blockReasons(report) || null
     const rounds = report.rounds > 1 ? `, ${report.rounds} rounds` : ''
     const line = `proctor: verdict ${report.verdict} — session ${report.status} in ${formatDuration(report.duration_ms)}${rounds}${reason ? `: ${reason}` : ''}`
     this.line(line)

@@ -416,8 +416,12 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
         PROCTOR_ROUND: String(ctx.round),
       },
       mode,
-      // Without a PTY the agent's stdin stays an open pipe, so detector answers (respond: send) reach it.
-      keepStdinOpen: true,
+      // Without a PTY the agent's stdin stays an open pipe when a detector may answer (respond: send or
+      // deny), so the answer reaches it. Otherwise it is closed at spawn: CLIs such as `codex exec` and
+      // `claude -p` read a piped stdin to its end before they start, and would wait forever.
+      keepStdinOpen: pipeline.detector.rules.some(
+        (rule) => rule.response.type === 'send' || rule.response.type === 'deny',
+      ),
       cols: config.agent.cols,
       rows: config.agent.rows,
       graceMs: config.timeouts.grace,

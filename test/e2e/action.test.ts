@@ -446,11 +446,11 @@ describe('the job log and the limits', () => {
     expect(log).toMatch(/^proctor: checkpoint 1 \(.*\): \d+ file\(s\) → [0-9a-f]{12}$/m)
     expect(log).toMatch(/^proctor: pushed to origin proctor\/4242-1-agent$/m)
     expect(log).toMatch(
-      /^proctor: verdict block — session completed in \S+: stop hooks still blocked after 1 round\(s\) \(max_stop_rounds: 1\) — lint: lint: src\/feature\.js is missing a test$/m,
+      /^proctor: verdict block — session completed in \S+: stop hooks still blocked after 1 round\(s\) \(max_stop_rounds: 1\) — lint: lint: src\/feature\.js is missing a test; policy: error forbidden_area: secrets\/key\.txt .*$/m,
     )
     // core.setFailed: an error annotation with the reason.
     expect(log).toMatch(
-      /^::error::proctor: stop hooks still blocked .* — lint: lint: src\/feature\.js is missing a test$/m,
+      /^::error::proctor: stop hooks still blocked .* — lint: lint: src\/feature\.js is missing a test; policy: .*secrets\/key\.txt.*$/m,
     )
     // The agent's output sits inside the runner's stop-commands, with a token it cannot know.
     const token = /^::stop-commands::(proctor-[0-9a-f]{32})$/m.exec(log)?.[1]

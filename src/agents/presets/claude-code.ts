@@ -26,14 +26,14 @@ const dialogs: RuleInput[] = [
   {
     name: 'claude-code:trust-folder',
     // "Accessing workspace … ❯ No, exit / Yes, I trust this folder" (2.1.330): move down to Yes.
-    match: String.raw`^\s*❯ (?:\d+\. )?No, exit\b`,
+    match: String.raw`^\s*❯ [\d. ]*No, exit\b`,
     kind: 'dialog',
     respond: { send: '\x1b[B', ...patiently },
   },
   {
     name: 'claude-code:api-key',
     // "Detected a custom API key in your environment … Do you want to use this API key?": Yes is above.
-    match: String.raw`^\s*❯ (?:\d+\. )?No \(recommended\)`,
+    match: String.raw`^\s*❯ [\d. ]*No \(recommended\)`,
     kind: 'dialog',
     respond: { send: '\x1b[A', ...patiently },
   },
@@ -60,7 +60,7 @@ const dialogs: RuleInput[] = [
   },
   {
     name: 'claude-code:done',
-    match: String.raw`^\s*✻ [A-Z][a-z]+ for (?:\d+h ?)?(?:\d+m ?)?\d+s\b`,
+    match: String.raw`^\s*✻ [A-Z][a-z]+ for [\dhm ]*\ds\b`,
     kind: 'completion',
     respond: { notify: true },
   },
