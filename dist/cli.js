@@ -15,21 +15,21 @@ import 'node:process';
 // Each command's module (and what it imports: the supervisor, git, octokit…) is loaded only when that
 // command runs; `--help` and unknown commands load them all to list them.
 const COMMANDS = {
-    run: async () => (await import('./chunks/run-B6dM7rCL.js')).registerRunCommand,
+    run: async () => (await import('./chunks/run-BzhssAz6.js')).registerRunCommand,
     check: async () => {
         const [{ registerCheckCommand }, { pushCheckpointsAlong }] = await Promise.all([
-            import('./chunks/check-CPHKV_zQ.js'),
-            import('./chunks/push-on-pre-push-BWqaeWhO.js'),
+            import('./chunks/check-ClYYt26r.js'),
+            import('./chunks/push-on-pre-push-CDJm6x5k.js'),
         ]);
         return (program) => registerCheckCommand(program, { pushCheckpoints: pushCheckpointsAlong });
     },
-    checkpoints: async () => (await import('./chunks/checkpoints-emE10LcP.js')).registerCheckpointsCommand,
-    batch: async () => (await import('./chunks/batch-CsdNg7Lg.js')).registerBatchCommand,
-    hooks: async () => (await import('./chunks/hooks-q3p_5oo-.js')).registerHooksCommand,
-    hook: async () => (await import('./chunks/hook-DXcduVXp.js')).registerHookCommand,
-    init: async () => (await import('./chunks/init-CqbB8oO4.js')).registerInitCommand,
-    config: async () => (await import('./chunks/config-DV2V2Qvo.js')).registerConfigCommand,
-    report: async () => (await import('./chunks/report-Ca82IRzW.js')).registerReportCommand,
+    checkpoints: async () => (await import('./chunks/checkpoints-D7iqO0eF.js')).registerCheckpointsCommand,
+    batch: async () => (await import('./chunks/batch-CLnDPqcR.js')).registerBatchCommand,
+    hooks: async () => (await import('./chunks/hooks-Cppnydl0.js')).registerHooksCommand,
+    hook: async () => (await import('./chunks/hook-DYaMPO2n.js')).registerHookCommand,
+    init: async () => (await import('./chunks/init-CzIIi_2b.js')).registerInitCommand,
+    config: async () => (await import('./chunks/config-BxIkx3Vi.js')).registerConfigCommand,
+    report: async () => (await import('./chunks/report-ihVn61Fw.js')).registerReportCommand,
 };
 /** The names of every command, in `--help` order. */
 const COMMAND_NAMES = Object.keys(COMMANDS);

@@ -1,17 +1,17 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-DbFMRAN5.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-Co-WGW2k.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { e as ensureStateDir } from './chunks/state-dir-BI1Z9oeI.js';
+import { e as ensureStateDir } from './chunks/state-dir-Jf9MVvUw.js';
 import { r as reconcileOrphans } from './chunks/registry-BQ_ezYsh.js';
-import { l as loadConfig, c as configSchema, a as checkpointRef } from './chunks/load-DbNJ5S8j.js';
+import { l as loadConfig, c as configSchema, a as checkpointRef } from './chunks/load-BJaKKZaI.js';
 import { G as Git } from './chunks/runner-BegWuTxZ.js';
-import { l as listCheckpoints, P as PushQueue } from './chunks/history-rOMtURvA.js';
-import { C as CheckpointStore, f as forbiddenAreaOf, e as evaluateCheckpoint, d as diffTrees, a as evaluatePolicy } from './chunks/store-D2R1GDVJ.js';
+import { l as listCheckpoints, P as PushQueue } from './chunks/history-BQ5AvIUq.js';
+import { C as CheckpointStore, f as forbiddenAreaOf, e as evaluateCheckpoint, d as diffTrees, a as evaluatePolicy } from './chunks/store-DCDaBRKw.js';
 import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
 import { R as REPORT_SCHEMA_VERSION } from './chunks/model-CLLzfyWv.js';
-import { r as readActionsContext, l as linksFor } from './chunks/markdown-5ArkJWka.js';
+import { r as readActionsContext, l as linksFor } from './chunks/markdown-DxZuQsiS.js';
 import { c as createSanitizer } from './chunks/sanitize-ykJQaQd6.js';
 import 'fs';
 import 'os';

@@ -2,15 +2,12 @@
 // report from saved session reports) → GitHub sinks (sticky comment, check runs, job summary, outputs).
 // GitHub is a sink: if it is down or the token is read-only, the verdict and exit code stay the same.
 import * as core from '@actions/core'
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { loadConfig } from '../config/load.js'
-import { ConfigError } from '../config/errors.js'
 import type { Config } from '../config/schema.js'
 import { runSession } from '../session/session.js'
 import { makeSessionId } from '../session/session-id.js'
 import { actionClient } from './client.js'
-import { readActionsContext, canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
+import { canWrite, expandKey, linksFor } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
 import { appendJobSummary, writeOutputs } from '../github/summary.js'
@@ -20,7 +17,8 @@ import { withDeadline } from '../util/deadline.js'
 import { formatDuration } from '../util/units.js'
 import { failsPolicyCheck } from '../policy/index.js'
 import type { SessionReport } from '../report/model.js'
-import { agentCommand, applyInputs, InputError, readInputs, type ActionInputs } from './inputs.js'
+import { agentCommand, readInputs, type ActionInputs } from './inputs.js'
+import { loadActionConfig } from './config.js'
 import { runAggregate } from './aggregate.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { STATE } from './state.js'
@@ -70,21 +68,9 @@ export async function main(env: Record<string, string | undefined> = process.env
     return 2
   }
 
-  let config: Config
-  let ctx: ActionsContext
-  try {
-    const file = inputs.configGiven || existsSync(resolve(inputs.config)) ? inputs.config : undefined
-    const loaded = await loadConfig({ file, cwd: process.cwd() })
-    for (const warning of loaded.warnings) core.warning(`proctor.yml: ${warning}`)
-    config = applyInputs(loaded.config, inputs)
-    ctx = readActionsContext(env)
-  } catch (error) {
-    const message =
-      error instanceof ConfigError || error instanceof InputError ? error.message : String(error)
-    core.error(`proctor: ${message}`)
-    appendJobSummary(`### proctor: configuration error\n\n\`\`\`\n${message}\n\`\`\`\n`)
-    return 2
-  }
+  const loaded = await loadActionConfig(inputs, env)
+  if (!loaded) return 2
+  const { config, ctx } = loaded
   // The agent job of the two-job layout publishes and pushes nothing; the verify job does.
   if (inputs.handoff) config.checkpoints.push = 'never'
   const command = safe(() => agentCommand(inputs, config))

@@ -10,11 +10,9 @@
 // and the files the stop hooks' commands name are reset to this checkout's version before they run (an
 // agent that rewrote its test script to pass gets a policy violation and the original script).
 import * as core from '@actions/core'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import { loadConfig } from '../config/load.js'
-import { ConfigError } from '../config/errors.js'
 import type { Config } from '../config/schema.js'
 import { Git } from '../git/runner.js'
 import { diffTrees } from '../checkpoints/diff.js'
@@ -32,14 +30,15 @@ import {
 } from '../report/model.js'
 import { ensureStateDir } from '../session/state-dir.js'
 import { agentEnvironment, withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
-import { canWrite, expandKey, linksFor, readActionsContext, type ActionsContext } from '../github/context.js'
+import { canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { CheckRuns } from '../github/checks.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
-import { appendJobSummary, writeOutputs } from '../github/summary.js'
+import { writeOutputs } from '../github/summary.js'
 import { createSanitizer, type Sanitizer } from '../util/sanitize.js'
 import { actionClient } from './client.js'
-import { applyInputs, InputError, type ActionInputs } from './inputs.js'
+import { loadActionConfig } from './config.js'
+import { type ActionInputs } from './inputs.js'
 import { downloadArtifacts, uploadSessionArtifact } from './artifact.js'
 import { acceptHandoff, ARTIFACT_ENV, HANDOFF_PREFIX, type HandoffResult } from './handoff.js'
 import { gitServerUrl, pushCredential, warnPersistedCredentials } from './hygiene.js'
@@ -56,23 +55,10 @@ interface Verified {
 }
 
 export async function runVerify(inputs: ActionInputs, env: Env, secrets: WithheldSecrets): Promise<number> {
-  let config: Config
-  let ctx: ActionsContext
-  let configPath: string | null
-  try {
-    configPath = inputs.configGiven || existsSync(resolve(inputs.config)) ? resolve(inputs.config) : null
-    // Read from this checkout BEFORE anything of the agent's is applied: the gate is not the agent's to edit.
-    const loaded = await loadConfig({ file: configPath ?? undefined, cwd: process.cwd() })
-    for (const warning of loaded.warnings) core.warning(`proctor.yml: ${warning}`)
-    config = applyInputs(loaded.config, inputs)
-    ctx = readActionsContext(env)
-  } catch (error) {
-    const message =
-      error instanceof ConfigError || error instanceof InputError ? error.message : String(error)
-    core.error(`proctor: ${message}`)
-    appendJobSummary(`### proctor: configuration error\n\n\`\`\`\n${message}\n\`\`\`\n`)
-    return 2
-  }
+  // Read from this checkout BEFORE anything of the agent's is applied: the gate is not the agent's to edit.
+  const loaded = await loadActionConfig(inputs, env)
+  if (!loaded) return 2
+  const { config, ctx, configPath } = loaded
   const token = inputs.githubToken
   const sanitizer = createSanitizer({ secrets: [token].filter(Boolean) })
   const readOnly = !canWrite(ctx) || !token

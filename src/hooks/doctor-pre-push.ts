@@ -2,11 +2,11 @@
 // what git does (core.hooksPath, else <gitdir>/hooks; a hook that is not executable is skipped) and what
 // husky v9 adds (core.hooksPath=.husky/_, whose runner sources .husky/pre-push; HUSKY=0 skips it).
 // Looks only: every finding says the command that fixes it.
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { findRepoRoot } from '../config/load.js'
 import { Git } from '../git/runner.js'
-import type { DoctorFinding } from './doctor.js'
+import { isExecutable, isFile, type DoctorFinding } from './doctor.js'
 
 const WHERE = 'git pre-push'
 const HUSKY_DIR = '.husky/_'
@@ -136,23 +136,6 @@ function prepareScript(root: string): string | undefined {
 function mentionsProctor(path: string): boolean {
   try {
     return readFileSync(path, 'utf8').includes('proctor')
-  } catch {
-    return false
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
-  }
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK)
-    return true
   } catch {
     return false
   }

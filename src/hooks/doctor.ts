@@ -121,7 +121,7 @@ export function findProgram(program: string, cwd: string, pathEnv: string): stri
   return `command not found: ${program} (searched PATH) — install it or use a path`
 }
 
-function isFile(path: string): boolean {
+export function isFile(path: string): boolean {
   try {
     return statSync(path).isFile()
   } catch {
@@ -129,7 +129,7 @@ function isFile(path: string): boolean {
   }
 }
 
-function isExecutable(path: string): boolean {
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK)
     return true
