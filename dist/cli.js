@@ -15,7 +15,7 @@ import 'node:process';
 // Each command's module (and what it imports: the supervisor, git, octokit…) is loaded only when that
 // command runs; `--help` and unknown commands load them all to list them.
 const COMMANDS = {
-    run: async () => (await import('./chunks/run-BzhssAz6.js')).registerRunCommand,
+    run: async () => (await import('./chunks/run-CW9KFtfM.js')).registerRunCommand,
     check: async () => {
         const [{ registerCheckCommand }, { pushCheckpointsAlong }] = await Promise.all([
             import('./chunks/check-ClYYt26r.js'),
@@ -23,8 +23,8 @@ const COMMANDS = {
         ]);
         return (program) => registerCheckCommand(program, { pushCheckpoints: pushCheckpointsAlong });
     },
-    checkpoints: async () => (await import('./chunks/checkpoints-D7iqO0eF.js')).registerCheckpointsCommand,
-    batch: async () => (await import('./chunks/batch-CLnDPqcR.js')).registerBatchCommand,
+    checkpoints: async () => (await import('./chunks/checkpoints-sAKFIDKg.js')).registerCheckpointsCommand,
+    batch: async () => (await import('./chunks/batch-DRZvQhwV.js')).registerBatchCommand,
     hooks: async () => (await import('./chunks/hooks-Cppnydl0.js')).registerHooksCommand,
     hook: async () => (await import('./chunks/hook-DYaMPO2n.js')).registerHookCommand,
     init: async () => (await import('./chunks/init-CzIIi_2b.js')).registerInitCommand,

@@ -8,7 +8,7 @@ import { r as reconcileOrphans } from './chunks/registry-BQ_ezYsh.js';
 import { l as loadConfig, c as configSchema, a as checkpointRef } from './chunks/load-BJaKKZaI.js';
 import { G as Git } from './chunks/runner-BegWuTxZ.js';
 import { l as listCheckpoints, P as PushQueue } from './chunks/history-BQ5AvIUq.js';
-import { C as CheckpointStore, f as forbiddenAreaOf, e as evaluateCheckpoint, d as diffTrees, a as evaluatePolicy } from './chunks/store-DCDaBRKw.js';
+import { C as CheckpointStore, f as forbiddenAreaOf, e as evaluateCheckpoint, d as diffTrees, a as evaluatePolicy } from './chunks/store-BMGpLOC-.js';
 import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
 import { R as REPORT_SCHEMA_VERSION } from './chunks/model-CLLzfyWv.js';
 import { r as readActionsContext, l as linksFor } from './chunks/markdown-DxZuQsiS.js';

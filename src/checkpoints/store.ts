@@ -164,8 +164,12 @@ export class CheckpointStore {
     return (await this.createDetailed(trigger))?.record ?? null
   }
 
-  createDetailed(trigger: string): Promise<CheckpointResult | null> {
-    const urgent = URGENT_TRIGGERS.has(trigger)
+  /**
+   * `urgent` (implied by final, manual and safety) skips the min_interval wait: a caller that waits for
+   * this checkpoint (the stop hooks need the agent's latest work) must not sleep out the spacing.
+   */
+  createDetailed(trigger: string, options: { urgent?: boolean } = {}): Promise<CheckpointResult | null> {
+    const urgent = options.urgent === true || URGENT_TRIGGERS.has(trigger)
     if (urgent) {
       // A checkpoint still waiting out min_interval would only record part of what the urgent one is
       // about to record: it gives way at once, so the end of a session never waits for the spacing.
@@ -174,7 +178,7 @@ export class CheckpointStore {
     }
     const run = this.queue.then(() => {
       if (urgent) this.urgentQueued--
-      return this.checkpoint(trigger)
+      return this.checkpoint(trigger, urgent)
     })
     this.queue = run.catch(() => undefined)
     return run
@@ -274,9 +278,9 @@ export class CheckpointStore {
 
   // ---- one checkpoint ----------------------------------------------------------------------------
 
-  private async checkpoint(trigger: string): Promise<CheckpointResult | null> {
+  private async checkpoint(trigger: string, urgent: boolean): Promise<CheckpointResult | null> {
     await this.open()
-    if (!(await this.waitForSpacing(trigger))) return null
+    if (!(await this.waitForSpacing(urgent))) return null
     const startedAt = performance.now()
     const skipped: SkippedFile[] = []
     const withheld: ChangedFile[] = []
@@ -535,8 +539,8 @@ export class CheckpointStore {
   }
 
   /** Waits out min_interval for a non-urgent trigger; false when an urgent checkpoint came in meanwhile. */
-  private async waitForSpacing(trigger: string): Promise<boolean> {
-    if (URGENT_TRIGGERS.has(trigger)) return true
+  private async waitForSpacing(urgent: boolean): Promise<boolean> {
+    if (urgent) return true
     if (this.urgentQueued > 0) return false
     const min = this.options.minIntervalMs ?? 0
     if (this.lastAt === null || min <= 0) return true

@@ -152,11 +152,14 @@ export class SessionCheckpoints {
     void this.triggers?.event(kind).catch(() => undefined)
   }
 
-  /** Takes a checkpoint now and waits for it (before stop hooks, so they see the latest work). */
+  /**
+   * Takes a checkpoint now and waits for it (before stop hooks, so they see the latest work). Urgent: it
+   * never sleeps out min_interval, and a triggered checkpoint still waiting gives way to it.
+   */
   async settle(trigger: string): Promise<void> {
     if (!this.store) return
     try {
-      await this.take(trigger)
+      await this.take(trigger, undefined, true)
     } catch (error) {
       this.o.report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`)
     }
@@ -241,14 +244,14 @@ export class SessionCheckpoints {
     }
   }
 
-  private async take(trigger: string, detail?: string): Promise<CheckpointRecord | null> {
+  private async take(trigger: string, detail?: string, urgent = false): Promise<CheckpointRecord | null> {
     if (!this.store) return null
     // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree.
     await this.checkMachinery()
     let result
     try {
       await this.opening
-      result = await this.store.createDetailed(trigger)
+      result = await this.store.createDetailed(trigger, { urgent })
     } catch (error) {
       this.noteFailure(error)
       throw error

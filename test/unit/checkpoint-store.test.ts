@@ -338,6 +338,27 @@ describe('CheckpointStore.create', () => {
     expect(repo.git(['rev-list', '--count', 'refs/proctor/test-session', '^HEAD']).trim()).toBe('2')
   })
 
+  it('an urgent checkpoint (the one before the stop hooks) skips min_interval and a waiting one gives way', async () => {
+    const repo = setup()
+    let clock = 1000
+    // On the old code the stop hooks' checkpoint ('event') slept out min_interval behind a triggered one.
+    let endWait: () => void = () => undefined
+    const store = open(repo, {
+      minIntervalMs: 60_000,
+      now: () => clock,
+      sleep: () => new Promise<void>((resolve) => (endWait = resolve)),
+    })
+    repo.write('a.txt', '1')
+    expect((await store.create('interval'))?.seq).toBe(1)
+    clock += 1000
+    repo.write('a.txt', '2')
+    const changes = store.create('changes')
+    const settled = await store.createDetailed('event', { urgent: true })
+    expect(settled?.record.seq).toBe(2)
+    expect(await changes).toBeNull()
+    endWait()
+  })
+
   it('pauses the agent for the snapshot and always resumes it', async () => {
     const repo = setup()
     const calls: string[] = []
