@@ -15,7 +15,7 @@ import 'node:process';
 // Each command's module (and what it imports: the supervisor, git, octokit…) is loaded only when that
 // command runs; `--help` and unknown commands load them all to list them.
 const COMMANDS = {
-    run: async () => (await import('./chunks/run-CW9KFtfM.js')).registerRunCommand,
+    run: async () => (await import('./chunks/run-Cd70gUPx.js')).registerRunCommand,
     check: async () => {
         const [{ registerCheckCommand }, { pushCheckpointsAlong }] = await Promise.all([
             import('./chunks/check-ClYYt26r.js'),
@@ -24,7 +24,7 @@ const COMMANDS = {
         return (program) => registerCheckCommand(program, { pushCheckpoints: pushCheckpointsAlong });
     },
     checkpoints: async () => (await import('./chunks/checkpoints-sAKFIDKg.js')).registerCheckpointsCommand,
-    batch: async () => (await import('./chunks/batch-DRZvQhwV.js')).registerBatchCommand,
+    batch: async () => (await import('./chunks/batch-DUCWXa2P.js')).registerBatchCommand,
     hooks: async () => (await import('./chunks/hooks-Cppnydl0.js')).registerHooksCommand,
     hook: async () => (await import('./chunks/hook-DYaMPO2n.js')).registerHookCommand,
     init: async () => (await import('./chunks/init-CzIIi_2b.js')).registerInitCommand,

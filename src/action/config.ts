@@ -38,3 +38,16 @@ export async function loadActionConfig(
     return null
   }
 }
+
+/** The run a session belongs to, as report.json records it. */
+export function ciOf(ctx: ActionsContext): Record<string, string | number | null> {
+  return {
+    repository: `${ctx.owner}/${ctx.repo}`,
+    run_id: ctx.runId,
+    run_attempt: ctx.runAttempt,
+    job: ctx.job,
+    workflow: ctx.workflow,
+    sha: ctx.sha,
+    pr: ctx.pr?.number ?? null,
+  }
+}

@@ -18,7 +18,7 @@ import { formatDuration } from '../util/units.js'
 import { failsPolicyCheck } from '../policy/index.js'
 import type { SessionReport } from '../report/model.js'
 import { agentCommand, readInputs, type ActionInputs } from './inputs.js'
-import { loadActionConfig } from './config.js'
+import { ciOf, loadActionConfig } from './config.js'
 import { runAggregate } from './aggregate.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { STATE } from './state.js'
@@ -161,15 +161,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     installSignalHandlers: true,
     env,
     ...(pushSecretConfig ? { pushSecretConfig } : {}),
-    ci: {
-      repository: `${ctx.owner}/${ctx.repo}`,
-      run_id: ctx.runId,
-      run_attempt: ctx.runAttempt,
-      job: ctx.job,
-      workflow: ctx.workflow,
-      sha: ctx.sha,
-      pr: ctx.pr?.number ?? null,
-    },
+    ci: ciOf(ctx),
     listener: {
       started: (report) => void reporter.start(report),
       progress: (report) => void reporter.progress(report),

@@ -37,7 +37,7 @@ import { actorPermission, canTrigger } from '../github/permissions.js'
 import { writeOutputs } from '../github/summary.js'
 import { createSanitizer, type Sanitizer } from '../util/sanitize.js'
 import { actionClient } from './client.js'
-import { loadActionConfig } from './config.js'
+import { ciOf, loadActionConfig } from './config.js'
 import { type ActionInputs } from './inputs.js'
 import { downloadArtifacts, uploadSessionArtifact } from './artifact.js'
 import { acceptHandoff, ARTIFACT_ENV, HANDOFF_PREFIX, type HandoffResult } from './handoff.js'
@@ -573,16 +573,4 @@ function reportedEvents(events: unknown): SessionEvent[] {
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
-}
-
-function ciOf(ctx: ActionsContext): Record<string, string | number | null> {
-  return {
-    repository: `${ctx.owner}/${ctx.repo}`,
-    run_id: ctx.runId,
-    run_attempt: ctx.runAttempt,
-    job: ctx.job,
-    workflow: ctx.workflow,
-    sha: ctx.sha,
-    pr: ctx.pr?.number ?? null,
-  }
 }

@@ -463,15 +463,30 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     report.event('idle_timeout', `no output for ${formatDuration(limitMs)}`),
   )
 
+  // Recorded once the write settles: an answer that never reached the agent is not counted as one. The
+  // first answer and its repeats (respond.retry_after) go the same way.
+  const answer = (event: DetectionEvent, text: string, what: string) => {
+    const data = { attempt: event.attempt, fire: event.fire }
+    const written = run.write(text).then((result) =>
+      report.event('response', result.delivered ? what : `${what} — not delivered: ${result.reason}`, {
+        name: event.rule,
+        data: result.delivered ? { delivered: true, ...data } : { ...result, ...data },
+      }),
+    )
+    answers.add(written)
+    void written.finally(() => answers.delete(written))
+  }
+
   const onDetection = (event: DetectionEvent) => {
+    const response = event.response
     if (event.attempt > 1) {
       // The prompt is still on screen after the last answer (respond.retry_after): answer it again.
-      if (event.response.text !== undefined) run.write(event.response.text)
-      report.event(
-        'response',
-        `${event.response.type} again (attempt ${event.attempt}, the prompt is still on screen): ${JSON.stringify(event.response.text)}`,
-        { name: event.rule, data: { attempt: event.attempt, fire: event.fire } },
-      )
+      if (response.text !== undefined)
+        answer(
+          event,
+          response.text,
+          `${response.type} again (attempt ${event.attempt}, the prompt is still on screen): ${JSON.stringify(response.text)}`,
+        )
       ctx.progress()
       return
     }
@@ -479,20 +494,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if (event.kind === 'approval_request')
       void fire(ctx.lifecycle, 'approval_request', { rule: event.rule, text: event.text })
     if (config.checkpoints.on_events.includes(event.kind)) ctx.checkpoints.onEvent(event.kind)
-    const response = event.response
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
-      const what = `${response.type}: ${JSON.stringify(response.text)}`
-      // Recorded once the write settles: an answer that never reached the agent is not counted as one.
-      const answer = run.write(response.text).then((result) =>
-        report.event('response', result.delivered ? what : `${what} — not delivered: ${result.reason}`, {
-          name: event.rule,
-          data: result.delivered
-            ? { delivered: true, attempt: 1, fire: event.fire }
-            : { ...result, attempt: 1, fire: event.fire },
-        }),
-      )
-      answers.add(answer)
-      void answer.finally(() => answers.delete(answer))
+      answer(event, response.text, `${response.type}: ${JSON.stringify(response.text)}`)
     } else if (response.type === 'stop') {
       stopReason = `stopped by detector rule "${event.rule}": ${event.text}`
       report.event('response', 'stop the agent', { name: event.rule })
