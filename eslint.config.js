@@ -52,6 +52,19 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for the TypeScript sources: a promise nobody awaits or catches is an unhandled
+    // rejection waiting to crash the process. `void p` stays the written mark of a deliberate fire-and-forget
+    // whose rejection is handled (or cannot happen); everything else must be awaited or caught.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -69,7 +69,7 @@ export class CheckpointTriggers {
       this.log = fs.createWriteStream(this.options.eventLogPath, { flags: 'a' })
     }
     if (this.options.intervalMs > 0) {
-      this.timer = setInterval(() => this.fire('interval'), this.options.intervalMs)
+      this.timer = setInterval(() => void this.fire('interval'), this.options.intervalMs)
       this.timer.unref()
     }
     if (this.options.maxChanges > 0 || this.log) {

@@ -27,7 +27,7 @@ export class CommitWriter {
   /** Start git (and resolve the identity) ahead of the first commit, so its start-up overlaps other work. */
   prepare(): void {
     if (this.stream === null) return
-    void this.git.commitIdents().catch(() => undefined)
+    this.git.commitIdents().catch(() => undefined)
     this.start()
   }
 

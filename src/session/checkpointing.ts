@@ -149,7 +149,7 @@ export class SessionCheckpoints {
 
   /** A detector event listed in checkpoints.on_events. */
   onEvent(kind: string): void {
-    void this.triggers?.event(kind).catch(() => undefined)
+    this.triggers?.event(kind).catch(() => undefined)
   }
 
   /**
@@ -275,7 +275,7 @@ export class SessionCheckpoints {
         `left out of checkpoint ${record.seq}: ${record.skipped.join(', ')}`,
       )
     }
-    void this.o.lifecycle
+    this.o.lifecycle
       .fire('checkpoint', {
         seq: record.seq,
         sha: record.sha,
@@ -285,7 +285,7 @@ export class SessionCheckpoints {
       })
       .catch(() => undefined)
     for (const violation of result.violations) {
-      void this.o.lifecycle.fire('violation', { ...violation }).catch(() => undefined)
+      this.o.lifecycle.fire('violation', { ...violation }).catch(() => undefined)
     }
     const reverted = await this.revert(result.violations, result.parent)
     if (reverted.length) {
@@ -380,7 +380,7 @@ export class SessionCheckpoints {
         name: v.constraint,
         data: { notify_agent: notifiesAgent(v) },
       })
-      void this.o.lifecycle.fire('violation', { ...v }).catch(() => undefined)
+      this.o.lifecycle.fire('violation', { ...v }).catch(() => undefined)
     }
     if (this.o.config.policy.git_tamper !== 'undo' || changes.length === 0) return
     const undone = this.machinery.undo(changes)

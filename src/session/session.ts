@@ -587,7 +587,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
 
   // Forward the user's keystrokes to an interactive PTY agent.
   const input = mode === 'pty' ? opts.input : null
-  const forward = (data: Buffer) => run.write(data)
+  // A keystroke's delivery is not awaited: write() answers undelivered instead of rejecting.
+  const forward = (data: Buffer): void => void run.write(data)
   let rawWasOn = false
   if (input) {
     rawWasOn = input.isRaw

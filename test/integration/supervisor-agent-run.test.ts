@@ -126,7 +126,7 @@ describe('AgentRun', () => {
     let spawned: { pid: number; pgid: number } | undefined
     run.on('spawn', (info) => (spawned = info))
     run.on('output', (chunk) => {
-      if (chunk.toString().includes('ready')) run.write('yes\r')
+      if (chunk.toString().includes('ready')) void run.write('yes\r')
     })
     const exit = await run.start().finished
     expect(output()).toContain('got: yes')

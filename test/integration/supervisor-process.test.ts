@@ -157,7 +157,7 @@ describe('spawnManaged specifics', () => {
   it('types into the terminal in PTY mode', async () => {
     const { child, log } = start('pty', { file: fixture('echo-input.sh'), args: [] })
     await log.next(/ready/)
-    child.write('hello there\r')
+    await child.write('hello there\r')
     await log.next(/got: hello there/)
     expect((await child.exited).exitCode).toBe(0)
   })

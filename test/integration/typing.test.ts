@@ -60,7 +60,7 @@ describe('typeAndSubmit', () => {
 
   it('without the separate Enter the same text is not submitted (the failure it fixes)', async () => {
     const { run, log } = await start()
-    run.write(`${TEXT}\r`)
+    await run.write(`${TEXT}\r`)
     // The Enter became a newline in the input box (echoed as a new indented line), nothing was submitted.
     await log.next(/2 failed\r+\n {2}/)
     expect(log.text).not.toContain('SUBMITTED')

@@ -262,7 +262,7 @@ describe('OutputPipeline with real processes', () => {
     })
     const event = await nextEvent(p, 60_000)
     expect(event).toMatchObject({ rule: 'proceed', text: 'Do you want to proceed?' })
-    child.write(event.response.text!)
+    await child.write(event.response.text!)
     const exit = await child.exited
     expect(exit.exitCode).toBe(0)
     const summary = await p.close()
