@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { configSchema } from '../src/config/schema.js'
-import { runBatch, type BatchTask } from '../src/session/batch.js'
+import { runBatch, type BatchTask } from '../src/batch/batch.js'
 
 const TASKS = 20
 const CONCURRENCY = 4

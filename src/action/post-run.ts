@@ -6,7 +6,7 @@
 import * as core from '@actions/core'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureStateDir } from '../session/state-dir.js'
+import { ensureStateDir } from '../state/layout.js'
 import { reconcileOrphans } from '../supervisor/registry.js'
 import { loadConfig } from '../config/load.js'
 import { configSchema, type Config } from '../config/schema.js'

@@ -28,7 +28,7 @@ import {
   type StopHookResult,
   type Violation,
 } from '../report/model.js'
-import { ensureStateDir } from '../session/state-dir.js'
+import { ensureStateDir } from '../state/layout.js'
 import { agentEnvironment, withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'

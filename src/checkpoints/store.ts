@@ -14,9 +14,7 @@ import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import { FirstSnapshotWatch, type SnapshotNotice } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
 import { checkpointRef } from './refs.js'
-
-/** proctor's own state directory at the repository root; it never enters a checkpoint. */
-export const PROCTOR_DIR = '.proctor'
+import { STATE_DIR_NAME } from '../state/layout.js'
 
 /** Triggers that may not wait for min_interval spacing (shutdown, the user, a restore). */
 const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
@@ -392,12 +390,12 @@ export class CheckpointStore {
       })
     } catch {
       try {
-        await this.git.addAll(this.indexFile, { exclude: [PROCTOR_DIR, ...exclude] })
+        await this.git.addAll(this.indexFile, { exclude: [STATE_DIR_NAME, ...exclude] })
       } catch (error) {
         const dirs = paths.filter((p) => isDirectory(path.join(this.root, p)))
         if (dirs.length === 0) throw error
         for (const dir of dirs) skipped.push({ path: dir, reason: 'unrecordable' })
-        await this.git.addAll(this.indexFile, { exclude: [PROCTOR_DIR, ...exclude, ...dirs] })
+        await this.git.addAll(this.indexFile, { exclude: [STATE_DIR_NAME, ...exclude, ...dirs] })
         return paths.filter((p) => !dirs.includes(p))
       }
     }
@@ -437,7 +435,7 @@ export class CheckpointStore {
       if (field === '') return
       // A nested repository is listed as a directory.
       const p = field.replace(/\/$/, '')
-      if (p === PROCTOR_DIR || p.startsWith(`${PROCTOR_DIR}/`)) return
+      if (p === STATE_DIR_NAME || p.startsWith(`${STATE_DIR_NAME}/`)) return
       if (this.options.hiddenPaths?.has(path.join(this.root, p))) return
       paths.push(p)
       if (index < firstUntracked) tracked.add(p)

@@ -6,7 +6,7 @@ import path from 'node:path'
 
 import type { Git } from '../git/runner.js'
 import { splitNul } from '../git/nul.js'
-import { PROCTOR_DIR } from './store.js'
+import { STATE_DIR_NAME } from '../state/layout.js'
 import { TreeWatcher } from './tree-watcher.js'
 
 export type TriggerName = 'interval' | 'changes' | 'event' | 'final' | 'manual'
@@ -28,7 +28,7 @@ export interface CheckpointTriggersOptions {
   onError?: (error: unknown, trigger: TriggerName) => void
 }
 
-const ALWAYS_IGNORED = new Set(['.git', PROCTOR_DIR, 'node_modules'])
+const ALWAYS_IGNORED = new Set(['.git', STATE_DIR_NAME, 'node_modules'])
 
 export class CheckpointTriggers {
   private readonly options: CheckpointTriggersOptions

@@ -1,5 +1,5 @@
 // The config module's public surface.
-export { loadConfig, findConfigFile, findRepoRoot, displayName, CONFIG_FILE_NAMES } from './load.js'
+export { loadConfig, findConfigFile, displayName, CONFIG_FILE_NAMES } from './load.js'
 export type { LoadedConfig, LoadOptions } from './load.js'
 export { parseConfigText, ASYNC_POOL_RANGE } from './parse.js'
 export type { ParsedConfig } from './parse.js'

@@ -1,6 +1,7 @@
 // Finds proctor.yml (repository root, or the current directory outside a repository) and loads it.
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
+import { findRepoRoot } from '../state/layout.js'
 import { configSchema, type Config } from './schema.js'
 import { ConfigError } from './errors.js'
 import { parseConfigText } from './parse.js'
@@ -22,20 +23,6 @@ export interface LoadOptions {
   cwd: string
   /** `--agent` and the agent argv from the command line (see applyAgentPreset). */
   preset?: PresetChoice
-}
-
-/**
- * The nearest directory at or above `cwd` that holds `.git` (a directory, or a file in worktrees and
- * submodules). Found with fs, not git, so it works before git is even looked at.
- */
-export function findRepoRoot(cwd: string): string | null {
-  let dir = resolve(cwd)
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir
-    const parent = dirname(dir)
-    if (parent === dir) return null
-    dir = parent
-  }
 }
 
 /** The config file proctor reads by default, or null if there is none. */

@@ -4,7 +4,7 @@
 // Looks only: every finding says the command that fixes it.
 import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
-import { findRepoRoot } from '../config/load.js'
+import { findRepoRoot } from '../state/layout.js'
 import { Git } from '../git/runner.js'
 import { isExecutable, isFile, type DoctorFinding } from './doctor.js'
 

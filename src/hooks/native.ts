@@ -14,7 +14,7 @@ import {
   type NativeStopInput,
 } from './adapters/index.js'
 import { continuationMessage } from './continue.js'
-import { proctorStateDir } from './state-dir.js'
+import { proctorStateDir } from '../state/layout.js'
 import { runStopHooks } from './stop-hooks.js'
 
 export interface NativeStopOptions {

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { findRepoRoot } from '../config/load.js'
+import { findRepoRoot } from '../state/layout.js'
 import { ACTION_PLACEHOLDER, defaultActionRef } from './action-ref.js'
 import type { InitAgent } from './agents.js'
 import { setUpHusky } from './husky.js'

@@ -21,7 +21,7 @@ import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { revertPaths } from '../checkpoints/restore.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
-import { findRepoRoot } from '../config/load.js'
+import { findRepoRoot } from '../state/layout.js'
 
 export interface SessionCheckpointsOptions {
   config: Config

@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js'
 import { Git } from '../git/runner.js'
 import { listSessions, listCheckpoints } from '../checkpoints/history.js'
 import { PushQueue } from '../checkpoints/push.js'
-import { ensureStateDir } from './state-dir.js'
+import { ensureStateDir } from '../state/layout.js'
 
 export async function pushCheckpointsAlong(options: {
   cwd: string

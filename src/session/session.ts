@@ -20,7 +20,7 @@ import { planContinuation, typedLine, type Continuation } from '../hooks/continu
 import { policyReasons, typedNotice, warningReasons } from '../policy/index.js'
 import { typeAndSubmit } from '../supervisor/typing.js'
 import type { StopContext } from '../hooks/context.js'
-import { ensureStateDir, sessionDir } from './state-dir.js'
+import { ensureStateDir, sessionDir } from '../state/layout.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
 import { SessionCheckpoints } from './checkpointing.js'
 import { describeCommand } from '../hooks/command.js'

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { aggregateReports, parseSessionReport, type ChildInput } from '../../src/report/aggregate.js'
 import type { BatchReport } from '../../src/report/model.js'
-import { runBatch } from '../../src/session/batch.js'
+import { runBatch } from '../../src/batch/batch.js'
 import { tempDir } from '../helpers/git-repo.js'
 import { batchRepo, fastConfig } from './batch-helpers.js'
 

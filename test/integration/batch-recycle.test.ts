@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runBatch } from '../../src/session/batch.js'
+import { runBatch } from '../../src/batch/batch.js'
 import { tempDir } from '../helpers/git-repo.js'
 import { batchRepo, extraWorktrees, fastConfig, type BatchRepo } from './batch-helpers.js'
 

@@ -12,8 +12,8 @@ import {
   makeBatchId,
   parseTaskFlag,
   tasksFromConfig,
-} from '../../src/session/batch-tasks.js'
-import { runPool } from '../../src/session/batch-pool.js'
+} from '../../src/batch/tasks.js'
+import { runPool } from '../../src/batch/pool.js'
 
 describe('batch tasks', () => {
   it('parses --task name=command, keeping everything after the first = as one shell string', () => {

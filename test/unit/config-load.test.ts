@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ConfigError, findRepoRoot, loadConfig } from '../../src/config/index.js'
+import { ConfigError, loadConfig } from '../../src/config/index.js'
+import { findRepoRoot } from '../../src/state/layout.js'
 
 let dir: string
 

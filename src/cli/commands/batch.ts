@@ -4,13 +4,7 @@
 import type { Command } from 'commander'
 import { loadConfig } from '../../config/load.js'
 import { renderBatchTerminal } from '../../report/batch-terminal.js'
-import {
-  BatchError,
-  parseTaskFlag,
-  runBatch,
-  type BatchOutcome,
-  type BatchTask,
-} from '../../session/batch.js'
+import { BatchError, parseTaskFlag, runBatch, type BatchOutcome, type BatchTask } from '../../batch/batch.js'
 import { installShutdownSignals } from '../../supervisor/signals.js'
 import { CliExit, ExitCode } from '../exit.js'
 

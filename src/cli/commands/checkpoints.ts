@@ -1,10 +1,10 @@
 // proctor checkpoints create | list [--session] | show <id> | diff <a> <b> | restore <id> [--files …] | push
-import path from 'node:path'
 
 import type { Command } from 'commander'
 
 import { ConfigError } from '../../config/errors.js'
-import { findRepoRoot, loadConfig } from '../../config/load.js'
+import { loadConfig } from '../../config/load.js'
+import { findRepoRoot, sessionPath } from '../../state/layout.js'
 import { configSchema, type Config } from '../../config/schema.js'
 import { diffTrees, type ChangedFile } from '../../checkpoints/diff.js'
 import {
@@ -16,7 +16,7 @@ import {
 import { PushQueue } from '../../checkpoints/push.js'
 import { assertSessionId } from '../../checkpoints/refs.js'
 import { restoreCheckpoint, RestoreRefused } from '../../checkpoints/restore.js'
-import { CheckpointStore, PROCTOR_DIR } from '../../checkpoints/store.js'
+import { CheckpointStore } from '../../checkpoints/store.js'
 import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
@@ -215,7 +215,7 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
         remote: config.checkpoints.remote,
         branchTemplate: config.checkpoints.branch,
         mode: config.checkpoints.push === 'never' ? 'always' : config.checkpoints.push,
-        sessionDir: path.join(root, PROCTOR_DIR, 'sessions', session),
+        sessionDir: sessionPath(root, session),
         base: chain[0]!.base,
       })
       const record = await queue.flush()

@@ -12,8 +12,7 @@ import { renderBatchComment, renderSessionComment } from '../../report/markdown.
 import type { SessionReport } from '../../report/model.js'
 import { linksFor } from '../../github/context.js'
 import { createSanitizer } from '../../util/sanitize.js'
-import { findRepoRoot } from '../../config/load.js'
-import { STATE_DIR_NAME } from '../../session/state-dir.js'
+import { findRepoRoot, sessionsPath } from '../../state/layout.js'
 import { CliExit, ExitCode } from '../exit.js'
 
 interface ReportFlags {
@@ -66,7 +65,7 @@ export function registerReportCommand(program: Command): void {
 /** The newest `.proctor/sessions/<id>/report.json` of the repository around `cwd`. */
 export function latestReport(cwd: string): string {
   const root = findRepoRoot(cwd) ?? resolve(cwd)
-  const sessions = join(root, STATE_DIR_NAME, 'sessions')
+  const sessions = sessionsPath(root)
   const found = existsSync(sessions)
     ? readdirSync(sessions)
         .map((id) => join(sessions, id, 'report.json'))

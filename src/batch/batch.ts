@@ -11,10 +11,10 @@ import { aggregateReports, type ChildInput } from '../report/aggregate.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
 import { exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
 import { formatDuration } from '../util/units.js'
-import { runSession } from './session.js'
-import { ensureStateDir } from './state-dir.js'
-import { sanitizeRefPart } from './session-id.js'
-import { runPool } from './batch-pool.js'
+import { runSession } from '../session/session.js'
+import { ensureStateDir } from '../state/layout.js'
+import { sanitizeRefPart } from '../session/session-id.js'
+import { runPool } from './pool.js'
 import {
   BatchError,
   childConfig,
@@ -22,8 +22,8 @@ import {
   makeBatchId,
   tasksFromConfig,
   type BatchTask,
-} from './batch-tasks.js'
-import { WorktreePool, type Lease } from './batch-worktree-pool.js'
+} from './tasks.js'
+import { WorktreePool, type Lease } from './worktree-pool.js'
 import {
   collectChildSession,
   openBatchRepo,
@@ -31,9 +31,9 @@ import {
   removeEmptyWorktreesDir,
   worktreesDir,
   type BatchRepo,
-} from './batch-worktrees.js'
+} from './worktrees.js'
 
-export { BatchError, parseTaskFlag, type BatchTask } from './batch-tasks.js'
+export { BatchError, parseTaskFlag, type BatchTask } from './tasks.js'
 
 export interface BatchOptions {
   config: Config

@@ -13,7 +13,7 @@ import {
   removeWorktree,
   worktreeGitDir,
   type BatchRepo,
-} from './batch-worktrees.js'
+} from './worktrees.js'
 
 export interface Lease {
   dir: string

@@ -2,7 +2,7 @@
 // config, and the error a batch reports for bad usage (exit 2, like a config error).
 import type { Config } from '../config/schema.js'
 import type { CommandSpec } from '../supervisor/types.js'
-import { makeSessionId, sanitizeRefPart } from './session-id.js'
+import { makeSessionId, sanitizeRefPart } from '../session/session-id.js'
 
 export interface BatchTask {
   name: string

@@ -16,10 +16,9 @@ import {
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { Git } from '../git/runner.js'
-import { findRepoRoot } from '../config/load.js'
 import type { SessionReport } from '../report/model.js'
-import { BatchError } from './batch-tasks.js'
-import { STATE_DIR_NAME } from './state-dir.js'
+import { BatchError } from './tasks.js'
+import { STATE_DIR_NAME, findRepoRoot, sessionPath, worktreesPath } from '../state/layout.js'
 import { reconcileOrphans } from '../supervisor/registry.js'
 
 export interface BatchRepo {
@@ -66,7 +65,7 @@ function serializer(): BatchRepo['serial'] {
 }
 
 export function worktreesDir(root: string, batchId: string): string {
-  return join(root, STATE_DIR_NAME, 'worktrees', batchId)
+  return join(worktreesPath(root), batchId)
 }
 
 /**
@@ -177,7 +176,7 @@ async function emptyExceptGitLink(dir: string): Promise<void> {
  * those orphans (the registry verifies each process's identity first) and returns the leftover dirs.
  */
 export async function reapLeftoverWorktrees(root: string, graceMs: number): Promise<string[]> {
-  const base = join(root, STATE_DIR_NAME, 'worktrees')
+  const base = worktreesPath(root)
   const leftovers: string[] = []
   for (const batch of safeList(base)) {
     for (const task of safeList(join(base, batch))) {
@@ -219,8 +218,8 @@ export function collectChildSession(opts: {
   report: SessionReport
   keep: boolean
 }): { reportPath: string; report: SessionReport } {
-  const from = join(opts.worktree, STATE_DIR_NAME, 'sessions', opts.sessionId)
-  const to = join(opts.root, STATE_DIR_NAME, 'sessions', opts.sessionId)
+  const from = sessionPath(opts.worktree, opts.sessionId)
+  const to = sessionPath(opts.root, opts.sessionId)
   mkdirSync(join(to, '..'), { recursive: true })
   rmSync(to, { recursive: true, force: true })
   if (opts.keep) cpSync(from, to, { recursive: true })
