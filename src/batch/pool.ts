@@ -1,6 +1,7 @@
-// A small promise pool: at most `concurrency` items in flight, taken in order. Once `signal` aborts, the
-// items not yet taken are handed to `skip` instead of being started (the running ones finish on their own
-// terms: they watch the same signal).
+// The batch's task pool: at most `concurrency` tasks in flight, taken in order (p-limit, the same limiter
+// the git runner uses). Once `signal` aborts, the tasks not yet taken are handed to `skip` instead of being
+// started (the running ones finish on their own terms: they watch the same signal).
+import pLimit from 'p-limit'
 
 export interface PoolOptions {
   count: number
@@ -11,15 +12,10 @@ export interface PoolOptions {
 }
 
 export async function runPool(opts: PoolOptions): Promise<void> {
-  let next = 0
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      const index = next++
-      if (index >= opts.count) return
-      if (opts.signal.aborted) opts.skip(index)
-      else await opts.run(index)
-    }
-  }
-  const workers = Math.max(1, Math.min(opts.concurrency, opts.count))
-  await Promise.all(Array.from({ length: workers }, worker))
+  const limit = pLimit(Math.max(1, opts.concurrency))
+  await Promise.all(
+    Array.from({ length: opts.count }, (_, index) =>
+      limit(async () => (opts.signal.aborted ? opts.skip(index) : await opts.run(index))),
+    ),
+  )
 }

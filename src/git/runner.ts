@@ -14,8 +14,9 @@
 // - `.env(fullEnv)` with `allowEnvironment` = exactly the guarded keys present, and `unsafe` = what those
 //   keys and our own `-c core.hooksPath/core.fsmonitor` need (guard.ts); nothing is silently stripped.
 // - `abort` (an AbortController on a timer) for `timeoutMs`: a total deadline; simple-git kills with SIGINT.
-// - `maxConcurrentProcesses: 1` per instance; this class's semaphore is the one concurrency limit.
+// - `maxConcurrentProcesses: 1` per instance; this class's limiter (p-limit) is the one concurrency limit.
 import path from 'node:path'
+import pLimit, { type LimitFunction } from 'p-limit'
 
 import { configEnv } from './credentials.js'
 import { BASE_CONFIG, FALLBACK_IDENTITY, PRIVATE_INDEX_CONFIG, sanitizedGitEnv } from './env.js'
@@ -118,8 +119,7 @@ export class Git {
   private readonly binary: string
   private readonly env: Record<string, string>
   private readonly maxConcurrent: number
-  private running = 0
-  private readonly waiting: (() => void)[] = []
+  private readonly limit: LimitFunction
   private identity: Promise<{ env: Record<string, string>; idents: CommitIdents }> | undefined
   private emptyTreeSha: Promise<string> | undefined
 
@@ -128,6 +128,7 @@ export class Git {
     this.binary = options.binary ?? 'git'
     this.env = sanitizedGitEnv(options.env ?? process.env)
     this.maxConcurrent = Math.max(1, options.maxConcurrent ?? 6)
+    this.limit = pLimit(this.maxConcurrent)
   }
 
   /** A runner for another directory (a worktree, a bare remote) with the same settings. */
@@ -145,12 +146,7 @@ export class Git {
 
   /** Like raw, with stdout as bytes (blob contents). */
   async exec(args: readonly string[], options: GitCallOptions = {}): Promise<GitBufferResult> {
-    await this.acquire()
-    try {
-      return await this.spawnGit(args, options)
-    } finally {
-      this.release()
-    }
+    return this.limit(() => this.spawnGit(args, options))
   }
 
   // ---- repository facts -------------------------------------------------------------------------
@@ -592,20 +588,6 @@ export class Git {
     if (options.okExitCodes) call.okExitCodes = options.okExitCodes
     if (options.timeoutMs) call.timeoutMs = options.timeoutMs
     return call
-  }
-
-  private async acquire(): Promise<void> {
-    if (this.running < this.maxConcurrent) {
-      this.running++
-      return
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve))
-  }
-
-  private release(): void {
-    const next = this.waiting.shift()
-    if (next) next()
-    else this.running--
   }
 }
 

@@ -1,7 +1,7 @@
 // The job summary ($GITHUB_STEP_SUMMARY, ≤ 1 MiB per step) and step outputs ($GITHUB_OUTPUT). Files
 // only: no API calls, so they work on fork PRs and when GitHub's API is down.
+import * as core from '@actions/core'
 import { appendFileSync, existsSync, statSync } from 'node:fs'
-import { randomUUID } from 'node:crypto'
 import { SUMMARY_MAX_BYTES } from '../report/markdown.js'
 
 export interface SummaryWriteResult {
@@ -46,23 +46,15 @@ export function appendJobSummary(
 }
 
 /**
- * Writes step outputs in the runner's multi-line format (`name<<delimiter`), the same as
- * @actions/core's setOutput, with a delimiter that cannot occur in the value.
+ * Step outputs through @actions/core (the runner's `name<<delimiter` file format). Outside Actions (no
+ * GITHUB_OUTPUT) nothing is written: @actions/core would fall back to the retired `::set-output` command.
  */
-export function writeOutputs(
-  outputs: Record<string, string | number | boolean | null>,
-  path = process.env.GITHUB_OUTPUT,
-): boolean {
-  if (!path) return false
-  let text = ''
-  for (const [name, raw] of Object.entries(outputs)) {
+export function writeOutputs(outputs: Record<string, string | number | boolean | null>): boolean {
+  if (!process.env.GITHUB_OUTPUT) return false
+  for (const [name, value] of Object.entries(outputs)) {
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
       throw new Error(`invalid output name "${name}": use letters, digits, "_" or "-"`)
-    const value = raw === null ? '' : String(raw)
-    let delimiter = `ghadelimiter_${randomUUID()}`
-    while (value.includes(delimiter)) delimiter = `ghadelimiter_${randomUUID()}`
-    text += `${name}<<${delimiter}\n${value}\n${delimiter}\n`
+    core.setOutput(name, value === null ? '' : String(value))
   }
-  appendFileSync(path, text, 'utf8')
   return true
 }

@@ -1,6 +1,6 @@
-// Workflow commands (`::error file=…::message`), escaped the way @actions/core's command.ts does, so
-// untrusted text cannot end the command early or inject another one. In the action, annotations go
-// through @actions/core itself (coreAnnotator); a line sink is for tests and tools that capture them.
+// Annotations (`::error file=…::message`) are written by @actions/core, whose escaping keeps untrusted
+// text from ending the command early or injecting another one. A line sink (tests, tools that capture
+// the commands) gets the very line @actions/core writes.
 import * as core from '@actions/core'
 
 export type AnnotationLevel = 'notice' | 'warning' | 'error'
@@ -14,23 +14,25 @@ export interface AnnotationProps {
   endColumn?: number
 }
 
-export function escapeData(value: string): string {
-  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
-}
-
-export function escapeProperty(value: string): string {
-  return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C')
-}
-
-/** One annotation command line (without the trailing newline). */
+/** One annotation command line as @actions/core writes it (without the trailing newline). */
 export function annotationCommand(
   level: AnnotationLevel,
   message: string,
   props: AnnotationProps = {},
 ): string {
-  const entries = Object.entries(props).filter(([, v]) => v !== undefined && v !== '')
-  const params = entries.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',')
-  return `::${level}${params ? ` ${params}` : ''}::${escapeData(message)}`
+  // @actions/core writes a command to stdout synchronously: take that write instead of printing it.
+  const written: string[] = []
+  const write = process.stdout.write
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
+    return true
+  }) as typeof process.stdout.write
+  try {
+    coreAnnotator(level, message, props)
+  } finally {
+    process.stdout.write = write
+  }
+  return written.join('').replace(/\r?\n$/, '')
 }
 
 /** Writes one annotation. */
@@ -49,7 +51,7 @@ export const coreAnnotator: Annotator = (level, message, props = {}) => {
   core[level](message, properties)
 }
 
-/** Annotations as command lines handed to `emit` (same escaping as @actions/core). */
+/** Annotations as command lines handed to `emit` (the lines @actions/core writes). */
 export function lineAnnotator(emit: (line: string) => void): Annotator {
   return (level, message, props) => emit(annotationCommand(level, message, props))
 }

@@ -1,6 +1,7 @@
 // How blocked stop hooks' reasons reach the agent so it keeps working. The session owns the loop; this
 // decides the route: native agent hooks, typing into a live PTY, or re-running a `continue` command.
 import type { CommandSpec } from '../supervisor/types.js'
+import { typedText } from '../util/sanitize.js'
 
 export type AgentAdapterName = 'generic' | 'claude' | 'codex' | 'gemini'
 
@@ -59,11 +60,7 @@ export function typedPrompt(reasons: readonly string[]): string {
 
 /** typedPrompt without the Enter: the text proctor pastes before pressing Enter on its own. */
 export function typedLine(reasons: readonly string[]): string {
-  const flat = continuationMessage(reasons)
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim()
-  return flat.length > MAX_TYPED_CHARS ? `${flat.slice(0, MAX_TYPED_CHARS)}…` : flat
+  return typedText(continuationMessage(reasons), MAX_TYPED_CHARS)
 }
 
 /** agent.continue with `{reason}`/`{round}` filled in; each template element stays exactly one argv element. */

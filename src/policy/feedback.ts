@@ -2,6 +2,7 @@
 // (one per unresolved error/critical violation), the warnings that ride along, and the one-line notice
 // typed into an interactive agent at its idle prompt.
 import type { Violation } from '../report/model.js'
+import { typedText } from '../util/sanitize.js'
 
 /** Caps a violation's text: a reason must stay readable inside one typed prompt. */
 const MAX_REASON_CHARS = 600
@@ -23,12 +24,11 @@ export function warningReasons(warnings: readonly Violation[]): string[] {
 
 /** One line for an interactive agent's prompt: no control characters, capped, ending with Enter. */
 export function typedNotice(warnings: readonly Violation[], maxChars = 4000): string {
-  const text =
+  const text = typedText(
     `proctor: policy warnings about your changes (they do not stop you; please fix them): ${warnings
       .map((v) => `[${v.constraint}] ${line(v)}`)
-      .join(' ')}`
-      .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
-      .replace(/ {2,}/g, ' ')
-      .trim()
-  return `${text.length > maxChars ? `${text.slice(0, maxChars)}…` : text}\r`
+      .join(' ')}`,
+    maxChars,
+  )
+  return `${text}\r`
 }

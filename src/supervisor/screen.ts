@@ -1,6 +1,7 @@
 // What the agent's output looks like to a person: a rendered terminal screen for PTY sessions (TUIs
 // redraw in place, so the raw byte stream is not what is on screen) and plain lines for pipe sessions.
 import xterm from '@xterm/headless'
+import { stripTerminal } from '../util/sanitize.js'
 
 /** The text a detector matches, with where it sits so one appearance is told from the next. */
 export interface ScreenLine {
@@ -345,20 +346,10 @@ export interface LineViewOptions {
   maxPendingChars?: number
 }
 
-// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, other ESC sequences, 8-bit CSI, and the C0
-// controls that have no place in a line of text (\t, \n and \r are handled separately).
-const ESCAPES =
-  /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[ -/]*[0-~])|\x9b[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g
-const NEEDS_CLEANING = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x9b]/
 /** An escape sequence still open at the end of a chunk: kept for the next chunk. */
 const OPEN_ESCAPE = /\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|\]|[PX^_][^\x1b]*(?:\x1b)?|[ -/]*)?$/
 /** An unterminated OSC/DCS longer than this is garbage, not a sequence worth waiting for. */
 const MAX_OPEN_ESCAPE = 4096
-
-/** Removes terminal escape sequences and stray control characters from decoded text. */
-export function stripAnsi(text: string): string {
-  return NEEDS_CLEANING.test(text) ? text.replace(ESCAPES, '') : text
-}
 
 /**
  * Lines of a pipe session: UTF-8 decoded (invalid bytes become U+FFFD), escape sequences removed, the
@@ -411,7 +402,7 @@ export class LineView implements OutputView {
       this.carry = '\r' + this.carry
       text = text.slice(0, -1)
     }
-    this.consume(stripAnsi(text))
+    this.consume(stripTerminal(text))
   }
 
   flush(): Promise<void> {

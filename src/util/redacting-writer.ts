@@ -9,7 +9,7 @@
 // bar without newlines must still show) — a token can only be split at that rare boundary.
 import { randomBytes } from 'node:crypto'
 import type { Sanitizer } from './sanitize.js'
-import { neutralizeWorkflowCommands, RUNNER_BLANKS } from './sanitize.js'
+import { neutralizeWorkflowCommands, stripOsc } from './sanitize.js'
 
 export interface LineSink {
   write(chunk: string | Uint8Array): unknown
@@ -21,9 +21,6 @@ export interface RedactingWriterOptions {
   /** Wrap each flush in `::stop-commands::<token>` … `::<token>::` (the GitHub Actions log). */
   stopCommands?: boolean
 }
-
-// The runner reads a command where a line starts with "::" after blanks; colours may come first too.
-const LIVE_LINE_COMMAND = new RegExp(`^([${RUNNER_BLANKS}\\x1b[\\]0-9;?]*):(?=:)`, 'gm')
 
 export class RedactingWriter {
   private pending = ''
@@ -70,8 +67,7 @@ export class RedactingWriter {
   private emit(text: string): void {
     // OSC sequences (window title, clipboard via OSC 52, hyperlinks) act on the user's terminal, not on a
     // log: a non-interactive echo drops them, terminated (BEL or ST) or cut off at the end of the line.
-    const visible = text.replace(OSC, '')
-    const clean = neutralizeWorkflowCommands(this.sanitizer.redact(visible), LIVE_LINE_COMMAND)
+    const clean = neutralizeWorkflowCommands(this.sanitizer.redact(stripOsc(text)))
     if (!this.stopToken) {
       this.sink.write(clean)
       return
@@ -81,5 +77,3 @@ export class RedactingWriter {
     this.sink.write(`::stop-commands::${this.stopToken}\n${body}::${this.stopToken}::\n`)
   }
 }
-
-const OSC = /(?:\x1b\]|\x9d)[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c|(?=\n)|$)/g

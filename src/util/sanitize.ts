@@ -71,14 +71,50 @@ const TOKEN_PATTERNS: RegExp[] = [
   /(?<=\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+(?=@)/gi,
 ]
 
-// CSI/OSC/other escape sequences, then the remaining C0/C1 controls except \t and \n.
-const ANSI =
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]/g
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+// The one stripper of terminal escapes and control characters (the line view detectors read, logs,
+// markdown, check runs, hook reasons). Node's util.stripVTControlCharacters does not fit: it
+// leaves the payload of DCS/APC strings (sixel and kitty graphics), part of an OSC cut off by the end of
+// a chunk, and every lone control character (BEL, backspace, bidi overrides) — see sanitize.test.ts.
+//
+// CSI (7- and 8-bit), OSC (BEL or ST terminated, or cut off), DCS/SOS/PM/APC strings, other ESC sequences.
+const ESCAPES =
+  /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[PX^_][^\u001b]*(?:\u001b\\)?|[ -/]*[0-~])|\u009b[0-?]*[ -/]*[@-~]/g
+// C0 and C1 controls except \t, \n and \r, and the bidi marks and overrides that reorder what a reader sees.
+const CONTROLS =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+const NEEDS_STRIPPING =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+
+/** Removes escape sequences and control characters; \t, \n and \r stay (a line view gives \r its meaning). */
+export function stripTerminal(text: string): string {
+  return NEEDS_STRIPPING.test(text) ? text.replace(ESCAPES, '').replace(CONTROLS, '') : text
+}
 
 /** Removes escape sequences and control characters; `\r\n` and lone `\r` become `\n`. */
 export function stripControl(text: string): string {
-  return text.replace(ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL, '')
+  return stripTerminal(text).replace(/\r\n?/g, '\n')
+}
+
+/**
+ * OSC sequences only (window title, clipboard via OSC 52, hyperlinks): they act on a terminal, not on a
+ * log. Live output keeps its colours, so this is all a log writer strips; cut-off ones go too.
+ */
+export function stripOsc(text: string): string {
+  return text.replace(OSC, '')
+}
+
+const OSC = /(?:\u001b\]|\u009d)[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c|(?=\n)|$)/g
+
+/**
+ * Text typed into an agent's prompt: one line (a newline or ESC inside could submit early or press keys),
+ * blanks collapsed, at most `maxChars` characters (then `…`).
+ */
+export function typedText(text: string, maxChars: number): string {
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim()
+  return flat.length > maxChars ? `${flat.slice(0, maxChars)}…` : flat
 }
 
 export function createSanitizer(options: SanitizerOptions): Sanitizer {
@@ -192,7 +228,8 @@ function codeBlock(text: string, maxChars: number, opts: CodeBlockOptions): stri
  */
 export const RUNNER_BLANKS = '\\s\\u0085'
 
-const LINE_COMMAND = new RegExp(`^([${RUNNER_BLANKS}]*):(?=:)`, 'gm')
+// Blanks the runner trims, and colour codes (live output keeps them: a terminal-minded reader may skip them).
+const LINE_COMMAND = new RegExp(`^((?:[${RUNNER_BLANKS}]|\\u001b\\[[0-?]*[ -/]*[@-~])*):(?=:)`, 'gm')
 // NEL is a line break to some readers: treat it as one, as the runner might after trimming.
 const AFTER_NEL_COMMAND = /(\u0085[\s\u0085]*):(?=:)/g
 /** The legacy `##[command]` form, which the runner finds anywhere in a line (`IndexOf("##[")`). */
@@ -201,13 +238,11 @@ const LEGACY_COMMAND = /##\[/g
 /**
  * The runner executes an output line that starts with `::` after leading blanks (`::add-mask::`,
  * `::stop-commands::`...) and any line containing `##[`. A zero-width space between the colons (or after
- * `##`) keeps the line readable and inert. `prefix` widens what may stand before the `::` (the live writer
- * also lets colour codes through).
+ * `##`) keeps the line readable and inert. Colour codes before the `::` do not hide it.
  */
-export function neutralizeWorkflowCommands(text: string, prefix?: RegExp): string {
-  const start = prefix ?? LINE_COMMAND
+export function neutralizeWorkflowCommands(text: string): string {
   return text
-    .replace(start, '$1:\u200b')
+    .replace(LINE_COMMAND, '$1:\u200b')
     .replace(AFTER_NEL_COMMAND, '$1:\u200b')
     .replace(LEGACY_COMMAND, '##\u200b[')
 }

@@ -1,4 +1,4 @@
-import { describe, it, expect, afterEach } from 'vitest'
+import { describe, it, expect, afterEach, vi } from 'vitest'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -153,13 +153,16 @@ describe('job summary and outputs', () => {
 
   it('writes multi-line outputs in the runner format, and refuses bad names', () => {
     const path = join(tempDir(), 'output')
-    writeOutputs({ verdict: 'allow', 'checkpoint-count': 3, reason: 'line1\nline2', empty: null }, path)
+    vi.stubEnv('GITHUB_OUTPUT', path)
+    writeFileSync(path, '')
+    writeOutputs({ verdict: 'allow', 'checkpoint-count': 3, reason: 'line1\nline2', empty: null })
     const text = readFileSync(path, 'utf8')
     const parsed = Object.fromEntries(
       [...text.matchAll(/^([\w-]+)<<(ghadelimiter_[\w-]+)\n([\s\S]*?)\n\2$/gm)].map((m) => [m[1], m[3]]),
     )
     expect(parsed).toEqual({ verdict: 'allow', 'checkpoint-count': '3', reason: 'line1\nline2', empty: '' })
-    expect(() => writeOutputs({ 'bad name': 'x' }, path)).toThrow(/invalid output name "bad name"/)
+    expect(() => writeOutputs({ 'bad name': 'x' })).toThrow(/invalid output name "bad name"/)
+    vi.unstubAllEnvs()
   })
 
   it('escapes workflow command data and properties like @actions/core', () => {

@@ -1,5 +1,12 @@
 import { describe, it, expect } from 'vitest'
-import { createSanitizer, fenceFor, stripControl } from '../../src/util/sanitize.js'
+import { stripVTControlCharacters } from 'node:util'
+import {
+  createSanitizer,
+  fenceFor,
+  neutralizeWorkflowCommands,
+  stripControl,
+  stripTerminal,
+} from '../../src/util/sanitize.js'
 
 const TOKEN = 'ghs_' + 'A1b2C3d4'.repeat(5)
 const s = () => createSanitizer({ secrets: [TOKEN, 'hunter2-masked-value'] })
@@ -153,5 +160,36 @@ describe('helpers', () => {
     expect(fenceFor('no ticks')).toBe('```')
     expect(fenceFor('a ```` b')).toBe('`````')
     expect(stripControl('a\r\nb\rc\u001b]0;title\u0007d\u202eе')).toBe('a\nb\ncdе')
+  })
+})
+
+describe('stripTerminal (the one stripper: line views, transcripts, logs, markdown, check runs)', () => {
+  it('leaves plain text untouched and removes SGR and CSI sequences', () => {
+    expect(stripTerminal('plain text')).toBe('plain text')
+    expect(stripTerminal('\x1b[32m✓\x1b[39m pass \x1b[?25l')).toBe('✓ pass ')
+  })
+
+  it('keeps \r for a line view, where stripControl makes it a newline', () => {
+    expect(stripTerminal('50%\r100%\r\n')).toBe('50%\r100%\r\n')
+    expect(stripControl('50%\r100%\r\n')).toBe('50%\n100%\n')
+  })
+
+  // Why the stripper is not util.stripVTControlCharacters: each of these leaves text behind there.
+  const leftBehind: [string, string, string][] = [
+    ['a window title cut off by the end of the text', 'a\x1b]0;title', 'a'],
+    ['a DCS string (sixel graphics)', 'a\x1bPq#0;2;0;0;0\x1b\\b', 'ab'],
+    ['an APC string (kitty graphics)', 'a\x1b_Gf=100;AAAA\x1b\\b', 'ab'],
+    ['a lone BEL and a bidi override', 'a\x07b\u202ec', 'abc'],
+  ]
+  it.each(leftBehind)('removes %s whole', (_what, text, clean) => {
+    expect(stripTerminal(text)).toBe(clean)
+    expect(stripVTControlCharacters(text)).not.toBe(clean)
+  })
+})
+
+describe('neutralizeWorkflowCommands', () => {
+  it('sees a command behind blanks and colour codes, and leaves other colons alone', () => {
+    const out = neutralizeWorkflowCommands('\x1b[1;31m::error::x\n \t::warning::y\n2001::1 and a::b\n')
+    expect(out).toBe('\x1b[1;31m:\u200b:error::x\n \t:\u200b:warning::y\n2001::1 and a::b\n')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LineView, RenderedScreen, stripAnsi } from '../../src/supervisor/screen.js'
+import { LineView, RenderedScreen } from '../../src/supervisor/screen.js'
 
 const b = (s: string) => Buffer.from(s, 'utf8')
 
@@ -258,12 +258,5 @@ describe('LineView', () => {
     }
     view.write(b('\x1b[0m\nfinal line\n'))
     expect(view.visibleLines().at(-1)).toBe('final line')
-  })
-})
-
-describe('stripAnsi', () => {
-  it('leaves plain text untouched and removes SGR and CSI sequences', () => {
-    expect(stripAnsi('plain text')).toBe('plain text')
-    expect(stripAnsi('\x1b[32m✓\x1b[39m pass \x1b[?25l')).toBe('✓ pass ')
   })
 })
