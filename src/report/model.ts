@@ -104,7 +104,7 @@ export interface SessionReport {
   session_id: string
   status: SessionStatus
   verdict: Verdict
-  /** proctor's exit code (see docs/reports.md); the agent's own is in `agent`. */
+  /** proctor's exit code (README.md, "Exit codes"); the agent's own is in `agent`. */
   exit_code: number
   signal: string | null
   /** How the agent itself last exited: its exit code, or the signal that ended it; null if it never ran. */
