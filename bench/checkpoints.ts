@@ -49,7 +49,7 @@ export async function runCheckpointBench(): Promise<Record<string, unknown>> {
       },
       speedup_vs_fresh: { target: '>= 4', value: at10k.speedup_vs_fresh, ok: at10k.speedup_vs_fresh >= 4 },
     },
-    // simple-git's cost per git call, and a guard against its 50 ms wait after commands that print nothing.
+    // The runner's cost per git call next to a bare execFile, for a printing and a silent command.
     per_call: perCall,
     note: process.env.PROCTOR_BENCH_30K === '1' ? undefined : '30k files: set PROCTOR_BENCH_30K=1',
   }
@@ -183,7 +183,7 @@ async function benchSize(count: number): Promise<SizeResult> {
   }
 }
 
-/** One git call through the runner (simple-git) vs plain execFile: a printing and a silent command. */
+/** One git call through the runner vs plain execFile: a printing and a silent command. */
 async function benchPerCall(): Promise<Record<string, number>> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-bench-call-')))
   const env = benchEnv()

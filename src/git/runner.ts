@@ -3,18 +3,8 @@
 // shell), a sanitized environment, our `-c` settings, `GIT_INDEX_FILE` only per call for a private index,
 // NUL-separated output, and errors that carry the argv, exit code and stderr tail.
 //
-// The process itself is started by simple-git (exec.ts), one instance per call, configured so that it
-// adds nothing and hides nothing:
-// - `completion: { onClose: true, onExit: false }`: a result is read only after stdout/stderr are drained;
-//   plus an empty chunk at the end of stdout, because simple-git otherwise waits a fixed 50 ms after every
-//   silent command (read-tree, add, update-ref), which alone would break the checkpoint budget.
-// - `errors` records the exit code and the raw stdout/stderr bytes and never fails the call, so blobs stay
-//   bytes and allowed exit codes (`okExitCodes`) are answers; GitError is built here, as before.
-// - `input` always returns a Buffer (possibly empty): simple-git closes stdin only when given content.
-// - `.env(fullEnv)` with `allowEnvironment` = exactly the guarded keys present, and `unsafe` = what those
-//   keys and our own `-c core.hooksPath/core.fsmonitor` need (guard.ts); nothing is silently stripped.
-// - `abort` (an AbortController on a timer) for `timeoutMs`: a total deadline; simple-git kills with SIGINT.
-// - `maxConcurrentProcesses: 1` per instance; this class's limiter (p-limit) is the one concurrency limit.
+// The process itself is started by exec.ts (node:child_process, argv array, stdin always closed, the
+// result read on 'close' so every byte has arrived); the runner's limiter (p-limit) bounds how many run.
 import path from 'node:path'
 import pLimit, { type LimitFunction } from 'p-limit'
 

@@ -4,9 +4,9 @@
 // blocks the event loop for ~1 ms per 50 MB of proctor's memory, before git has even started — so the two
 // calls that are the same every time are answered by one process each for the whole session.
 //
-// simple-git (exec.ts) runs every other git call, but it writes stdin once when it spawns and then closes
-// it; a conversation needs the pipe kept open, so this module spawns git itself, with the invocation the
-// runner built (same sanitized environment, same `-c` settings).
+// exec.ts runs every other git call and closes stdin once the input is written; a conversation needs the
+// pipe kept open, so this module keeps its process, started from the invocation the runner built (same
+// sanitized environment, same `-c` settings).
 //
 // The process is unref'd while idle, so a forgotten stream never keeps proctor alive; if proctor dies,
 // git reads end-of-file and exits on its own.

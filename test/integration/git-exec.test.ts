@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { BASE_CONFIG, sanitizedGitEnv } from '../../src/git/env.js'
 import { GitError } from '../../src/git/errors.js'
 import { runGit, type GitInvocation } from '../../src/git/exec.js'
-import { guardOptions } from '../../src/git/guard.js'
 import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
 
 const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'
@@ -163,48 +162,6 @@ describe('runGit environment', () => {
     expect((await runGit(call(r, ['ls-files'], { env }))).stdout.toString()).toBe('README.md\nnew.txt\n')
     expect((await runGit(call(r, ['ls-files']))).stdout.toString()).toBe('README.md\n')
     expect(fs.readFileSync(path.join(r.dir, '.git/index')).equals(userIndex)).toBe(true)
-  })
-
-  it('still refuses a -c setting that could run a program, unless the environment already chose one', async () => {
-    const r = repo()
-    const argv = ['-c', 'core.sshCommand=touch pwned', 'ls-remote', 'ssh://example.invalid/repo.git']
-    const error = (await runGit(call(r, argv)).catch((e: unknown) => e)) as GitError
-    expect(error).toBeInstanceOf(GitError)
-    expect(error.message).toMatch(/could not run git .*allowUnsafeSshCommand/)
-    expect(r.exists('pwned')).toBe(false)
-  })
-})
-
-describe('guardOptions', () => {
-  it('lists exactly the guarded keys of the environment and grants only what they and our -c need', () => {
-    const options = guardOptions({
-      PATH: '/bin',
-      HOME: '/home/u',
-      GIT_SSH_COMMAND: 'ssh -i key',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'A',
-      EDITOR: 'vi',
-    })
-    expect(options.allowEnvironment).toEqual([
-      'GIT_SSH_COMMAND',
-      'GIT_CONFIG_GLOBAL',
-      'GIT_AUTHOR_NAME',
-      'EDITOR',
-    ])
-    expect(options.unsafe).toEqual({
-      allowUnsafeHooksPath: true,
-      allowUnsafeFsMonitor: true,
-      allowUnsafeSshCommand: true,
-      allowUnsafeConfigPaths: true,
-      allowUnsafeEditor: true,
-    })
-  })
-
-  it('grants nothing beyond our own -c settings for a plain environment', () => {
-    expect(guardOptions({ PATH: '/bin', GIT_TERMINAL_PROMPT: '0' })).toEqual({
-      allowEnvironment: ['GIT_TERMINAL_PROMPT'],
-      unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
-    })
   })
 })
 
