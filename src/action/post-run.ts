@@ -11,19 +11,11 @@ import { reconcileOrphans } from '../supervisor/registry.js'
 import { loadConfig } from '../config/load.js'
 import { configSchema, type Config } from '../config/schema.js'
 import { checkpointRef } from '../checkpoints/refs.js'
-import { Git } from '../git/runner.js'
-import { PushQueue } from '../checkpoints/push.js'
-import { diffTrees } from '../checkpoints/diff.js'
-import { CheckpointStore } from '../checkpoints/store.js'
 import { listCheckpoints } from '../checkpoints/history.js'
 import { parseSessionReport } from '../report/aggregate.js'
-import {
-  REPORT_SCHEMA_VERSION,
-  type PushRecord,
-  type SessionReport,
-  type Violation,
-} from '../report/model.js'
-import { evaluateCheckpoint, evaluatePolicy, forbiddenAreaOf } from '../policy/index.js'
+import type { PushRecord, SessionReport, Violation } from '../report/model.js'
+import { ReportBuilder } from '../report/builder.js'
+import { Workspace } from '../state/workspace.js'
 import { actionClient } from './client.js'
 import { readActionsContext, linksFor } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
@@ -53,19 +45,23 @@ export async function post(env: Record<string, string | undefined> = process.env
   const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs)
   // The agent job of the two-job layout never pushes or publishes, not even from the post step.
   if (inputs.handoff) config.checkpoints.push = 'never'
+  const workspace = Workspace.find(cwd)
   const sessionDir = join(dirs.sessions, sessionId)
   const reportExists = existsSync(join(sessionDir, 'report.json'))
   // Without report.json main died before its final checkpoint: save the agent's last work first.
   const violations =
-    !reportExists && config.checkpoints.enabled ? await finalCheckpoint(cwd, sessionId, config) : []
-  const pushed = await pushLeftovers(
-    cwd,
-    sessionId,
-    sessionDir,
-    config,
-    await postPushCredential(cwd, config, inputs.githubToken, env),
-  )
-  const report = await reportOf(cwd, sessionId, sessionDir, pushed, violations)
+    workspace && !reportExists && config.checkpoints.enabled
+      ? await finalCheckpoint(workspace, sessionId, config)
+      : []
+  const pushed = workspace
+    ? await pushLeftovers(
+        workspace,
+        sessionId,
+        config,
+        await postPushCredential(workspace, config, inputs.githubToken, env),
+      )
+    : null
+  const report = await reportOf(workspace, cwd, sessionId, sessionDir, pushed, violations)
 
   try {
     const ctx = readActionsContext(env)
@@ -97,15 +93,12 @@ export async function post(env: Record<string, string | undefined> = process.env
  * Checkpoints what main left and returns the policy's verdict on the session's work: this checkpoint's
  * diff and the cumulative one, or (nothing new since main's last checkpoint) the cumulative diff alone.
  */
-async function finalCheckpoint(cwd: string, sessionId: string, config: Config): Promise<Violation[]> {
-  const git = new Git({ cwd })
-  const store = new CheckpointStore({
-    git,
-    session: sessionId,
-    maxFileSize: config.checkpoints.max_file_size,
-    validate: (ctx) => evaluateCheckpoint({ ...ctx, worktree: cwd, policy: config.policy }),
-    withhold: forbiddenAreaOf(config.policy),
-  })
+async function finalCheckpoint(
+  workspace: Workspace,
+  sessionId: string,
+  config: Config,
+): Promise<Violation[]> {
+  const store = workspace.store(sessionId, config, { judge: true })
   try {
     await store.open()
     const result = await store.createDetailed('final')
@@ -114,16 +107,7 @@ async function finalCheckpoint(cwd: string, sessionId: string, config: Config): 
       core.info(`proctor: final checkpoint ${record.seq} (${record.sha.slice(0, 12)}) of the work main left`)
       return result.violations
     }
-    const latest = store.latest
-    if (!latest) return []
-    const files = await diffTrees(git, store.base, latest)
-    return evaluatePolicy({
-      files,
-      checkpoint: store.latestSeq,
-      worktree: cwd,
-      policy: config.policy,
-      scope: 'cumulative',
-    })
+    return await workspace.standingViolations(store, config)
   } catch (error) {
     core.warning(`proctor: could not take the final checkpoint: ${(error as Error).message}`)
     return []
@@ -134,13 +118,13 @@ async function finalCheckpoint(cwd: string, sessionId: string, config: Config): 
 
 /** The token for the leftover push only, as main passes it (never when .git/config already holds one). */
 async function postPushCredential(
-  cwd: string,
+  workspace: Workspace,
   config: Config,
   token: string,
   env: Record<string, string | undefined>,
 ): Promise<[string, string][] | undefined> {
-  if (!token || (await warnPersistedCredentials(cwd))) return undefined
-  const remote = await new Git({ cwd }).remoteUrl(config.checkpoints.remote).catch(() => null)
+  if (!token || (await warnPersistedCredentials(workspace.root))) return undefined
+  const remote = await workspace.git.remoteUrl(config.checkpoints.remote).catch(() => null)
   let serverUrl = 'https://github.com'
   try {
     serverUrl = readActionsContext(env).serverUrl
@@ -151,28 +135,14 @@ async function postPushCredential(
 }
 
 async function pushLeftovers(
-  cwd: string,
+  workspace: Workspace,
   sessionId: string,
-  sessionDir: string,
   config: Config,
   secretConfig?: [string, string][],
 ): Promise<PushRecord | null> {
-  const git = new Git({ cwd })
-  const checkpoints = await listCheckpoints(git, sessionId).catch(() => [])
-  if (checkpoints.length === 0) return null
-  const queue = new PushQueue({
-    git,
-    session: sessionId,
-    remote: config.checkpoints.remote,
-    branchTemplate: config.checkpoints.branch,
-    // The post step only runs in Actions, where `auto` means push.
-    mode: config.checkpoints.push,
-    sessionDir,
-    base: checkpoints[0]?.base ?? null,
-    ...(secretConfig ? { secretConfig } : {}),
-  })
-  queue.schedule()
-  const record = await queue.flush()
+  // The post step only runs in Actions, where `auto` means push.
+  const record = await workspace.pushSession(sessionId, config, secretConfig ? { secretConfig } : {})
+  if (!record) return null
   core.info(
     record.ok
       ? `proctor: pushed checkpoints to ${record.branch}`
@@ -183,6 +153,7 @@ async function pushLeftovers(
 
 /** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
 async function reportOf(
+  workspace: Workspace | null,
   cwd: string,
   sessionId: string,
   sessionDir: string,
@@ -194,24 +165,18 @@ async function reportOf(
     const parsed = parseSessionReport(readFileSync(path, 'utf8'))
     if (typeof parsed !== 'string') return { ...parsed, pushed: pushed ?? parsed.pushed }
   }
-  const checkpoints = await listCheckpoints(new Git({ cwd }), sessionId).catch(() => [])
-  const now = new Date().toISOString()
-  return {
-    schema: REPORT_SCHEMA_VERSION,
-    session_id: sessionId,
-    status: 'interrupted',
-    verdict: 'block',
-    exit_code: 143,
-    signal: 'SIGKILL',
-    reason: 'the main step was cancelled or killed before it could report; the post step finished the report',
-    started_at: checkpoints[0]?.createdAt ?? now,
-    ended_at: now,
-    duration_ms: 0,
+  const checkpoints = workspace ? await listCheckpoints(workspace.git, sessionId).catch(() => []) : []
+  const first = checkpoints[0]?.createdAt
+  const report = new ReportBuilder({
+    sessionId,
     command: [],
     cwd,
     mode: 'pty',
-    events: [],
-    checkpoints: checkpoints.map((c) => ({
+    transcriptPath: join(sessionDir, 'transcript.log'),
+    ...(first ? { startedAt: new Date(first) } : {}),
+  })
+  for (const c of checkpoints) {
+    report.checkpoint({
       seq: c.seq,
       sha: c.sha,
       ref: checkpointRef(sessionId),
@@ -220,12 +185,18 @@ async function reportOf(
       violations: c.violations,
       skipped: c.skipped,
       created_at: c.createdAt,
-    })),
-    violations,
-    stop_hooks: [],
-    rounds: 0,
-    pushed,
-    transcript: { path: join(sessionDir, 'transcript.log'), bytes: 0, capped: false },
-    output_tail: '',
+    })
   }
+  report.violation(...violations)
+  if (pushed) report.push(pushed)
+  report.finish({
+    status: 'interrupted',
+    verdict: 'block',
+    exitCode: 143,
+    signal: 'SIGKILL',
+    reason: 'the main step was cancelled or killed before it could report; the post step finished the report',
+    outputTail: '',
+    transcript: { bytes: 0, capped: false },
+  })
+  return report.snapshot()
 }

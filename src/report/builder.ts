@@ -21,6 +21,8 @@ export interface SessionStart {
   mode: 'pty' | 'pipe'
   transcriptPath: string
   ci?: Record<string, string | number | null>
+  /** When the session began, if not now (a report finished by another process: the action's post step). */
+  startedAt?: Date
 }
 
 export interface SessionEnd {
@@ -36,7 +38,7 @@ export interface SessionEnd {
 const MAX_EVENTS = 5_000
 
 export class ReportBuilder {
-  private readonly startedAtMs = Date.now()
+  private readonly startedAtMs: number
   private readonly events: SessionEvent[] = []
   private droppedEvents = 0
   private readonly checkpoints: CheckpointRecord[] = []
@@ -50,7 +52,9 @@ export class ReportBuilder {
   /** Sees every event as it is recorded (a live log); a throwing listener cannot break the report. */
   onEvent: ((event: SessionEvent) => void) | null = null
 
-  constructor(private readonly start: SessionStart) {}
+  constructor(private readonly start: SessionStart) {
+    this.startedAtMs = start.startedAt?.getTime() ?? Date.now()
+  }
 
   get sessionId(): string {
     return this.start.sessionId

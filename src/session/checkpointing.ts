@@ -14,14 +14,13 @@ import {
   compilePolicy,
   evaluateCheckpointScopes,
   filesToRevert,
-  forbiddenAreaOf,
   notifiesAgent,
 } from '../policy/index.js'
 import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { revertPaths } from '../checkpoints/restore.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
-import { findRepoRoot } from '../state/layout.js'
+import { Workspace } from '../state/workspace.js'
 
 export interface SessionCheckpointsOptions {
   config: Config
@@ -79,21 +78,18 @@ export class SessionCheckpoints {
   async start(): Promise<void> {
     const { config, report } = this.o
     if (!config.checkpoints.enabled) return
-    this.root = findRepoRoot(this.o.cwd)
-    if (!this.root) {
+    const workspace = Workspace.find(this.o.cwd)
+    if (!workspace) {
       report.event('warning', 'not inside a git repository: checkpoints are off for this session')
       return
     }
-    const git = new Git({ cwd: this.root })
+    this.root = workspace.root
+    const git = workspace.git
     this.git = git
-    this.store = new CheckpointStore({
-      git,
-      session: this.o.sessionId,
-      maxFileSize: config.checkpoints.max_file_size,
-      minIntervalMs: config.checkpoints.min_interval,
+    this.store = workspace.store(this.o.sessionId, config, {
       hiddenPaths: this.o.hiddenPaths,
+      // The session judges each checkpoint itself: it tracks what is resolved and what the agent heard.
       validate: (ctx) => this.validate(ctx),
-      withhold: forbiddenAreaOf(config.policy),
       notice: (level, message) => {
         report.event(level === 'warning' ? 'warning' : 'checkpoint', message)
         this.o.onNotice?.(message)
@@ -121,15 +117,10 @@ export class SessionCheckpoints {
     triggers.start()
     this.triggers = triggers
     const store = this.store
-    this.opening = store.open().then(() => {
-      this.push = new PushQueue({
-        git,
-        session: this.o.sessionId,
-        remote: config.checkpoints.remote,
-        branchTemplate: config.checkpoints.branch,
-        mode: this.pushMode(),
-        sessionDir: this.o.sessionDir,
+    this.opening = store.open().then(async () => {
+      this.push = await workspace.pushQueue(this.o.sessionId, config, {
         base: store.base,
+        mode: this.pushMode(),
         ...(this.o.pushSecretConfig ? { secretConfig: this.o.pushSecretConfig } : {}),
       })
     })

@@ -1,35 +1,25 @@
 // checkpoints.push_on_pre_push: when the user pushes, their local checkpoint branches go along. The git
 // runner pushes with --no-verify and hooks disabled, so this never re-enters the pre-push hook.
-import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
-import { Git } from '../git/runner.js'
-import { listSessions, listCheckpoints } from '../checkpoints/history.js'
-import { PushQueue } from '../checkpoints/push.js'
-import { ensureStateDir } from '../state/layout.js'
+import { listSessions } from '../checkpoints/history.js'
+import { Workspace } from '../state/workspace.js'
 
 export async function pushCheckpointsAlong(options: {
   cwd: string
   config: Config
   remote: string | null
 }): Promise<string> {
-  const git = new Git({ cwd: options.cwd })
-  const sessions = await listSessions(git)
-  if (sessions.length === 0) return 'no checkpoint branches to push'
-  const dirs = ensureStateDir(options.cwd)
+  const workspace = Workspace.find(options.cwd)
+  const sessions = workspace ? await listSessions(workspace.git) : []
+  if (!workspace || sessions.length === 0) return 'no checkpoint branches to push'
+  Workspace.stateDirs(options.cwd)
   const lines: string[] = []
   for (const { session } of sessions) {
-    const first = (await listCheckpoints(git, session))[0]
-    const queue = new PushQueue({
-      git,
-      session,
-      remote: options.remote ?? options.config.checkpoints.remote,
-      branchTemplate: options.config.checkpoints.branch,
+    const record = await workspace.pushSession(session, options.config, {
       mode: 'always',
-      sessionDir: join(dirs.sessions, session),
-      base: first?.base ?? null,
+      ...(options.remote !== null ? { remote: options.remote } : {}),
     })
-    queue.schedule()
-    const record = await queue.flush()
+    if (!record) continue
     lines.push(
       record.ok
         ? `pushed checkpoints ${session} → ${record.branch}`

@@ -281,31 +281,31 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       // <<< native Stop hook
 
       // The agent finished by itself: the stop hooks decide whether it may stop.
-      const decision = await evaluateStop({
-        config,
-        registryDir: dirs.state,
-        sessionId,
-        cwd: opts.cwd,
-        env,
-        round,
-        finalText: attempt.outputTail,
-        stopReason: 'completed',
-        report,
-        lifecycle,
-        checkpoints,
-        listener: opts.listener,
-        signal: hooksAbort.signal,
-      })
+      const { reasons, step } = await decideStop(
+        {
+          config,
+          registryDir: dirs.state,
+          sessionId,
+          cwd: opts.cwd,
+          env,
+          round,
+          finalText: attempt.outputTail,
+          stopReason: 'completed',
+          report,
+          lifecycle,
+          checkpoints,
+          listener: opts.listener,
+          signal: hooksAbort.signal,
+        },
+        {
+          mode,
+          running: false,
+          nativeHooks: native.active && (nativeStops?.called ?? false),
+          nativeNote: native.active ? `${adapter} never called proctor's Stop hook, and ` : '',
+        },
+      )
       progress()
       if (interruptedBy || fatal) continue // the top of the loop records the interruption
-      const step = nextStep(decision, {
-        config,
-        mode,
-        round,
-        running: false,
-        nativeHooks: native.active && (nativeStops?.called ?? false),
-        nativeNote: native.active ? `${adapter} never called proctor's Stop hook, and ` : '',
-      })
       if (step.kind !== 'continue') {
         ending = completed(step.kind, step.kind === 'block' ? step.reason : null)
         break
@@ -314,7 +314,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       round++
       command = native.wire(step.plan.command)
       report.event('continue', `round ${round}: re-running the agent with agent.continue`, {
-        data: { reasons: decision.reasons },
+        data: { reasons },
       })
     }
   } catch (error) {
@@ -537,23 +537,25 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   // is typed into its prompt so the same process continues.
   const onCompletion = async () => {
     try {
-      const decision = await evaluateStop({
-        config,
-        registryDir: ctx.registryDir,
-        sessionId: ctx.sessionId,
-        cwd: opts.cwd,
-        env: ctx.env,
-        round,
-        finalText: pipeline.tailText(40),
-        stopReason: 'completed',
-        report,
-        lifecycle: ctx.lifecycle,
-        checkpoints: ctx.checkpoints,
-        listener: opts.listener,
-        signal: ctx.hooksSignal,
-      })
+      const { reasons, step } = await decideStop(
+        {
+          config,
+          registryDir: ctx.registryDir,
+          sessionId: ctx.sessionId,
+          cwd: opts.cwd,
+          env: ctx.env,
+          round,
+          finalText: pipeline.tailText(40),
+          stopReason: 'completed',
+          report,
+          lifecycle: ctx.lifecycle,
+          checkpoints: ctx.checkpoints,
+          listener: opts.listener,
+          signal: ctx.hooksSignal,
+        },
+        { mode, running: true, nativeHooks: false },
+      )
       if (ctx.interrupted()) return
-      const step = nextStep(decision, { config, mode, round, running: true, nativeHooks: false })
       if (step.kind !== 'continue') {
         decided = { verdict: step.kind, reason: step.kind === 'block' ? step.reason : null }
         void run.stop('requested')
@@ -562,12 +564,12 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       round++
       report.round(round)
       report.event('continue', `round ${round}: typing the stop hooks' reasons into the agent`, {
-        data: { reasons: decision.reasons },
+        data: { reasons },
       })
       const typed = await typeAndSubmit(
         run,
         pipeline,
-        typedLine(decision.reasons),
+        typedLine(reasons),
         config.agent.typing,
         ctx.hooksSignal,
       )
@@ -648,6 +650,18 @@ interface StopEvaluation {
   checkpoints: SessionCheckpoints
   listener: SessionListener | undefined
   signal: AbortSignal
+}
+
+/**
+ * THE stop decision, for an agent that exited (the round loop) and for one that says it is done while
+ * still running (a completion detector): evaluate the stop, then stop, give up or send the agent back.
+ */
+async function decideStop(
+  e: StopEvaluation,
+  s: Omit<StepState, 'config' | 'round'>,
+): Promise<{ reasons: string[]; step: NextStep }> {
+  const decision = await evaluateStop(e)
+  return { reasons: decision.reasons, step: nextStep(decision, { ...s, config: e.config, round: e.round }) }
 }
 
 /**
@@ -806,10 +820,7 @@ const POLICY_GATE = 'policy'
 type NextStep =
   { kind: 'allow' } | { kind: 'block'; reason: string } | { kind: 'continue'; plan: Continuation }
 
-/**
- * After a stop round: stop (allowed), give up (blocked), or send the agent back — typed into a live
- * PTY agent, or by re-running agent.continue for one that exited. The one place this is decided.
- */
+/** What the next step after a stop round depends on besides the verdict. */
 interface StepState {
   config: Config
   mode: 'pty' | 'pipe'
@@ -820,6 +831,10 @@ interface StepState {
   nativeNote?: string
 }
 
+/**
+ * After a stop round: stop (allowed), give up (blocked), or send the agent back — typed into a live
+ * PTY agent, or by re-running agent.continue for one that exited. Only decideStop() asks.
+ */
 function nextStep(
   decision: { verdict: Verdict; reasons: string[]; errors: string[] },
   s: StepState,

@@ -4,7 +4,7 @@ import type { Command } from 'commander'
 
 import { ConfigError } from '../../config/errors.js'
 import { loadConfig } from '../../config/load.js'
-import { findRepoRoot, sessionPath } from '../../state/layout.js'
+import { Workspace } from '../../state/workspace.js'
 import { configSchema, type Config } from '../../config/schema.js'
 import { diffTrees, type ChangedFile } from '../../checkpoints/diff.js'
 import {
@@ -13,10 +13,8 @@ import {
   resolveCheckpoint,
   type CheckpointInfo,
 } from '../../checkpoints/history.js'
-import { PushQueue } from '../../checkpoints/push.js'
 import { assertSessionId } from '../../checkpoints/refs.js'
 import { restoreCheckpoint, RestoreRefused } from '../../checkpoints/restore.js'
-import { CheckpointStore } from '../../checkpoints/store.js'
 import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
@@ -53,16 +51,10 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
     .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
     .option('--json', 'print the checkpoint record as JSON')
     .action(async (opts: Common & { session?: string }) => {
-      const { git, config } = await context(opts, io)
+      const { workspace, config } = await context(opts, io)
       const session = opts.session ?? process.env.PROCTOR_SESSION_ID ?? manualSessionId()
       usage(() => assertSessionId(session))
-      const store = new CheckpointStore({
-        git,
-        session,
-        maxFileSize: config.checkpoints.max_file_size,
-        indexName: `cli-${process.pid}`,
-        withhold: forbiddenAreaOf(config.policy),
-      })
+      const store = workspace.store(session, config, { indexName: `cli-${process.pid}` })
       try {
         const record = await store.create('manual')
         if (opts.json) io.stdout(`${JSON.stringify(record, null, 2)}\n`)
@@ -204,21 +196,13 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
     .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
     .option('--json', 'print JSON')
     .action(async (opts: Common & { session?: string }) => {
-      const { git, config, root } = await context(opts, io)
-      const session = opts.session ?? (await listSessions(git))[0]?.session
+      const { workspace, config } = await context(opts, io)
+      const session = opts.session ?? (await listSessions(workspace.git))[0]?.session
       if (!session) throw new CliExit(ExitCode.usage, 'there are no checkpoints to push yet')
-      const chain = await listCheckpoints(git, session)
-      if (chain.length === 0) throw new CliExit(ExitCode.usage, `no checkpoints for session "${session}"`)
-      const queue = new PushQueue({
-        git,
-        session,
-        remote: config.checkpoints.remote,
-        branchTemplate: config.checkpoints.branch,
-        mode: config.checkpoints.push === 'never' ? 'always' : config.checkpoints.push,
-        sessionDir: sessionPath(root, session),
-        base: chain[0]!.base,
-      })
-      const record = await queue.flush()
+      // Asked by name: `checkpoints.push: never` keeps sessions from pushing by themselves, not this.
+      const mode = config.checkpoints.push === 'never' ? 'always' : config.checkpoints.push
+      const record = await workspace.pushSession(session, config, { mode })
+      if (!record) throw new CliExit(ExitCode.usage, `no checkpoints for session "${session}"`)
       if (opts.json) io.stdout(`${JSON.stringify(record, null, 2)}\n`)
       else if (record.ok)
         io.stdout(`pushed ${session} to ${record.remote} ${record.branch} (${record.sha?.slice(0, 12)})\n`)
@@ -237,9 +221,9 @@ async function context(
   opts: Common,
   io: CheckpointsIO,
   needConfig = true,
-): Promise<{ git: Git; config: Config; root: string }> {
-  const root = findRepoRoot(io.cwd())
-  if (!root)
+): Promise<{ git: Git; config: Config; workspace: Workspace }> {
+  const workspace = Workspace.find(io.cwd())
+  if (!workspace)
     throw new CliExit(ExitCode.usage, `${io.cwd()} is not inside a git repository; run proctor there`)
   let config: Config
   try {
@@ -249,7 +233,7 @@ async function context(
     if (error instanceof ConfigError) throw new CliExit(ExitCode.usage, error.message)
     throw error
   }
-  return { git: new Git({ cwd: root }), config, root }
+  return { git: workspace.git, config, workspace }
 }
 
 /** Read-only commands need no config; they must not fail on an unrelated problem in proctor.yml. */

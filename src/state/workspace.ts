@@ -1,0 +1,119 @@
+// The ground-floor owner of a repository's proctor state: where the repository is, where `.proctor/` and a
+// session's directory are (layout.ts), and the checkpoint store and push queue of a session, opened with
+// the config and policy already wired. Every entry point that touches a session's checkpoints goes through
+// here — the session itself, the action's post step, `proctor checkpoints`, restore and the pre-push hook —
+// so a store or a queue is wired one way. See docs/architecture.md ("Who owns a session's state").
+import type { Config } from '../config/schema.js'
+import type { PushRecord, Violation } from '../report/model.js'
+import { Git } from '../git/runner.js'
+import { CheckpointStore, type CheckpointStoreOptions } from '../checkpoints/store.js'
+import { PushQueue, type PushMode } from '../checkpoints/push.js'
+import { diffTrees } from '../checkpoints/diff.js'
+import { listCheckpoints } from '../checkpoints/history.js'
+import { evaluateCheckpoint, evaluatePolicy, forbiddenAreaOf } from '../policy/index.js'
+import { ensureStateDir, findRepoRoot, sessionDir, sessionPath, type StateDirs } from './layout.js'
+
+/** What a store may be opened with besides the config's settings (the session's own hooks, a CLI index). */
+export type StoreExtras = Partial<Omit<CheckpointStoreOptions, 'git' | 'session'>> & {
+  /** Judge every checkpoint by config.policy (the Proctor-Violations trailer); default off. */
+  judge?: boolean
+}
+
+export interface QueueOptions {
+  /** The session's base commit (default: the base of its first checkpoint). */
+  base?: string | null
+  /** Default config.checkpoints.push. */
+  mode?: PushMode
+  /** Default config.checkpoints.remote. */
+  remote?: string
+  /** proctor's credential for this push only (tokenHeaderConfig); never in .git/config. */
+  secretConfig?: readonly [string, string][]
+}
+
+export class Workspace {
+  private constructor(
+    /** The repository root (the directory holding `.git`). */
+    readonly root: string,
+    readonly git: Git,
+  ) {}
+
+  /** The repository around `cwd`, or null outside one. */
+  static find(cwd: string, env?: NodeJS.ProcessEnv): Workspace | null {
+    const root = findRepoRoot(cwd)
+    return root ? new Workspace(root, new Git({ cwd: root, ...(env ? { env } : {}) })) : null
+  }
+
+  /** `.proctor/` at the repository root around `cwd` (or at `cwd` outside a repository), created. */
+  static stateDirs(cwd: string): StateDirs {
+    return ensureStateDir(cwd)
+  }
+
+  /** `.proctor/sessions/<id>`, created. */
+  sessionDir(sessionId: string): string {
+    return sessionDir(ensureStateDir(this.root), sessionId)
+  }
+
+  /**
+   * A session's checkpoint store: config.checkpoints' size limit and spacing, the policy's forbidden areas
+   * withheld, and (with `judge`) every checkpoint judged by the policy. `extras` override any of it.
+   */
+  store(sessionId: string, config: Config, extras: StoreExtras = {}): CheckpointStore {
+    const { judge, ...overrides } = extras
+    const policy = config.policy
+    return new CheckpointStore({
+      git: this.git,
+      session: sessionId,
+      maxFileSize: config.checkpoints.max_file_size,
+      minIntervalMs: config.checkpoints.min_interval,
+      withhold: forbiddenAreaOf(policy),
+      ...(judge ? { validate: (ctx) => evaluateCheckpoint({ ...ctx, worktree: this.root, policy }) } : {}),
+      ...overrides,
+    })
+  }
+
+  /**
+   * What the session's work holds against the policy at its latest checkpoint: the cumulative diff from
+   * the session's base, judged as a whole (as the session's own gate judges it).
+   */
+  async standingViolations(store: CheckpointStore, config: Config): Promise<Violation[]> {
+    const latest = store.latest
+    if (!latest) return []
+    return evaluatePolicy({
+      files: await diffTrees(this.git, store.base, latest),
+      checkpoint: store.latestSeq,
+      worktree: this.root,
+      policy: config.policy,
+      scope: 'cumulative',
+    })
+  }
+
+  /** A session's push queue: config.checkpoints' remote, branch and mode, its bundle in the session dir. */
+  async pushQueue(sessionId: string, config: Config, options: QueueOptions = {}): Promise<PushQueue> {
+    const base =
+      options.base !== undefined
+        ? options.base
+        : ((await listCheckpoints(this.git, sessionId).catch(() => []))[0]?.base ?? null)
+    return new PushQueue({
+      git: this.git,
+      session: sessionId,
+      remote: options.remote ?? config.checkpoints.remote,
+      branchTemplate: config.checkpoints.branch,
+      mode: options.mode ?? config.checkpoints.push,
+      sessionDir: sessionPath(this.root, sessionId),
+      base,
+      ...(options.secretConfig ? { secretConfig: options.secretConfig } : {}),
+    })
+  }
+
+  /** Pushes a finished session's checkpoints now; null when it has none. */
+  async pushSession(
+    sessionId: string,
+    config: Config,
+    options: QueueOptions = {},
+  ): Promise<PushRecord | null> {
+    const chain = await listCheckpoints(this.git, sessionId).catch(() => [])
+    if (chain.length === 0) return null
+    const queue = await this.pushQueue(sessionId, config, { base: chain[0]?.base ?? null, ...options })
+    return queue.flush()
+  }
+}
