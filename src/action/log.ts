@@ -4,6 +4,7 @@
 // redacted and neutralized before it is written; annotations and groups go through @actions/core.
 import * as core from '@actions/core'
 import type { SessionEvent, SessionReport, StopHookResult } from '../report/model.js'
+import { firstLine, hookWord } from '../report/words.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { RedactingWriter, type LineSink } from '../util/redacting-writer.js'
 import { formatDuration } from '../util/units.js'
@@ -184,11 +185,11 @@ export class ActionLog {
 function describe(result: StopHookResult): string {
   const took = formatDuration(result.duration_ms)
   const exit = result.exit_code === null ? '' : `, exit ${result.exit_code}`
-  if (result.timed_out) return `timed out after ${took}`
-  if (result.verdict === 'allow') return `passed in ${took}${exit}`
-  const word = result.verdict === 'block' ? 'blocked' : 'hook error'
-  const reason = result.reason?.split('\n').find((l) => l.trim())
-  return `${word} after ${took}${exit}${reason ? `: ${reason.trim()}` : ''}`
+  const word = hookWord(result)
+  if (word === 'timed out') return `timed out after ${took}`
+  if (word === 'passed') return `passed in ${took}${exit}`
+  const reason = firstLine(result.reason)
+  return `${word} after ${took}${exit}${reason ? `: ${reason}` : ''}`
 }
 
 function latestResults(report: SessionReport): StopHookResult[] {
@@ -201,17 +202,7 @@ function blockReasons(report: SessionReport): string | null {
   if (report.verdict !== 'block') return null
   const blocking = latestResults(report).filter((r) => r.verdict === 'block')
   if (blocking.length === 0) return null
-  return blocking
-    .map(
-      (r) =>
-        `${r.name}: ${
-          r.reason
-            ?.split('\n')
-            .find((l) => l.trim())
-            ?.trim() ?? 'blocked'
-        }`,
-    )
-    .join('; ')
+  return blocking.map((r) => `${r.name}: ${firstLine(r.reason) ?? 'blocked'}`).join('; ')
 }
 
 function safe(name: string): string {

@@ -1,20 +1,28 @@
 // Check runs: `proctor / <hook>` per stop hook (in_progress when it starts, completed with its verdict)
 // and `proctor / policy` with the violations as annotations (50 per request, the rest in follow-up
 // updates). When check runs cannot be written (403: fork PR or read-only token) everything is reported
-// as workflow-command annotations instead, and the log says so once.
-import type { StopHookResult, Severity, Violation } from '../report/model.js'
+// as workflow-command annotations instead, and the log says so once. What a check says is rendered by
+// report/check-run.ts; this module only decides conclusions and sends.
+import type { StopHookResult, Violation } from '../report/model.js'
+import {
+  CHECK_LIMITS,
+  cancelledOutput,
+  cap,
+  hookAnnotationText,
+  hookCheckOutput,
+  policyCheckTitle,
+  violationAnnotation,
+  type ApiAnnotationLevel,
+  type CheckAnnotation,
+  type CheckConclusion,
+} from '../report/check-run.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { stripControl } from '../util/sanitize.js'
-import { formatDuration } from '../util/units.js'
 import type { GitHubOctokit } from './client.js'
 import { describeError } from './client.js'
 import { coreAnnotator, lineAnnotator, type AnnotationLevel, type Annotator } from './workflow-commands.js'
 
-export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'timed_out' | 'cancelled'
-type ApiAnnotationLevel = 'notice' | 'warning' | 'failure'
-
-/** Limits of the Checks API (OpenAPI: title ≤ 255, summary/text ≤ 65,535, ≤ 50 annotations per request). */
-export const CHECK_LIMITS = { title: 255, summary: 65_535, text: 65_535, annotationsPerRequest: 50 } as const
+export { CHECK_LIMITS, type CheckConclusion }
 
 export interface CheckRunsOptions {
   octokit: GitHubOctokit
@@ -46,13 +54,6 @@ const CONCLUSION_OF: Record<StopHookResult['verdict'], CheckConclusion> = {
   allow: 'success',
   block: 'failure',
   error: 'failure',
-}
-
-const LEVEL_OF: Record<Severity, ApiAnnotationLevel> = {
-  info: 'notice',
-  warning: 'warning',
-  error: 'failure',
-  critical: 'failure',
 }
 
 const COMMAND_LEVEL_OF: Record<ApiAnnotationLevel, AnnotationLevel> = {
@@ -119,7 +120,7 @@ export class CheckRuns {
   /** Completes the hook's check run (creating it completed if its start was never recorded). */
   async hookFinished(result: StopHookResult): Promise<void> {
     const conclusion = hookConclusion(result)
-    const output = this.hookOutput(result, conclusion)
+    const output = hookCheckOutput(result, conclusion, this.options.sanitizer)
     if (this.fallbackReason) return this.annotateHook(result, conclusion)
     const ok = await this.guard(async () => {
       const id = this.open.get(result.name)
@@ -186,14 +187,13 @@ export class CheckRuns {
     for (const [hook, id] of [...this.open]) {
       this.open.delete(hook)
       if (this.fallbackReason) continue
-      const title =
-        this.options.sanitizer.redact(stripControl(reason)).slice(0, CHECK_LIMITS.title) || 'cancelled'
+      const output = cancelledOutput(reason, this.options.sanitizer)
       await this.guard(() =>
         this.update(id, {
           status: 'completed',
           conclusion: 'cancelled',
           completed_at: new Date().toISOString(),
-          output: { title, summary: this.options.sanitizer.forMarkdown(reason, 4000) },
+          output,
         }),
       )
     }
@@ -205,13 +205,9 @@ export class CheckRuns {
    */
   async policy(violations: Violation[], summary: string): Promise<void> {
     const conclusion = policyConclusion(violations)
-    const annotations = violations.map((v) => this.annotation(v))
+    const annotations = violations.map((v) => violationAnnotation(v, this.options.sanitizer))
     if (this.fallbackReason) return this.annotatePolicy(annotations)
-    const title =
-      violations.length === 0
-        ? 'No policy violations'
-        : `${violations.length} policy violation${violations.length === 1 ? '' : 's'}`
-    const output = { title, summary: cap(summary, CHECK_LIMITS.summary) }
+    const output = { title: policyCheckTitle(violations), summary: cap(summary, CHECK_LIMITS.summary) }
     const per = CHECK_LIMITS.annotationsPerRequest
     let sent = 0
     const ok = await this.guard(async () => {
@@ -261,62 +257,15 @@ export class CheckRuns {
     if (!ok) annotate()
   }
 
-  private hookOutput(
-    result: StopHookResult,
-    conclusion: CheckConclusion,
-  ): { title: string; summary: string; text?: string } {
-    const s = this.options.sanitizer
-    const word = {
-      success: 'passed',
-      failure: 'blocked',
-      neutral: 'hook error',
-      timed_out: 'timed out',
-      cancelled: 'cancelled',
-    }[conclusion]
-    const firstLine = result.reason
-      ? stripControl(s.redact(result.reason))
-          .split('\n')
-          .find((l) => l.trim())
-      : undefined
-    const title = cap(firstLine ? `${word}: ${firstLine.trim()}` : word, CHECK_LIMITS.title)
-    const facts = [
-      `**${word}** after ${formatDuration(result.duration_ms)}`,
-      `exit code: ${result.exit_code ?? '—'}`,
-      `round: ${result.round}`,
-    ].join(' · ')
-    const summary = cap(facts, CHECK_LIMITS.summary)
-    if (!result.reason) return { title, summary }
-    return { title, summary, text: s.forCodeBlock(result.reason, CHECK_LIMITS.text, { keep: 'tail' }) }
-  }
-
-  private annotation(v: Violation) {
-    const s = this.options.sanitizer
-    const message = stripControl(
-      s.redact(`${v.message}${v.suggestion ? `\nSuggestion: ${v.suggestion}` : ''}`),
-    )
-    return {
-      path: s.redact(stripControl(v.file)),
-      start_line: 1,
-      end_line: 1,
-      annotation_level: LEVEL_OF[v.severity],
-      title: cap(
-        `${v.constraint} (${v.severity})${v.checkpoint === null ? '' : ` · checkpoint ${v.checkpoint}`}`,
-        255,
-      ),
-      message: cap(message || v.constraint, 64_000),
-    }
-  }
-
   private annotateHook(result: StopHookResult, conclusion: CheckConclusion): void {
     if (conclusion === 'success') return
-    const reason = result.reason ? this.options.sanitizer.forLog(result.reason) : 'no reason given'
     const level: AnnotationLevel = conclusion === 'failure' ? 'error' : 'warning'
-    this.annotate(level, `${conclusion === 'failure' ? 'blocked' : conclusion}: ${reason}`, {
+    this.annotate(level, hookAnnotationText(result, this.options.sanitizer), {
       title: this.name(result.name),
     })
   }
 
-  private annotatePolicy(annotations: ReturnType<CheckRuns['annotation']>[]): void {
+  private annotatePolicy(annotations: CheckAnnotation[]): void {
     for (const a of annotations) {
       this.annotate(COMMAND_LEVEL_OF[a.annotation_level], this.options.sanitizer.forLog(a.message), {
         title: `${this.name('policy')}: ${a.title}`,
@@ -371,8 +320,4 @@ export class CheckRuns {
     this.options.onCall?.('checks.update')
     await octokit.rest.checks.update({ owner, repo, check_run_id: id, ...fields })
   }
-}
-
-function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }

@@ -4,6 +4,7 @@
 import type { SessionReport, StopHookResult } from '../report/model.js'
 import type { ReportLinks } from '../report/markdown.js'
 import { renderJobSummary, renderSessionComment } from '../report/markdown.js'
+import { policyCheckSummary } from '../report/check-run.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import type { GitHubOctokit } from './client.js'
 import { describeError } from './client.js'
@@ -198,7 +199,7 @@ export class GitHubReporter {
       const results = report.status === 'interrupted' || report.status === 'timeout' ? [] : report.stop_hooks
       await this.inOrder(async () => {
         await checkRuns.settleOpen(results, report.reason ?? `session ${report.status}`)
-        await checkRuns.policy(report.violations, policySummary(report))
+        await checkRuns.policy(report.violations, policyCheckSummary(report))
       })
     }
     // Last, so its header links every check run (progress stopped when finish began).
@@ -246,14 +247,4 @@ export class GitHubReporter {
   private fail(operation: string, error: unknown): void {
     recordFailure(this.errors, operation, error, this.options)
   }
-}
-
-function policySummary(report: SessionReport): string {
-  const n = report.violations.length
-  if (n === 0) return 'No policy violations in this session.'
-  const bySeverity = ['critical', 'error', 'warning', 'info']
-    .map((sev) => [sev, report.violations.filter((v) => v.severity === sev).length] as const)
-    .filter(([, count]) => count > 0)
-    .map(([sev, count]) => `${count} ${sev}`)
-  return `${n} violation${n === 1 ? '' : 's'} (${bySeverity.join(', ')}) across ${report.checkpoints.length} checkpoint${report.checkpoints.length === 1 ? '' : 's'}. Each is annotated on its file.`
 }

@@ -14,6 +14,7 @@ import type {
 import type { Sanitizer } from '../util/sanitize.js'
 import { formatDuration, formatSize } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
+import { HOOK_ICON, hookWord } from './words.js'
 
 /** GitHub's limit for an issue comment body (API: "Body is too long (maximum is 65536 characters)"). */
 export const COMMENT_MAX_CHARS = 65_536
@@ -141,11 +142,6 @@ const STATUS_ICON: Record<SessionStatus, string> = {
   timeout: '⏱️',
 }
 const SEVERITY_ICON: Record<Severity, string> = { info: 'ℹ️', warning: '⚠️', error: '❌', critical: '🛑' }
-const HOOK_WORD: Record<StopHookResult['verdict'], string> = {
-  allow: '✅ passed',
-  block: '❌ blocked',
-  error: '⚠️ error',
-}
 
 function headlineIcon(report: SessionReport): string {
   const { status, verdict } = report
@@ -170,8 +166,9 @@ function link(text: string, url: string, s?: Pick<Sanitizer, 'redact'>): string 
   return `[${text}](<${href.replace(/[<>\s|]/g, encodeURIComponent)}>)`
 }
 
-function hookWord(result: StopHookResult): string {
-  return result.timed_out ? '⏱️ timed out' : HOOK_WORD[result.verdict]
+function hookLabel(result: StopHookResult): string {
+  const word = hookWord(result)
+  return `${HOOK_ICON[word]} ${word}`
 }
 
 /** The stop-hook results of the last round that ran (earlier rounds are history). */
@@ -245,7 +242,7 @@ function checklist(ctx: Ctx, runningHooks: string[]): string {
   for (const result of done) {
     if (runningHooks.includes(result.name)) continue
     lines.push(
-      `- [${result.verdict === 'allow' ? 'x' : ' '}] Stop hook \`${safeName(result.name)}\`: ${hookWord(result)}`,
+      `- [${result.verdict === 'allow' ? 'x' : ' '}] Stop hook \`${safeName(result.name)}\`: ${hookLabel(result)}`,
     )
   }
   for (const name of runningHooks) lines.push(`- [ ] Stop hook \`${safeName(name)}\`: ⏳ running`)
@@ -263,7 +260,7 @@ function stopHooksSection(ctx: Ctx): Section {
   const rowOf = (r: StopHookResult) => [
     `\`${safeName(r.name)}\``,
     String(r.round),
-    hookWord(r),
+    hookLabel(r),
     r.exit_code === null ? '—' : String(r.exit_code),
     formatDuration(r.duration_ms),
     r.reason ? s.forMarkdown(r.reason, ctx.cell) : '',

@@ -2,6 +2,7 @@
 import type { SessionReport, Severity, StopHookResult } from './model.js'
 import { formatDuration } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
+import { hookWord } from './words.js'
 
 export interface TerminalOptions {
   color: boolean
@@ -67,7 +68,7 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
       const tone: Tone = h.verdict === 'allow' ? 'green' : h.verdict === 'block' ? 'red' : 'yellow'
       const reason = h.reason ? ` — ${firstLine(h.reason)}` : ''
       lines.push(
-        `    [${h.round}] ${paint(tone, h.verdict.padEnd(5))} ${h.name} (${formatDuration(h.duration_ms)})${reason}`,
+        `    [${h.round}] ${paint(tone, hookWord(h).padEnd(10))} ${h.name} (${formatDuration(h.duration_ms)})${reason}`,
       )
     }
   }
@@ -133,9 +134,7 @@ export class HookStatus {
     const paint = (tone: Tone, text: string) =>
       this.options.color ? `\x1b[${codes[tone]}m${text}\x1b[0m` : text
     const tone: Tone = result.verdict === 'allow' ? 'green' : result.verdict === 'block' ? 'red' : 'yellow'
-    const word = result.timed_out
-      ? 'timed out'
-      : { allow: 'passed', block: 'blocked', error: 'hook error' }[result.verdict]
+    const word = hookWord(result)
     const reason = result.verdict !== 'allow' && result.reason ? ` — ${firstLine(result.reason)}` : ''
     this.clear()
     this.options.out.write(

@@ -1,0 +1,33 @@
+// The words every rendering of a report uses for the same fact — terminal, job log, PR comment, job
+// summary and check runs — so they cannot drift: a hook that could not run is a "hook error" everywhere.
+import type { StopHookResult } from './model.js'
+
+export type HookWord = 'passed' | 'blocked' | 'hook error' | 'timed out'
+
+/** How a stop hook ended, in one word. */
+export function hookWord(result: Pick<StopHookResult, 'verdict' | 'timed_out'>): HookWord {
+  if (result.timed_out) return 'timed out'
+  return HOOK_WORDS[result.verdict]
+}
+
+const HOOK_WORDS: Record<StopHookResult['verdict'], HookWord> = {
+  allow: 'passed',
+  block: 'blocked',
+  error: 'hook error',
+}
+
+/** The icon beside a hook word where markdown renders it (comment, job summary). */
+export const HOOK_ICON: Record<HookWord, string> = {
+  passed: '✅',
+  blocked: '❌',
+  'hook error': '⚠️',
+  'timed out': '⏱️',
+}
+
+/** The first line of a reason that says something, trimmed; undefined when there is none. */
+export function firstLine(text: string | null | undefined): string | undefined {
+  return text
+    ?.split('\n')
+    .find((line) => line.trim())
+    ?.trim()
+}

@@ -1,0 +1,54 @@
+// Every rendering of a report says the same thing in the same words: the PR comment, the job summary,
+// the terminal, the job log and the check runs (report/words.ts, report/check-run.ts).
+import { describe, expect, it } from 'vitest'
+
+import { ActionLog } from '../../src/action/log.js'
+import { hookCheckOutput } from '../../src/report/check-run.js'
+import { renderJobSummary, renderSessionComment } from '../../src/report/markdown.js'
+import type { StopHookResult } from '../../src/report/model.js'
+import { renderSessionTerminal } from '../../src/report/terminal.js'
+import { createSanitizer } from '../../src/util/sanitize.js'
+import { links, sessionReport } from './github-fixtures.js'
+
+const sanitizer = createSanitizer({ secrets: [] })
+
+function hook(over: Partial<StopHookResult>): StopHookResult {
+  return { name: 'lint', verdict: 'allow', reason: null, exit_code: 0, duration_ms: 1200, round: 1, ...over }
+}
+
+/** Every rendering of one session whose only stop hook ended as `result`. */
+function renderings(result: StopHookResult): Record<string, string> {
+  const report = sessionReport({ verdict: 'block', stop_hooks: [result] })
+  const log: string[] = []
+  const actionLog = new ActionLog({ sanitizer, out: { write: (t) => log.push(String(t)) }, heartbeatMs: 0 })
+  actionLog.hookStarted(result.name, 1)
+  actionLog.hookFinished(result)
+  return {
+    comment: renderSessionComment(report, { key: 'k', links, sanitizer }),
+    summary: renderJobSummary(report, { links, sanitizer }),
+    terminal: renderSessionTerminal(report, { color: false }),
+    log: log.join(''),
+    check: hookCheckOutput(result, 'failure', sanitizer).title,
+  }
+}
+
+describe('the words for how a stop hook ended', () => {
+  const cases: [string, Partial<StopHookResult>, string][] = [
+    [
+      'a hook that could not run',
+      { verdict: 'error', reason: 'lint: command not found', exit_code: 127 },
+      'hook error',
+    ],
+    ['a hook that blocked', { verdict: 'block', reason: '2 tests failed', exit_code: 2 }, 'blocked'],
+    [
+      'a hook that timed out',
+      { verdict: 'error', timed_out: true, reason: 'timed out', exit_code: null },
+      'timed out',
+    ],
+  ]
+  it.each(cases)('%s is "%s" in the comment, summary, terminal, log and check run', (_what, over, word) => {
+    const rendered = renderings(hook(over))
+    for (const [where, text] of Object.entries(rendered)) expect(text, where).toContain(word)
+    expect(rendered.check.startsWith(word), rendered.check).toBe(true)
+  })
+})
