@@ -170,13 +170,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
         if (result.keptWorktree) worktrees[index] = result.keptWorktree
       } catch (error) {
         // Only a caller's callback can throw here; the child still counts, so the invariant holds.
-        inputs[index] ??= {
-          source: task.name,
-          name: task.name,
-          role: task.role,
-          status: 'errored',
-          problem: `task ${task.name}: ${(error as Error).message}`,
-        }
+        inputs[index] ??= erroredInput(task, `task ${task.name}: ${(error as Error).message}`)
       }
     },
     skip: (index) => {
@@ -274,14 +268,11 @@ class ChildRunner {
     try {
       lease = await c.worktrees.acquire(index)
     } catch (error) {
-      input = {
-        source: task.name,
-        name: task.name,
-        role: task.role,
-        status: 'errored',
-        problem: `task ${task.name} could not get a worktree: ${(error as Error).message}`,
-        duration_ms: Date.now() - began,
-      }
+      input = erroredInput(
+        task,
+        `task ${task.name} could not get a worktree: ${(error as Error).message}`,
+        began,
+      )
     }
     if (lease && c.signal.aborted) {
       c.worktrees.release(lease, { keep: false })
@@ -292,14 +283,7 @@ class ChildRunner {
       try {
         input = await this.session(task, index, sessionId, lease.dir)
       } catch (error) {
-        input = {
-          source: task.name,
-          name: task.name,
-          role: task.role,
-          status: 'errored',
-          problem: `task ${task.name} crashed: ${(error as Error).message}`,
-          duration_ms: Date.now() - began,
-        }
+        input = erroredInput(task, `task ${task.name} crashed: ${(error as Error).message}`, began)
       }
       // Its session state has been moved out: the worktree can be reset for the next task.
       c.worktrees.release(lease, { keep: c.keep })
@@ -383,4 +367,16 @@ async function fireSafely(
  */
 async function finishHooks(lifecycle: LifecycleHooks, config: Config, interrupted: boolean): Promise<void> {
   await lifecycle.drain(interrupted ? 0 : config.hooks_async_drain_timeout)
+}
+
+/** A task that ended without a session report: errored, with what went wrong (and how long it took). */
+function erroredInput(task: BatchTask, problem: string, began?: number): ChildInput {
+  return {
+    source: task.name,
+    name: task.name,
+    role: task.role,
+    status: 'errored',
+    problem,
+    ...(began !== undefined ? { duration_ms: Date.now() - began } : {}),
+  }
 }
