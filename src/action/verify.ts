@@ -17,7 +17,6 @@ import type { Config } from '../config/schema.js'
 import { Git } from '../git/runner.js'
 import { diffTrees } from '../checkpoints/diff.js'
 import { checkpointRef } from '../checkpoints/refs.js'
-import { PushQueue } from '../checkpoints/push.js'
 import { evaluatePolicy, failsPolicyCheck } from '../policy/index.js'
 import { runStopHooks } from '../hooks/stop-hooks.js'
 import {
@@ -29,6 +28,8 @@ import {
   type Violation,
 } from '../report/model.js'
 import { ensureStateDir } from '../state/layout.js'
+import { verifiedPolicySummary } from '../report/check-run.js'
+import { Workspace } from '../state/workspace.js'
 import { agentEnvironment, withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
@@ -114,7 +115,7 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
       started,
     })
     if (!readOnly) {
-      report.pushed = await pushCheckpoints(git, report.session_id, dirs.sessions, config, head, credential)
+      report.pushed = await pushCheckpoints(git, report.session_id, config, head, credential)
       core.info(
         report.pushed.ok
           ? `proctor: pushed the verified checkpoints to ${report.pushed.branch}`
@@ -430,12 +431,7 @@ async function publishChecks(
   }
   const violations = verified.flatMap(({ report }) => report.violations)
   const sessions = verified.length
-  await checks.policy(
-    violations,
-    violations.length === 0
-      ? `No policy violations (checked by the verify job over ${sessions} session${sessions === 1 ? '' : 's'}).`
-      : `${violations.length} violation${violations.length === 1 ? '' : 's'} found by the verify job over ${sessions} session${sessions === 1 ? '' : 's'}. Each is annotated on its file.`,
-  )
+  await checks.policy(violations, verifiedPolicySummary(violations, sessions))
 }
 
 function mergeResults(
@@ -498,24 +494,18 @@ async function gateFiles(
 async function pushCheckpoints(
   git: Git,
   sessionId: string,
-  sessionsDir: string,
   config: Config,
   head: string,
   credential: [string, string][] | undefined,
 ): Promise<PushRecord> {
-  const sessionDir = join(sessionsDir, sessionId)
-  mkdirSync(sessionDir, { recursive: true })
-  const queue = new PushQueue({
-    git,
-    session: sessionId,
-    remote: config.checkpoints.remote,
-    branchTemplate: config.checkpoints.branch,
-    mode: config.checkpoints.push === 'never' ? 'never' : 'always',
-    sessionDir,
+  const workspace = Workspace.find(git.cwd)
+  if (!workspace) throw new Error(`${git.cwd} is not inside a git repository`)
+  workspace.sessionDir(sessionId)
+  const queue = await workspace.pushQueue(sessionId, config, {
     base: head,
+    mode: config.checkpoints.push === 'never' ? 'never' : 'always',
     ...(credential ? { secretConfig: credential } : {}),
   })
-  queue.schedule()
   return queue.flush()
 }
 

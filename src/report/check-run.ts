@@ -100,6 +100,15 @@ export function policyCheckSummary(report: SessionReport): string {
   return `${n} violation${n === 1 ? '' : 's'} (${bySeverity.join(', ')}) across ${checkpoints} checkpoint${checkpoints === 1 ? '' : 's'}. Each is annotated on its file.`
 }
 
+/** The `proctor / policy` check's summary when the verify job judged `sessions` sessions. */
+export function verifiedPolicySummary(violations: readonly Violation[], sessions: number): string {
+  const over = `the verify job over ${sessions} session${sessions === 1 ? '' : 's'}`
+  const n = violations.length
+  return n === 0
+    ? `No policy violations (checked by ${over}).`
+    : `${n} violation${n === 1 ? '' : 's'} found by ${over}. Each is annotated on its file.`
+}
+
 /** A title or summary cut to GitHub's limit (with an ellipsis). */
 export function cap(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`
