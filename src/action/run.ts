@@ -175,6 +175,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       },
       hookOutput: (name, chunk) => log.hookOutput(name, chunk),
       event: (event) => log.event(event),
+      checkpointProgress: (progress) => log.checkpointProgress(progress),
     },
   })
   const report = outcome.report
