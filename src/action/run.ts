@@ -137,6 +137,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       core.warning(
         `proctor: GitHub ${error.operation} failed (${error.status ?? 'network'}): ${error.message}`,
       ),
+    onNote: (message) => core.info(`proctor: ${sanitizer.forLog(message)}`),
   })
 
   core.saveState(STATE.sessionId, sessionId)

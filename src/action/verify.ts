@@ -32,6 +32,7 @@ import { ensureStateDir } from '../session/state-dir.js'
 import { agentEnvironment, withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
+import { findJobUrl } from '../github/job.js'
 import { CheckRuns } from '../github/checks.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
 import { writeOutputs } from '../github/summary.js'
@@ -127,6 +128,14 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
 
   // Publishing: comments per session, then one check run per hook (and policy) over every session.
   let commentUrl = ''
+  // The job's page, looked up once for every session's comment (needs actions: read; else the run's).
+  const links = linksFor(ctx)
+  if (config.github.comment !== 'off' && ctx.pr && !readOnly) {
+    const job = await findJobUrl(octokit, ctx)
+    if (job.url) links.job = job.url
+    else if (job.why)
+      core.info(`proctor: the comment links the workflow run, not the job: ${sanitizer.forLog(job.why)}`)
+  }
   for (const { report } of verified) {
     const reporter = new GitHubReporter({
       octokit,
@@ -137,7 +146,8 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
       comment: config.github.comment,
       checks: false,
       sanitizer,
-      links: linksFor(ctx),
+      links,
+      findJob: false,
       readOnly,
       emit: (line) => process.stdout.write(line.endsWith('\n') ? line : line + '\n'),
       onError: (e) =>

@@ -27,6 +27,11 @@ export interface ReportLinks {
   /** Where the full report lives (the job's summary page); null when unknown. */
   jobSummary: string | null
   /**
+   * The job's own page (`/actions/runs/<run>/job/<job>`: its log), once the run's job list named it
+   * (src/github/job.ts); absent or null: the header links the workflow run instead.
+   */
+  job?: string | null
+  /**
    * Pages of a pushed checkpoint branch: the branch, its comparison with the branch the job ran on, and
    * GitHub's "open a pull request" form for it. Absent when the repository is unknown.
    */
@@ -207,11 +212,12 @@ function heading(ctx: Ctx, running: boolean, checkRuns: CheckRunLink[] = []): st
   return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${reason}`
 }
 
-/** The reviewer's links: the job run, each check run, the checkpoint branch with compare and "Create PR". */
+/** The reviewer's links: the job, each check run, the checkpoint branch with compare and "Create PR". */
 function navigation(ctx: Ctx, checkRuns: CheckRunLink[]): string {
   const { report, links, s } = ctx
   const parts: string[] = []
-  if (links.jobSummary) parts.push(link('job run', links.jobSummary))
+  if (links.job) parts.push(link('job', links.job))
+  else if (links.jobSummary) parts.push(link('workflow run', links.jobSummary))
   const checks = checkRuns.slice(0, 12).map((c) => link(`\`${safeName(c.name)}\``, c.url))
   if (checks.length) parts.push(`checks: ${checks.join(', ')}${checkRuns.length > 12 ? ', …' : ''}`)
   const branch = report.pushed?.ok ? report.pushed.branch : null
