@@ -108,8 +108,20 @@ function assemble(head: string, sections: Section[], tail: string, limit: number
   return body.length <= limit ? body : body.slice(0, limit - 40) + '\n\n_(report cut to fit)_\n'
 }
 
-/** A markdown table that stops adding rows before `budget`, ending with a note about the rest. */
-function table(headers: string[], rows: string[][], budget: number, more: (n: number) => string): string {
+/**
+ * A markdown table that stops adding rows before `budget`, ending with a note about the rest. Columns
+ * named in `optional` are left out when every row leaves them empty (a "reason" column of passing hooks).
+ */
+function table(
+  allHeaders: string[],
+  allRows: string[][],
+  budget: number,
+  more: (n: number) => string,
+  optional: readonly string[] = [],
+): string {
+  const keep = allHeaders.map((h, i) => !optional.includes(h) || allRows.some((row) => row[i] !== ''))
+  const headers = allHeaders.filter((_, i) => keep[i])
+  const rows = allRows.map((row) => row.filter((_, i) => keep[i]))
   const lines = [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`]
   let used = lines.join('\n').length
   let shown = 0
@@ -285,7 +297,7 @@ function stopHooksSection(ctx: Ctx): Section {
       const title = `#### Stop hooks${rounds > 1 ? ` (round ${last} of ${rounds})` : ''}\n\n`
       const latest = report.stop_hooks.filter((r) => r.round === last)
       const earlier = report.stop_hooks.filter((r) => r.round !== last)
-      const body = table(headers, latest.map(rowOf), budget - title.length, more)
+      const body = table(headers, latest.map(rowOf), budget - title.length, more, ['reason'])
       if (!body) return ''
       let text = title + body
       if (earlier.length > 0) {
@@ -293,7 +305,7 @@ function stopHooksSection(ctx: Ctx): Section {
         const open = `\n\n<details>\n<summary>Earlier rounds (${rounds - 1})</summary>\n\n`
         const close = '\n\n</details>'
         const room = budget - text.length - open.length - close.length
-        const history = room > 100 ? table(headers, earlier.map(rowOf), room, more) : ''
+        const history = room > 100 ? table(headers, earlier.map(rowOf), room, more, ['reason']) : ''
         if (history) text += open + history + close
       }
       return text
@@ -391,6 +403,7 @@ function checkpointsSection(ctx: Ctx): Section {
         rows,
         budget - head.length,
         (n) => seeSummary(links, `${n} more checkpoint${n === 1 ? '' : 's'}`),
+        ['skipped'],
       )
       return head.length <= budget ? head + body : ''
     },

@@ -160,6 +160,11 @@ describe('renderSessionComment', () => {
     expect(earlier).toMatch(/^\n<summary>Earlier rounds \(2\)<\/summary>/)
     expect(earlier).toContain('round 1 failed')
     expect(earlier).toContain('round 2 failed')
+    // Passing hooks have no reason: no empty column for it (the earlier, blocked rounds keep theirs).
+    expect(latest).toContain('| hook | round | result | exit | duration |\n')
+    expect(earlier).toContain('| hook | round | result | exit | duration | reason |\n')
+    // Nor an empty "skipped" column in the checkpoints table.
+    expect(md).toContain('| # | commit | trigger | files | violations |\n')
   })
 
   it('never draws a failed (crit) bar while the session is running', () => {
