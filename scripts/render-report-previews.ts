@@ -189,7 +189,7 @@ async function screenshot(tab: Page, html: string, png: string): Promise<void> {
     const broken = await tab.locator('pre.mermaid [aria-roledescription="error"]').count()
     if (broken > 0) throw new Error(`mermaid could not draw the timeline in ${png}`)
   }
-  await tab.evaluate(() => document.fonts.ready)
+  await tab.evaluate('document.fonts.ready') // the emoji font, before the shot
   await tab.locator('.box').screenshot({ path: png })
 }
 

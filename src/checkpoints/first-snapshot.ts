@@ -75,8 +75,8 @@ export class FirstSnapshotWatch {
     try {
       listener({
         seq: 1,
-        done: Math.min(done, this.count),
-        total: this.count,
+        done: Math.min(done, total),
+        total,
         elapsed_ms: now - this.started,
       })
     } catch {
