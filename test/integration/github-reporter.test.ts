@@ -13,7 +13,8 @@ import {
 import { createGitHubClient } from '../../src/github/client.js'
 import { GitHubReporter, type GitHubReporterOptions, type ReporterError } from '../../src/github/reporter.js'
 import { actorPermission, canTrigger } from '../../src/github/permissions.js'
-import type { ActionsContext } from '../../src/github/context.js'
+import { linksFor, type ActionsContext } from '../../src/github/context.js'
+import { renderSessionComment } from '../../src/report/markdown.js'
 import { StickyComment } from '../../src/github/comment.js'
 import { createSanitizer } from '../../src/util/sanitize.js'
 import { sessionReport, violation } from '../unit/github-fixtures.js'
@@ -506,6 +507,20 @@ describe('ordered, final-wins publishing', () => {
     const t = await setup({}, { editIntervalMs: 0 })
     await raceToTheEnd(t.make())
     const [comment] = t.server.state.commentsOn(PR)
+    // Byte for byte the final render: the final report, its links and each check's latest run on GitHub.
+    const latest = new Map([...t.server.state.checkRuns.values()].map((r) => [r.name, r.id]))
+    const checkRuns = [...latest].map(([name, id]) => ({
+      name,
+      url: `https://github.com/acme/widgets/runs/${id}`,
+    }))
+    expect(comment!.body).toBe(
+      renderSessionComment(finalReport(), {
+        key: 'ci/build',
+        links: linksFor(context()),
+        sanitizer: createSanitizer({ secrets: [TOKEN] }),
+        checkRuns,
+      }),
+    )
     expect(comment!.body.split('\n')[1]).toBe('### ❌ proctor · block · completed · 3m12s')
     expect(comment!.body).not.toContain('🔄')
     // Nothing written after the final render.
