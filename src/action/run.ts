@@ -182,8 +182,16 @@ export async function main(env: Record<string, string | undefined> = process.env
   const report = outcome.report
   const exitCode = exitCodeFor(report, outcome.exitCode, config.github.fail_on)
   core.saveState(STATE.reportPath, outcome.reportPath)
-  // Token-shaped strings found so far: mask them in whatever this job prints from now on.
-  for (const secret of sanitizer.discovered()) core.setSecret(secret)
+  // Token-shaped strings found so far: mask them in whatever this job prints from now on (each once).
+  const masked = new Set<string>()
+  const maskDiscovered = () => {
+    for (const secret of sanitizer.discovered()) {
+      if (masked.has(secret)) continue
+      masked.add(secret)
+      core.setSecret(secret)
+    }
+  }
+  maskDiscovered()
 
   // Outputs first: whatever GitHub's API does next, later steps get the verdict.
   const last = report.checkpoints[report.checkpoints.length - 1]
@@ -227,7 +235,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     core.warning(
       `proctor: reporting to GitHub did not finish within ${formatDuration(deadline)}; the post step completes what it can`,
     )
-  for (const secret of sanitizer.discovered()) core.setSecret(secret)
+  maskDiscovered()
   // The comment may have been created only now; a later value of an output replaces the earlier one.
   if (finished?.commentUrl && finished.commentUrl !== commentUrl)
     writeOutputs({ 'comment-url': finished.commentUrl })
