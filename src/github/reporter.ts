@@ -2,7 +2,7 @@
 // It never throws — GitHub is a sink, not a dependency: failures go to onError, are kept in `errors`,
 // and never change the verdict. Every API call is counted (the API budget in docs/github.md).
 import type { SessionReport, StopHookResult } from '../report/model.js'
-import type { ReportLinks } from '../report/markdown.js'
+import type { CheckRunLink, ReportLinks } from '../report/markdown.js'
 import { renderJobSummary, renderSessionComment } from '../report/markdown.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import type { GitHubOctokit } from './client.js'
@@ -67,6 +67,9 @@ export interface GitHubReporterOptions {
   onNote?: (message: string) => void
   /** Look the job's page up in the run's job list for the comment (default true; see job.ts). */
   findJob?: boolean
+  /** Check runs written by someone else (the verify job writes one per hook over all sessions), linked
+   * from the header when this reporter writes none itself (`checks: false`). */
+  checkRunLinks?: CheckRunLink[]
 }
 
 export interface FinishResult {
@@ -199,7 +202,7 @@ export class GitHubReporter {
       renderJobSummary(report, {
         links: this.links,
         sanitizer: this.options.sanitizer,
-        checkRuns: this.checkRuns?.links() ?? [],
+        checkRuns: this.checkRunLinks(),
       })
     if (summaryPath) {
       try {
@@ -260,7 +263,7 @@ export class GitHubReporter {
             sanitizer,
             progress,
             maxChars,
-            checkRuns: this.checkRuns?.links() ?? [],
+            checkRuns: this.checkRunLinks(),
           }),
         { final, immediate: first },
       )
@@ -282,6 +285,10 @@ export class GitHubReporter {
         this.options.onNote?.(`the comment links the workflow run, not the job: ${found.why}`)
     })().catch(() => undefined)
     return this.jobLookup
+  }
+
+  private checkRunLinks(): CheckRunLink[] {
+    return this.checkRuns?.links() ?? this.options.checkRunLinks ?? []
   }
 
   private inOrder<T>(task: () => Promise<T> | undefined): Promise<T | undefined> {
