@@ -65,6 +65,38 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
   }
 }
 
+describe('a detect rule cannot stop the clock (issue 13.5)', () => {
+  it('a hostile line for a lookahead rule: the rule is cut off and disabled, the 5 s total timeout fires on time', async () => {
+    // ((?=a)a|a)*b passes the load-time check, and V8's linear engine cannot run it: matched on
+    // proctor's own thread, this 60-character line would take hours.
+    const r = repo(
+      'timeouts:\n  total: 5s\n  grace: 1s\ndetect:\n  - name: hostile\n    match: "((?=a)a|a)*b"\ncheckpoints:\n  push: never\n',
+    )
+    const line = `${'a'.repeat(60)}!`
+    let pid = 0
+    const started = Date.now()
+    const running = proctor(
+      r,
+      ['run', '--no-push', '--', 'sh', '-c', `echo ${line}; sleep 60`],
+      (p) => (pid = p),
+    )
+    // A regression would spin for hours: never leave it behind.
+    const guard = setTimeout(() => process.kill(pid, 'SIGKILL'), 40_000)
+    const run = await running.finally(() => clearTimeout(guard))
+    const elapsed = Date.now() - started
+    expect(run.code).not.toBeNull()
+    const [report] = reports(r)
+    const timeout = report!.events.find((e) => e.kind === 'timeout')
+    expect(timeout?.message).toMatch(/total timeout of 5(\.0)?s reached/)
+    // On time: the timer fired at 5 s (a margin for a loaded machine), not after the match.
+    expect(timeout!.at).toBeGreaterThanOrEqual(5_000)
+    expect(timeout!.at).toBeLessThan(6_500)
+    expect(elapsed).toBeLessThan(20_000)
+    const warning = report!.events.find((e) => e.kind === 'detector' && e.name === 'hostile')
+    expect(warning?.message).toMatch(/warning: detect rule "hostile" .*disabled/)
+  })
+})
+
 describe("the agent's own exit (issue 13.7)", () => {
   it('report.json has agent {exit_code: 3} and the terminal and markdown say so', async () => {
     const r = repo()
