@@ -1,7 +1,8 @@
 // Issue 13, items 6 and 7, through the real CLI (run from source with tsx: real processes, real git).
-import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import type { SessionReport } from '../../src/report/model.js'
@@ -11,8 +12,10 @@ import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const repos: TempRepo[] = []
+const cleanups: (() => void)[] = []
 afterEach(() => {
   for (const repo of repos.splice(0)) repo.cleanup()
+  for (const cleanup of cleanups.splice(0)) cleanup()
 })
 
 function repo(config = ''): TempRepo {
@@ -30,8 +33,13 @@ interface Run {
   pid: number
 }
 
-function proctor(r: TempRepo, args: string[], onStart?: (pid: number) => void): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1' }
+function proctor(
+  r: TempRepo,
+  args: string[],
+  onStart?: (pid: number) => void,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1', ...extraEnv }
   for (const key of Object.keys(env)) if (key.startsWith('GITHUB_')) delete env[key]
   const child = spawn(
     process.execPath,
@@ -94,6 +102,64 @@ describe('a detect rule cannot stop the clock (issue 13.5)', () => {
     expect(elapsed).toBeLessThan(20_000)
     const warning = report!.events.find((e) => e.kind === 'detector' && e.name === 'hostile')
     expect(warning?.message).toMatch(/warning: detect rule "hostile" .*disabled/)
+  })
+})
+
+describe('git config written by ordinary git work is not tamper', () => {
+  function withRemote(): TempRepo {
+    const r = repo('checkpoints:\n  push: never\n')
+    const bare = mkdtempSync(join(tmpdir(), 'proctor-bare-'))
+    cleanups.push(() => rmSync(bare, { recursive: true, force: true }))
+    execFileSync('git', ['init', '-q', '--bare', bare], { env: r.env })
+    r.git(['remote', 'add', 'origin', bare])
+    return r
+  }
+  const tamper = (report: SessionReport) => report.violations.filter((v) => v.constraint === 'git_tamper')
+
+  it('git push -u and git branch --set-upstream-to (branch.*.remote/merge) raise no git_tamper and stay', async () => {
+    const r = withRemote()
+    const agent =
+      'git push -q -u origin HEAD && git checkout -q -b feature && git branch -q --set-upstream-to=origin/main'
+    const run = await proctor(r, ['run', '--no-push', '--', 'sh', '-c', agent])
+    const [report] = reports(r)
+    expect(tamper(report!)).toEqual([])
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(r.git(['config', 'branch.main.remote']).trim()).toBe('origin')
+    expect(r.git(['config', 'branch.feature.merge']).trim()).toBe('refs/heads/main')
+  })
+
+  it('url.*.insteadOf and credential.helper set next to an upstream are still critical and undone', async () => {
+    const r = withRemote()
+    const agent = [
+      'git push -q -u origin HEAD',
+      'git config url.http://127.0.0.1:9/.insteadOf https://github.com/',
+      "git config credential.helper '!f() { cat >/tmp/stolen; }; f'",
+    ].join(' && ')
+    await proctor(r, ['run', '--no-push', '--', 'sh', '-c', agent])
+    const [report] = reports(r)
+    const found = tamper(report!)
+    expect(found).toEqual([
+      expect.objectContaining({ file: '.git/config', severity: 'critical', reverted: true }),
+    ])
+    expect(found[0]!.message).toContain('url.http://127.0.0.1:9/.insteadof set to')
+    expect(found[0]!.message).toContain('credential.helper set to')
+    expect(r.read('.git/config')).not.toMatch(/insteadOf|credential|stolen/)
+  })
+
+  it('url.*.insteadOf written to the global config is reported (it cannot be undone from the repository)', async () => {
+    const r = withRemote()
+    const global = join(mkdtempSync(join(tmpdir(), 'proctor-home-')), 'gitconfig')
+    cleanups.push(() => rmSync(dirname(global), { recursive: true, force: true }))
+    const agent = 'git config --global url.http://127.0.0.1:9/.pushInsteadOf https://github.com/'
+    await proctor(r, ['run', '--no-push', '--', 'sh', '-c', agent], undefined, { GIT_CONFIG_GLOBAL: global })
+    const found = tamper(reports(r)[0]!)
+    expect(found).toEqual([
+      expect.objectContaining({
+        file: 'git config url.http://127.0.0.1:9/.pushinsteadof',
+        severity: 'critical',
+      }),
+    ])
+    expect(found[0]!.message).toContain('outside the repository')
   })
 })
 
