@@ -39,8 +39,9 @@ function proctor(
   onStart?: (pid: number) => void,
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1', ...extraEnv }
+  const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1' }
   for (const key of Object.keys(env)) if (key.startsWith('GITHUB_')) delete env[key]
+  Object.assign(env, extraEnv)
   const child = spawn(
     process.execPath,
     ['--import', import.meta.resolve('tsx'), join(root, 'src/cli/main.ts'), ...args],
@@ -160,6 +161,39 @@ describe('git config written by ordinary git work is not tamper', () => {
       }),
     ])
     expect(found[0]!.message).toContain('outside the repository')
+  })
+})
+
+describe('proctor batch: lifecycle hooks get the environment a session gives its hooks', () => {
+  it('no runner tokens or step files reach subagent_stop / subagent_batch_complete hooks; env_passthrough does', async () => {
+    const r = repo(
+      [
+        '  env_passthrough: [GH_TOKEN]',
+        'checkpoints:',
+        '  enabled: false',
+        'hooks:',
+        '  subagent_stop: [ { command: "env > stop-hook.env" } ]',
+        '  subagent_batch_complete: [ { command: "env > complete-hook.env" } ]',
+        '',
+      ].join('\n'),
+    )
+    r.commitAll('config')
+    const run = await proctor(r, ['batch', '--task', 'one=true'], undefined, {
+      GITHUB_TOKEN: 'ghs_runnertoken',
+      'INPUT_GITHUB-TOKEN': 'ghs_inputtoken',
+      ACTIONS_RUNTIME_TOKEN: 'runtime-token',
+      GITHUB_ENV: join(r.dir, '..', 'github-env'),
+      GH_TOKEN: 'passed-through',
+      PROCTOR_TEST_MARK: 'kept',
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    for (const file of ['stop-hook.env', 'complete-hook.env']) {
+      const env = r.read(file)
+      expect(env).toContain('PROCTOR_TEST_MARK=kept')
+      expect(env).toContain('GH_TOKEN=passed-through')
+      for (const withheld of ['ghs_runnertoken', 'ghs_inputtoken', 'runtime-token', 'GITHUB_ENV='])
+        expect(env, `${file} has ${withheld}`).not.toContain(withheld)
+    }
   })
 })
 
