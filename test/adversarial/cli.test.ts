@@ -1,12 +1,23 @@
 // Issue 13, items 6 and 7, through the real CLI (run from source with tsx: real processes, real git).
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import type { SessionReport } from '../../src/report/model.js'
 import { renderJobSummary } from '../../src/report/markdown.js'
+import { hostName, isRunning, processStartToken } from '../../src/supervisor/proc-info.js'
 import { createSanitizer } from '../../src/util/sanitize.js'
 import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
 
@@ -38,6 +49,7 @@ function proctor(
   args: string[],
   onStart?: (pid: number) => void,
   extraEnv: NodeJS.ProcessEnv = {},
+  onStdout?: (text: string) => void,
 ): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1' }
   for (const key of Object.keys(env)) if (key.startsWith('GITHUB_')) delete env[key]
@@ -54,7 +66,10 @@ function proctor(
   onStart?.(child.pid!)
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('latin1')))
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString('latin1')
+    onStdout?.(d.toString('latin1'))
+  })
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr, pid: child.pid! })))
 }
@@ -73,6 +88,111 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 25))
   }
 }
+
+describe('restore through the CLI (issues 13.1, 13.2)', () => {
+  it('a 6 MB file over max_file_size is saved before it is overwritten; the printed undo brings it back', async () => {
+    const r = repo('checkpoints:\n  push: never\n  max_file_size: 1MB\n')
+    await proctor(r, ['run', '--no-push', '--session', 's1', '--', 'sh', '-c', 'echo v1 > data.bin'])
+    const big = randomBytes(6 << 20)
+    writeFileSync(join(r.dir, 'data.bin'), big)
+    const restore = await proctor(r, ['checkpoints', 'restore', 's1@1'])
+    expect(restore.code, restore.stderr).toBe(0)
+    expect(r.read('data.bin')).toBe('v1\n')
+    const undo = /undo with: proctor (checkpoints restore \S+)/.exec(restore.stdout)
+    expect(undo, restore.stdout).not.toBeNull()
+    const back = await proctor(r, ['checkpoints', 'restore', ...undo![1]!.split(' ').slice(2)])
+    expect(back.code, back.stderr).toBe(0)
+    expect(readFileSync(join(r.dir, 'data.bin')).equals(big)).toBe(true)
+  })
+
+  it('a directory with an ignored file where the checkpoint has a file: refused with the path, exit 1, no stack trace, nothing changed', async () => {
+    const r = repo('checkpoints:\n  push: never\n')
+    r.write('.gitignore', '*.log\n')
+    r.commitAll('ignore logs')
+    await proctor(r, [
+      'run',
+      '--no-push',
+      '--session',
+      's1',
+      '--',
+      'sh',
+      '-c',
+      'echo file > x; echo agent > other.txt',
+    ])
+    r.remove('x')
+    r.write('x/inner.txt', 'saved\n')
+    r.write('x/build.log', 'ignored, cannot be saved\n')
+    r.write('other.txt', 'changed again\n')
+    const restore = await proctor(r, ['checkpoints', 'restore', 's1@1'])
+    expect(restore.code).toBe(1)
+    expect(restore.stderr).toContain('x/build.log')
+    expect(restore.stdout + restore.stderr).not.toMatch(/ENOTDIR|EISDIR|\n\s+at /)
+    expect(r.read('other.txt')).toBe('changed again\n')
+    expect(r.read('x/build.log')).toBe('ignored, cannot be saved\n')
+  })
+})
+
+describe('run records the agent can write (issues 13.3, 13.4)', () => {
+  it("a forged record naming a bystander's group with its real start time: the next proctor run signals nothing", async () => {
+    const r = repo()
+    const victim = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
+    cleanups.push(() => victim.kill('SIGKILL'))
+    const dead = spawn('true')
+    await new Promise((done) => dead.on('close', done))
+    // What an agent can write into .proctor/runs/ (same user, inside the worktree).
+    mkdirSync(join(r.dir, '.proctor/runs'), { recursive: true })
+    writeFileSync(
+      join(r.dir, '.proctor/runs/forged.json'),
+      JSON.stringify({
+        version: 1,
+        id: 'forged',
+        pid: victim.pid,
+        pgid: victim.pid,
+        start: processStartToken(victim.pid!),
+        token: 'forged',
+        host: hostName(),
+        role: 'agent',
+        session: null,
+        label: 'agent',
+        executable: '/bin/sh',
+        owner: { pid: dead.pid, start: null, host: hostName() },
+        state: 'running',
+        started_at: new Date().toISOString(),
+      }),
+    )
+    const run = await proctor(r, ['run', '--no-push', '--', 'true'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(isRunning(victim.pid!)).toBe(true)
+  })
+
+  it('after SIGKILL to proctor, a SIGHUP-proof child left in the agent group is stopped by the next run', async () => {
+    const r = makeTempRepo({
+      files: { 'README.md': '# test\n', 'proctor.yml': 'agent:\n  pty: true\ncheckpoints:\n  push: never\n' },
+    })
+    repos.push(r)
+    const agent = `(trap '' HUP; while :; do sleep 1; done) & echo "child=$!"; wait`
+    let pid = 0
+    let out = ''
+    const crashed = proctor(
+      r,
+      ['run', '--no-push', '--', 'sh', '-c', agent],
+      (p) => (pid = p),
+      {},
+      (d) => (out += d),
+    )
+    await until(() => /child=\d+/.test(out), 'the agent to start its child')
+    const child = Number(/child=(\d+)/.exec(out)![1])
+    process.kill(pid, 'SIGKILL')
+    await crashed
+    cleanups.push(() => {
+      if (isRunning(child)) process.kill(child, 'SIGKILL')
+    })
+    expect(isRunning(child)).toBe(true) // the orphan: its leader hung up with the terminal
+    const next = await proctor(r, ['run', '--no-push', '--', 'true'])
+    expect(next.code, next.stderr).toBe(0)
+    await until(() => !isRunning(child), 'the orphan to be stopped')
+  })
+})
 
 describe('a detect rule cannot stop the clock (issue 13.5)', () => {
   it('a hostile line for a lookahead rule: the rule is cut off and disabled, the 5 s total timeout fires on time', async () => {
