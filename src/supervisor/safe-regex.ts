@@ -205,6 +205,7 @@ class RegexSandbox {
       this.unavailable = true
       return null
     }
+    replaceSandbox() // starts now, so the next pattern does not wait for a worker to start
     return { match: null, ms: Math.max(performance.now() - started, SLOW_MATCH_MS + 1) }
   }
 
@@ -247,6 +248,10 @@ class RegexSandbox {
 }
 
 let current: RegexSandbox | null = null
+
+function replaceSandbox(): void {
+  current = new RegexSandbox()
+}
 
 function sandbox(): RegexSandbox {
   // A worker that could not start is kept (unavailable): starting another would block again.

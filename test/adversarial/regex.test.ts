@@ -78,6 +78,9 @@ describe('catastrophic detect patterns (issue 13.5)', () => {
       const output = pipeline(pattern, flags)
       const slow: string[] = []
       output.on('slow_rule', (rule) => slow.push(rule))
+      // An ordinary line first: the worker started with the session is up, as it is by the agent's output.
+      output.write(Buffer.from('starting\n'))
+      await output.flush()
       const late = await timerLateness(async () => {
         output.write(Buffer.from(`${'a'.repeat(length)}!\n`))
         await output.flush()
