@@ -1,13 +1,14 @@
 // Running detect rules so that no pattern can stall the supervisor (its timers, timeouts, signals all
 // share this thread):
 // - a pattern V8's linear-time engine can run is matched here, directly (the common case, ~1 µs a line):
-//   any match of it that backtracks excessively is rerun by that engine (the flag below), so a pattern like
-//   (a|a)*b that slipped past the load-time check costs milliseconds, not hours;
-// - a pattern it cannot run (back-references such as \1, lookarounds, the i flag; `new RegExp(source, 'l')`
-//   is V8's own verdict) can backtrack for hours on one line and V8 cannot stop a match once it runs on this thread. Such
-//   patterns are matched on a worker thread instead, synchronously (Atomics.wait, ~15–50 µs a line): a
-//   match that is not done SLOW_MATCH_MS after the worker picked it up is cut off (the worker is terminated,
-//   which interrupts the backtracking) and reported as slow, and the caller disables the rule;
+//   any match of it that backtracks excessively is rerun by that engine (the flag below), so a pattern
+//   like (a|a)*b that slipped past the load-time check costs milliseconds, not hours;
+// - a pattern it cannot run (back-references such as \1, lookarounds, the i flag; V8's own verdict is
+//   whether `new RegExp(source, flags + 'l')` compiles) can backtrack for hours on one line, and V8
+//   cannot stop a match running on this thread. Such patterns are matched on a worker thread instead,
+//   synchronously (Atomics.wait, ~10–60 µs a line measured): a match not done SLOW_MATCH_MS after the
+//   worker picked it up is cut off (the worker is terminated, which interrupts the backtracking) and
+//   reported as slow, and the caller disables the rule;
 // - each line is matched on at most MAX_MATCH_INPUT characters, so a long line bounds the work.
 // A worker with a deadline rather than vm.runInContext({ timeout }): that also interrupts a match, but
 // starts a watchdog thread per call (85–1,300 µs a line measured on Node 20 and 24), on every line.
@@ -20,6 +21,9 @@ export const MAX_MATCH_INPUT = 4096
 export const SLOW_MATCH_MS = 100
 /** How long a worker may take to start, and to pick up a request, before its patterns run here. */
 const WORKER_START_MS = 5_000
+
+/** V8's flag for "run with the linear engine" (only with --enable-experimental-regexp-engine). */
+const LINEAR_FLAG = 'l'
 
 let fallbackEnabled = false
 let linearCheck = true
@@ -34,7 +38,7 @@ export function enableLinearFallback(): void {
   v8.setFlagsFromString('--enable-experimental-regexp-engine')
   fallbackEnabled = true
   try {
-    new RegExp('a', 'l')
+    new RegExp('a', LINEAR_FLAG)
   } catch {
     linearCheck = false // this V8 has no `l` flag: judge by syntax (linearBySyntax)
   }
@@ -53,7 +57,7 @@ export function runsLinearly(regex: RegExp): boolean {
   if (linear === undefined) {
     if (linearCheck) {
       try {
-        new RegExp(regex.source, `${regex.flags}l`)
+        new RegExp(regex.source, regex.flags + LINEAR_FLAG)
         linear = true
       } catch {
         linear = false
