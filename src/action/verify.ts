@@ -33,6 +33,8 @@ import { Workspace } from '../state/workspace.js'
 import { agentEnvironment, withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
+import { findJobUrl } from '../github/job.js'
+import type { CheckRunLink } from '../report/markdown.js'
 import { CheckRuns } from '../github/checks.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
 import { writeOutputs } from '../github/summary.js'
@@ -126,8 +128,20 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
   }
   await restoreCheckout(git, head)
 
-  // Publishing: comments per session, then one check run per hook (and policy) over every session.
+  // Publishing: one check run per hook (and policy) over every session, then a comment per session whose
+  // header links those check runs.
+  const checkRunLinks = config.github.checks
+    ? await publishChecks(verified, config, ctx, octokit, sanitizer, readOnly)
+    : []
   let commentUrl = ''
+  // The job's page, looked up once for every session's comment (needs actions: read; else the run's).
+  const links = linksFor(ctx)
+  if (config.github.comment !== 'off' && ctx.pr && !readOnly) {
+    const job = await findJobUrl(octokit, ctx)
+    if (job.url) links.job = job.url
+    else if (job.why)
+      core.info(`proctor: the comment links the workflow run, not the job: ${sanitizer.forLog(job.why)}`)
+  }
   for (const { report } of verified) {
     const reporter = new GitHubReporter({
       octokit,
@@ -137,8 +151,10 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
       sessionId: report.session_id,
       comment: config.github.comment,
       checks: false,
+      checkRunLinks,
       sanitizer,
-      links: linksFor(ctx),
+      links,
+      findJob: false,
       readOnly,
       emit: (line) => process.stdout.write(line.endsWith('\n') ? line : line + '\n'),
       onError: (e) =>
@@ -153,7 +169,6 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
       )
     }
   }
-  if (config.github.checks) await publishChecks(verified, config, ctx, octokit, sanitizer, readOnly)
   for (const secret of sanitizer.discovered()) core.setSecret(secret)
 
   const blocked = verified.some(({ report }) => report.verdict === 'block')
@@ -407,9 +422,9 @@ async function publishChecks(
   octokit: ReturnType<typeof actionClient>,
   sanitizer: Sanitizer,
   readOnly: boolean,
-): Promise<void> {
+): Promise<CheckRunLink[]> {
   const sha = ctx.pr?.headSha ?? ctx.sha
-  if (!sha) return
+  if (!sha) return []
   const checks = new CheckRuns({
     octokit,
     owner: ctx.owner,
@@ -432,6 +447,7 @@ async function publishChecks(
   const violations = verified.flatMap(({ report }) => report.violations)
   const sessions = verified.length
   await checks.policy(violations, verifiedPolicySummary(violations, sessions))
+  return checks.links()
 }
 
 function mergeResults(

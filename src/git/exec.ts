@@ -25,6 +25,8 @@ export interface GitInvocation {
   okExitCodes?: readonly number[]
   /** Kill git after this long; no limit when absent. */
   timeoutMs?: number
+  /** Sees each stdout chunk as it arrives (progress), besides the whole output in the result. */
+  onStdout?: (chunk: Buffer) => void
 }
 
 export interface GitBufferResult {
@@ -55,7 +57,14 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
           setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref()
         }, call.timeoutMs)
       : undefined
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk)
+      try {
+        call.onStdout?.(chunk)
+      } catch {
+        // Progress is a courtesy: it never breaks the git call.
+      }
+    })
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer)
