@@ -645,7 +645,7 @@ describe('mode: aggregate', () => {
     writeFileSync(join(dir, 'capture.mjs'), 'process.stdin.pipe(process.stdout)\n')
     writeFileSync(
       join(dir, 'proctor.yml'),
-      `hooks:\n  subagent_batch_complete:\n    - { command: "node capture.mjs >> batch-hook.jsonl" }\n`,
+      `hooks:\n  subagent_batch_complete:\n    - { command: "node capture.mjs >> batch-hook.jsonl" }\n    - { command: "env > hook.env" }\n`,
     )
     const payload = examplePayload('workflow_run', 'completed') as {
       workflow_run: Record<string, unknown> & { head_repository: { full_name: string } }
@@ -683,6 +683,11 @@ describe('mode: aggregate', () => {
     expect(server.count('pulls/get')).toBe(1)
     expect(server.validationFailures).toEqual([])
 
+    // The hook starts from the environment every hook gets: no token, no step files.
+    const hookEnv = readFileSync(join(dir, 'hook.env'), 'utf8')
+    expect(hookEnv).toContain('GITHUB_REPOSITORY=acme/widgets')
+    for (const withheld of ['GITHUB_OUTPUT=', 'GITHUB_STATE=', 'INPUT_GITHUB-TOKEN=', TOKEN])
+      expect(hookEnv).not.toContain(withheld)
     const fired = readFileSync(join(dir, 'batch-hook.jsonl'), 'utf8').trim().split('\n')
     expect(fired).toHaveLength(1)
     const extra = (JSON.parse(fired[0]!) as { extra: Record<string, number> }).extra
