@@ -9,7 +9,7 @@ import type { SessionEvent, SessionReport, SessionStatus, StopHookResult, Verdic
 import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
-import type { DetectionEvent } from '../supervisor/detect.js'
+import { decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
 import { liveSessions, reconcileOrphans } from '../supervisor/registry.js'
 import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
 import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
@@ -19,6 +19,7 @@ import { runStopHooks } from '../hooks/stop-hooks.js'
 import { planContinuation, typedLine, type Continuation } from '../hooks/continue.js'
 import { policyReasons, typedNotice, warningReasons } from '../policy/index.js'
 import { typeAndSubmit } from '../supervisor/typing.js'
+import { quitAgent } from '../supervisor/quit.js'
 import type { StopContext } from '../hooks/context.js'
 import { ensureStateDir, sessionDir } from './state-dir.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
@@ -249,6 +250,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         interrupted: () => interruptedBy !== null,
         hooksSignal: hooksAbort.signal,
         progress,
+        native: native.active ? nativeStops : null,
       })
       currentRun = null
       outputTail = attempt.outputTail
@@ -374,6 +376,8 @@ interface AttemptContext {
   interrupted: () => boolean
   hooksSignal: AbortSignal
   progress: () => void
+  /** The agent's own Stop hook runs the stop hooks (agent.adapter): a completion on screen only ends it. */
+  native: NativeStops | null
 }
 
 interface AttemptResult {
@@ -533,9 +537,31 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     })
   }
 
+  // The session is decided while the agent still runs: ask it to exit (agent.quit), else stop it.
+  const end = async (verdict: AttemptResult['decided']) => {
+    decided = verdict
+    const quit = await quitAgent(run, config.agent.quit ? decodeKeys(config.agent.quit) : undefined, {
+      submitDelayMs: config.agent.typing.submit_delay,
+      graceMs: config.timeouts.grace,
+    })
+    if (config.agent.quit)
+      report.event(
+        quit.graceful ? 'exit' : 'warning',
+        quit.graceful
+          ? `asked the agent to exit (agent.quit) and it did`
+          : `the agent did not exit within ${formatDuration(config.timeouts.grace)} of agent.quit; stopping it`,
+      )
+  }
+
   // An interactive agent that says it is done but keeps running: the stop hooks decide now, and a block
-  // is typed into its prompt so the same process continues.
+  // is typed into its prompt so the same process continues. With a native Stop hook the agent's own hook
+  // already decided: once it let the agent stop, the agent idling at its prompt is ended.
   const onCompletion = async () => {
+    if (ctx.native) {
+      const ending = ctx.native.settled ? ctx.native.ending() : null
+      if (ending) await end(ending)
+      return
+    }
     try {
       const decision = await evaluateStop({
         config,
@@ -555,8 +581,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       if (ctx.interrupted()) return
       const step = nextStep(decision, { config, mode, round, running: true, nativeHooks: false })
       if (step.kind !== 'continue') {
-        decided = { verdict: step.kind, reason: step.kind === 'block' ? step.reason : null }
-        void run.stop('requested')
+        await end({ verdict: step.kind, reason: step.kind === 'block' ? step.reason : null })
         return
       }
       round++

@@ -14,6 +14,8 @@
 //   line counts only after the agent was busy since proctor last typed, and not while it still is: Claude
 //   re-renders its whole transcript after SIGCONT, old done lines included.
 // - The input box reads "❯" + U+00A0; menus use a plain space after "❯", so a typed "Yes" never matches.
+// - `/exit` then Enter quits it. With `agent.adapter: claude` over the preset, the TUI runs proctor as its own
+//   Stop hook instead of having reasons typed in; the same done line then tells proctor when to end it.
 import type { ConfigInput } from '../../config/schema.js'
 import type { AgentPreset } from './types.js'
 
@@ -96,7 +98,8 @@ export const claudeCodePreset: AgentPreset = {
   isInteractive: (argv) => !argv.some((a) => a === '-p' || a === '--print' || a.startsWith('--print=')),
   interactive: {
     // The stop hooks' reasons are typed into the TUI (bracketed paste, then Enter): no Stop-hook wiring.
-    agent: { adapter: 'generic' },
+    // Once the session is decided Claude is asked to exit (it saves its session), then stopped if it lingers.
+    agent: { adapter: 'generic', quit: '/exit\r' },
     detect: dialogs,
   },
 }
