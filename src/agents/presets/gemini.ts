@@ -15,7 +15,9 @@
 // - Busy: the spinner line "⠸ Thinking… (esc to cancel, 2s)", also while a hook runs ("Executing Hook: …").
 //   Gemini prints no "done" line: it is idle when the empty input box ("> Type your message or
 //   @path/to/file") is on screen without a spinner above it.
-// - `/quit` then Enter quits it.
+// - `/quit` then Enter quits it. Without the kitty keyboard protocol (proctor's terminal does not answer its
+//   query) Gemini takes an Enter that comes within 30 ms of a typed key for a newline, not a submit; two
+//   writes 50 ms apart can reach it together on a busy machine, so Enter follows typed text after 500 ms.
 import type { ConfigInput } from '../../config/schema.js'
 import type { AgentPreset } from './types.js'
 
@@ -79,7 +81,7 @@ export const geminiPreset: AgentPreset = {
   isInteractive: (argv) =>
     !argv.some((a) => a === '-p' || a === '--prompt' || a.startsWith('--prompt=') || a === '--acp'),
   interactive: {
-    agent: { quit: '/quit\r' },
+    agent: { quit: '/quit\r', typing: { submit_delay: '500ms' } },
     detect: screens,
   },
 }
