@@ -50,7 +50,6 @@ function proctorYml(command: string[], adapter: string, stopHook: string, maxRou
   ].join('\n')
 }
 
-
 // ---------------------------------------------------------------- Codex
 
 async function codexSetup(script: openai.ScriptedTurn[]) {

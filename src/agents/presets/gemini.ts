@@ -9,7 +9,7 @@
 // allowed:
 // - "Do you trust the files in this folder?" with "● 1. Trust folder (…)" selected: Enter (the trust variable
 //   above normally keeps it away).
-// - Approvals left by the approval mode: "Apply this change?" (an edit) or "Allow execution of: '…'?" (a
+// - Approvals left by the approval mode: "Apply this change?" (an edit) or "Allow execution of [Shell]?" (a
 //   shell command) with "● 1. Allow once" selected: recorded, then Enter.
 // - Not logged in: "How would you like to authenticate for this project?": the session stops.
 // - Busy: the spinner line "⠸ Thinking… (esc to cancel, 2s)", also while a hook runs ("Executing Hook: …").
