@@ -36,6 +36,7 @@ export class NativeStops {
   private decided: { verdict: Verdict; reason: string | null } | null = null
   /** The last answer let the agent stop (an allow, or the round cap) and no stop is being decided now. */
   private letStop = false
+  private readonly settleListeners = new Set<() => void>()
 
   constructor(private readonly o: NativeStopsOptions) {}
 
@@ -59,6 +60,17 @@ export class NativeStops {
    */
   get settled(): boolean {
     return this.letStop
+  }
+
+  /** Calls `listener` each time an answer lets the agent stop; returns the unsubscribe. */
+  onSettle(listener: () => void): () => void {
+    this.settleListeners.add(listener)
+    return () => this.settleListeners.delete(listener)
+  }
+
+  private settle(): void {
+    this.letStop = true
+    for (const listener of this.settleListeners) listener()
   }
 
   /** What the agent's stops decided (null when the agent never called the hook). */
@@ -100,7 +112,7 @@ export class NativeStops {
     this.last = { verdict: decision.verdict, promptKey: input.promptKey }
     if (decision.verdict === 'allow') {
       this.decided = { verdict: 'allow', reason: null }
-      this.letStop = true
+      this.settle()
       return adapter.answer({ block: false })
     }
     if (this.sequence >= maxStopRounds) {
@@ -109,7 +121,7 @@ export class NativeStops {
       // The next stop (a new prompt in an interactive agent) starts a fresh count.
       this.last = { verdict: 'allow', promptKey: input.promptKey }
       report.event('stop_hooks', `letting ${name} stop: ${reason}`, { data: { round: this.round } })
-      this.letStop = true
+      this.settle()
       return adapter.answer({ block: false, note: `proctor: ${reason}; the verdict is block` })
     }
     this.decided = {

@@ -538,7 +538,12 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   }
 
   // The session is decided while the agent still runs: ask it to exit (agent.quit), else stop it.
+  let ended = false
+  let exited = false
+  void run.finished.then(() => (exited = true))
   const end = async (verdict: AttemptResult['decided']) => {
+    if (ended) return
+    ended = true
     decided = verdict
     const quit = await quitAgent(run, config.agent.quit ? decodeKeys(config.agent.quit) : undefined, {
       submitDelayMs: config.agent.typing.submit_delay,
@@ -562,6 +567,26 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       if (ending) await end(ending)
       return
     }
+    await decideOnScreen()
+  }
+  // The agent's own hook let an interactive agent (one with agent.quit) stop: it is ended once the screen
+  // stops showing it busy, whether or not its "done" line came before the hook answered (that line may be
+  // drawn while the hook still runs, and is then not a new completion).
+  const native = ctx.native
+  const offSettle =
+    native && config.agent.quit
+      ? native.onSettle(() => {
+          void (async () => {
+            do {
+              await sleep(SETTLE_CHECK_MS)
+            } while (!ended && !exited && native.settled && pipeline.detector.workingNow)
+            const ending = native.settled && !exited ? native.ending() : null
+            if (ending) await end(ending)
+          })()
+        })
+      : () => undefined
+
+  const decideOnScreen = async () => {
     try {
       const decision = await evaluateStop({
         config,
@@ -650,6 +675,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       stopReason,
     }
   } finally {
+    offSettle()
     if (input) {
       input.off('data', forward)
       input.setRawMode?.(rawWasOn)
@@ -906,6 +932,10 @@ function finalEnding(ending: Ending, checkpoints: SessionCheckpoints, wasInterru
 function gaveUp(round: number, config: Config): string {
   return `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`
 }
+
+/** How often an interactive agent the native hook let stop is checked for still showing itself busy. */
+const SETTLE_CHECK_MS = 500
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** The ending an agent run decides by itself (signal, timeout, detector, failure), or null: ask the stop hooks. */
 function endingOfAttempt(

@@ -219,6 +219,8 @@ export class Detector {
   /** Completion line texts on screen when proctor last typed: a re-render of them is not new (no working rules). */
   private staleCompletionTexts = new Set<string>()
   private workingSeq = 0
+  /** The last screen scan saw a working line. */
+  private workingOnScreen = false
   private lastScreen: RenderedScreen | null = null
   /** Per rule, the seq of the last line it fired on (line views). */
   private readonly lastLineFired: number[]
@@ -241,6 +243,11 @@ export class Detector {
   /** How many scans have seen the agent working (grows while it is busy): a sign it reacted to typing. */
   get workingSeen(): number {
     return this.workingSeq
+  }
+
+  /** Whether the last screen scan showed the agent busy (a working line on screen). */
+  get workingNow(): boolean {
+    return this.workingOnScreen
   }
 
   get hasWorkingRules(): boolean {
@@ -324,6 +331,7 @@ export class Detector {
         if (this.rules[hit.rule]!.preset) currentPresets.set(screenLine.line, hit.rule)
       }
     }
+    this.workingOnScreen = working
     if (working) {
       this.workedSinceTyping = true
       this.workingSeq++
