@@ -173,6 +173,8 @@ interface Appearance {
   /** Answers so far (0 while a delayed answer is pending, or a completion is held back). */
   attempts: number
   lastAttempt: number
+  /** workingSeen at the last answer: once the agent has worked since, the prompt was taken. */
+  workingAtAttempt: number
   /** A completion that may no longer fire (seen while the agent had not worked since the last typing). */
   spent: boolean
 }
@@ -283,7 +285,12 @@ export class Detector {
       if (!isAnswer(rule)) continue
       let due: number | null = null
       if (a.attempts === 0 && !a.spent) due = a.firstSeen + rule.delayMs
-      else if (rule.retryAfterMs !== null && a.attempts > 0 && a.attempts < rule.maxAttempts)
+      else if (
+        rule.retryAfterMs !== null &&
+        a.attempts > 0 &&
+        a.attempts < rule.maxAttempts &&
+        this.workingSeq === a.workingAtAttempt
+      )
         due = a.lastAttempt + rule.retryAfterMs
       if (due !== null && (next === null || due < next)) next = due
     }
@@ -349,6 +356,7 @@ export class Detector {
         firstSeen: at,
         attempts: 0,
         lastAttempt: 0,
+        workingAtAttempt: 0,
         spent: false,
       }
       current.set(key, appearance)
@@ -365,6 +373,7 @@ export class Detector {
         const event = this.fire(hit, text, at, 1)
         appearance.attempts = 1
         appearance.lastAttempt = at
+        appearance.workingAtAttempt = this.workingSeq
         if (!event) appearance.spent = true
         else {
           events.push(event)
@@ -372,11 +381,15 @@ export class Detector {
         }
         continue
       }
+      // Answered again only while the agent has not worked since: a TUI that redraws over a closed dialog
+      // can leave its lines on screen (Claude Code 2.1.197), and keys sent at such a leftover land in the
+      // agent's input box instead (an Up recalls the last prompt, an Enter submits it).
       if (
         isAnswer(rule) &&
         rule.retryAfterMs !== null &&
         appearance.attempts < rule.maxAttempts &&
-        at - appearance.lastAttempt >= rule.retryAfterMs
+        at - appearance.lastAttempt >= rule.retryAfterMs &&
+        this.workingSeq === appearance.workingAtAttempt
       ) {
         appearance.attempts++
         appearance.lastAttempt = at

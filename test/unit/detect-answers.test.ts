@@ -57,6 +57,29 @@ describe('respond.delay and respond.retry_after', () => {
     s.dispose()
   })
 
+  it('a leftover of an answered dialog is not answered again once the agent has worked since', async () => {
+    // Claude Code 2.1.197 redraws over a closed dialog and can leave its lines on screen while it works;
+    // keys sent at that leftover would land in its input box (Up recalls the last prompt, Enter submits).
+    const s = setup([
+      {
+        name: 'api-key',
+        match: '❯ No \\(recommended\\)',
+        respond: { send: '\x1b[A', delay: '300ms', retry_after: '2s', max_attempts: 5 },
+      },
+      { name: 'working', match: 'esc to interrupt', kind: 'working' },
+    ])
+    await s.show(DIALOG)
+    s.advance(300)
+    expect(s.scan().map((e) => e.attempt)).toEqual([1])
+    // The dialog's line stays where it was; below it the agent now shows itself busy.
+    await s.show('\x1b[8;1H✽ Shimmying… (esc to interrupt)')
+    await s.show('\x1b[8;1H\x1b[2K❯ ')
+    s.advance(10_000)
+    expect(s.scan()).toEqual([])
+    expect(s.detector.nextDeadline()).toBeNull()
+    s.dispose()
+  })
+
   it('a prompt gone before its delay is never answered; one that comes back is a new appearance', async () => {
     const s = setup([
       { name: 'api-key', match: '❯ No \\(recommended\\)', respond: { send: 'x', delay: '1s' } },
