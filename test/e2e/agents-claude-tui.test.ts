@@ -28,12 +28,13 @@ afterEach(async () => {
 })
 
 describe.each(claudeBinaries())('proctor run --agent claude-code -- claude (TUI, $label)', (binary) => {
-  // One retry: in 1 of 3 clean-clone CI runs (never alone, 0 of 6), 2.1.197 showed nothing after the
-  // API-key dialog was answered while another test file ran beside it on the 2-core machine. The
-  // diagnostics below include the last screen, to tell whose fault that is when it happens again.
+  // No retry: the stall seen once beside another test file (2.1.197 showing nothing after the API-key
+  // dialog) was proctor's own keys — answers repeated at dialog lines 2.1.197 leaves on screen, and a rule
+  // disabled after a GC/CPU pause (see movedOn and exec in src/supervisor/detect.ts). The diagnostics below
+  // include the last screen, should it happen again.
   it(
     'answers the dialogs, types and submits the reason, detects each completion once',
-    { timeout: 150_000, retry: 1 },
+    { timeout: 150_000 },
     async () => {
       // The script needs the repository's path, which exists once the world does.
       const here = { dir: '' }

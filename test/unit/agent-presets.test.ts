@@ -68,7 +68,7 @@ describe('agent presets', () => {
     }
   })
 
-  it('the TUI rules match the lines the real CLIs showed (Codex 0.169.0, Gemini CLI 0.61.0)', () => {
+  it('the TUI rules match the lines the real CLIs showed (Codex 0.169.0, Gemini CLI 0.61.0, Claude Code 2.1.197)', () => {
     // Screen lines copied from the real TUIs under a PTY (docs/agents.md lists them).
     const seen: [preset: string, line: string, rule: string | null][] = [
       ['codex', '› 1. Trust and continue', 'codex:trust-folder'],
@@ -89,6 +89,10 @@ describe('agent presets', () => {
       ['gemini', ' >   Type your message or @path/to/file', 'gemini:idle'],
       ['gemini', '> create done.txt', null],
       ['gemini', '✦ All done.', null],
+      ['claude-code', ' ❯ 1. Yes, I trust this folder', 'claude-code:yes'],
+      ['claude-code', '  ❯ 1. Yes', 'claude-code:yes'],
+      // 2.1.197 redraws a closed dialog with the chosen option ticked: not a prompt any more.
+      ['claude-code', ' ❯ 1. Yes, I trust this folder ✔', null],
     ]
     for (const [preset, line, rule] of seen) {
       const { config } = parseConfigText('', 'proctor.yml', { preset, argv: [preset, 'task'] })
