@@ -44,7 +44,7 @@ const dialogs: RuleInput[] = [
     // Yes selected in any dialog (API key, folder trust, a permission prompt the permission mode left): Enter.
     // Not once chosen: 2.1.197 redraws the closed dialog with "❯ 1. Yes, I trust this folder ✔", and an
     // Enter sent at that lands in the next dialog (the API-key one, picking its default "No").
-    match: String.raw`^\s*❯ (?:1\. )?Yes(?:$|,)(?![^✔]*✔)`,
+    match: String.raw`^\s*❯ (?:1\. )?Yes(?:$|,[^✔]*$)`,
     kind: 'dialog',
     respond: { send: '\r', ...patiently },
   },
