@@ -217,8 +217,13 @@ export class Detector {
   private appearances: ScreenAppearances = { buffer: 'normal', keys: new Map(), presetOnLine: new Map() }
   /** Set when any rule is of the working kind: completions then need work since the last typing. */
   private readonly gatesCompletion: boolean
-  /** The agent was seen working since proctor last typed into it (or since the start). */
-  private workedSinceTyping = false
+  /**
+   * The agent was seen working since proctor last typed into it. True until proctor first types: nothing
+   * on screen before that can be a re-render of an old completion, and a first turn can be over before any
+   * scan saw its spinner (Claude Code 2.1.197 answering in 1 s on a loaded machine showed only its done
+   * line, and the session waited for the timeout).
+   */
+  private workedSinceTyping = true
   /** Completion line texts on screen when proctor last typed: a re-render of them is not new (no working rules). */
   private staleCompletionTexts = new Set<string>()
   private workingSeq = 0

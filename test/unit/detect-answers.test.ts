@@ -185,6 +185,22 @@ describe('BracketedPasteTracker', () => {
   })
 })
 
+describe('a first turn too quick for its spinner', () => {
+  it('counts the first done line although no scan saw the agent working (nothing was typed yet)', async () => {
+    const s = setup([
+      { name: 'working', match: 'esc to interrupt', kind: 'working' },
+      { name: 'done', match: '✻ \\w+ for \\d+s', kind: 'completion' },
+    ])
+    expect((await s.show('❯ finish the task\r\n● All done.\r\n✻ Sautéed for 1s')).map((e) => e.rule)).toEqual(
+      ['done'],
+    )
+    // After proctor types, the same line redrawn does not count until the agent has worked again.
+    s.detector.markTyped()
+    expect(await s.show('\x1b[H\x1b[2J❯ finish the task\r\n● All done.\r\n✻ Sautéed for 1s')).toEqual([])
+    s.dispose()
+  })
+})
+
 describe('slow rules', () => {
   it('a rule slow once (a pause, not its pattern) stays on; one slow again on the same line is disabled', () => {
     // A pattern whose first run is held up, as a garbage-collection pause or a busy CPU holds up any match.
