@@ -189,7 +189,7 @@ describe('a first turn too quick for its spinner', () => {
   it('counts the first done line although no scan saw the agent working (nothing was typed yet)', async () => {
     const s = setup([
       { name: 'working', match: 'esc to interrupt', kind: 'working' },
-      { name: 'done', match: '✻ \\w+ for \\d+s', kind: 'completion' },
+      { name: 'done', match: '✻ \\S+ for \\d+s', kind: 'completion' },
     ])
     expect((await s.show('❯ finish the task\r\n● All done.\r\n✻ Sautéed for 1s')).map((e) => e.rule)).toEqual(
       ['done'],
