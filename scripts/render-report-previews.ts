@@ -1,20 +1,23 @@
 // Renders what a reviewer gets on GitHub for a blocked and an allowed session — the sticky PR comment and
-// the job summary — to HTML with a GitHub-flavoured markdown renderer (marked, GFM on) and screenshots
-// them with headless Chromium into docs/images/. Not part of `npm test`.
+// the job summary — as GitHub does: markdown to HTML with a GitHub-flavoured renderer (marked, GFM on),
+// ```mermaid blocks drawn by mermaid itself (GitHub draws them as diagrams, not code), in headless
+// Chromium driven by playwright-core, one screenshot of each rendered box into docs/images/. A dev
+// script, not part of `npm test` or CI (docs/github.md#what-the-comment-shows).
 //
-//   apt-get install -y chromium      # Debian's Chromium (or set CHROMIUM=/path/to/chrome)
+//   apt-get install -y chromium fonts-noto-color-emoji   # Debian's Chromium (or CHROMIUM=/path/to/chrome)
 //   node --import tsx scripts/render-report-previews.ts
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
-import { marked } from 'marked'
+import { Marked } from 'marked'
+import { chromium, type Page } from 'playwright-core'
 import { renderJobSummary, renderSessionComment, type ReportLinks } from '../src/report/markdown.js'
 import type { SessionReport } from '../src/report/model.js'
 import { createSanitizer } from '../src/util/sanitize.js'
 
 const OUT = resolve(import.meta.dirname, '../docs/images')
-const CHROMIUM = process.env.CHROMIUM || 'chromium'
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
+const MERMAID = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js')
 
 const repo = 'https://github.com/acme/widgets'
 const links: ReportLinks = {
@@ -22,6 +25,7 @@ const links: ReportLinks = {
   compare: (a, b) => `${repo}/compare/${a}...${b}`,
   file: (p, sha) => `${repo}/blob/${sha}/${p}`,
   jobSummary: `${repo}/actions/runs/4242`,
+  job: `${repo}/actions/runs/4242/job/31337`,
   branch: (name) => ({
     tree: `${repo}/tree/${name}`,
     compare: `${repo}/compare/feature...${name}`,
@@ -50,7 +54,9 @@ function report(blocked: boolean): SessionReport {
     verdict: blocked ? 'block' : 'allow',
     exit_code: blocked ? 1 : 0,
     signal: null,
-    reason: blocked ? 'stop hooks still blocked after 2 round(s) (max_stop_rounds: 2)' : null,
+    reason: blocked
+      ? 'stop hooks still blocked after 2 round(s) (max_stop_rounds: 2) — tests: FAIL src/cart.test.ts > rounds the discount to cents'
+      : null,
     started_at: '2026-11-23T20:00:00.000Z',
     ended_at: '2026-11-23T20:07:41.000Z',
     duration_ms: 461_000,
@@ -139,57 +145,89 @@ function report(blocked: boolean): SessionReport {
 }
 
 // Enough of GitHub's look to judge layout: its font stack, tables, details, code.
-const CSS = `body{font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif;color:#1f2328;background:#fff;margin:0}
-.box{max-width:880px;margin:16px;border:1px solid #d1d9e0;border-radius:6px}
+const CSS = `body{font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif,"Noto Color Emoji";color:#1f2328;background:#fff;margin:0}
+.box{width:880px;margin:16px;border:1px solid #d1d9e0;border-radius:6px}
 .hdr{background:#f6f8fa;border-bottom:1px solid #d1d9e0;padding:8px 16px;color:#59636e}
 .md{padding:16px}.md h3{font-size:1.25em;margin:0 0 8px}.md h4{font-size:1em;margin:16px 0 8px}
 a{color:#0969da;text-decoration:none}code{background:#eff1f3;border-radius:6px;padding:.2em .4em;font-size:85%}
 pre{background:#f6f8fa;border-radius:6px;padding:12px;overflow:auto}pre code{background:none;padding:0}
+pre.mermaid{background:none;padding:0;text-align:center}
 table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #d1d9e0;padding:4px 10px}th{background:#f6f8fa}
 blockquote{margin:8px 0;padding:0 1em;color:#59636e;border-left:.25em solid #d1d9e0}sub{font-size:80%;color:#59636e}
 details summary{cursor:pointer}ul{padding-left:2em}`
 
-function page(title: string, markdown: string): string {
-  const body = marked.parse(markdown, { gfm: true, async: false })
-  return `<!doctype html><meta charset="utf-8"><style>${CSS}</style><div class="box"><div class="hdr">${title}</div><div class="md">${body}</div></div>`
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
+
+// GitHub hands a ```mermaid block to mermaid; every other fence stays code.
+const markdown = new Marked({
+  gfm: true,
+  async: false,
+  renderer: {
+    code({ text, lang }) {
+      return lang === 'mermaid' ? `<pre class="mermaid">${escapeHtml(text)}</pre>\n` : false
+    },
+  },
+})
+
+function page(title: string, body: string): string {
+  const html = markdown.parse(body, { async: false })
+  return `<!doctype html><meta charset="utf-8"><style>${CSS}</style><div class="box"><div class="hdr">${title}</div><div class="md">${html}</div></div>`
 }
 
-function screenshot(html: string, png: string, profile: string): void {
-  const file = join(profile, 'page.html')
-  writeFileSync(file, html)
-  execFileSync(
-    CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${join(profile, 'chromium')}`,
-      '--hide-scrollbars',
-      '--window-size=920,1400',
-      `--screenshot=${png}`,
-      `file://${file}`,
-    ],
-    { stdio: 'ignore', timeout: 60_000 },
-  )
+/** Draws the mermaid diagrams (the default theme, as GitHub's light mode) and shoots the box. */
+async function screenshot(tab: Page, html: string, png: string): Promise<void> {
+  await tab.setContent(html)
+  if ((await tab.locator('pre.mermaid').count()) > 0) {
+    await tab.addScriptTag({ path: MERMAID })
+    await tab.evaluate(async () => {
+      const mermaid = (globalThis as unknown as { mermaid: MermaidApi }).mermaid
+      mermaid.initialize({ startOnLoad: false, theme: 'default', securityLevel: 'strict' })
+      await mermaid.run({ querySelector: 'pre.mermaid' })
+    })
+    // A diagram mermaid could not parse becomes an error picture: fail instead of shipping it.
+    const broken = await tab.locator('pre.mermaid [aria-roledescription="error"]').count()
+    if (broken > 0) throw new Error(`mermaid could not draw the timeline in ${png}`)
+  }
+  await tab.evaluate('document.fonts.ready') // the emoji font, before the shot
+  await tab.locator('.box').screenshot({ path: png })
+}
+
+interface MermaidApi {
+  initialize(config: Record<string, unknown>): void
+  run(options: { querySelector: string }): Promise<void>
 }
 
 mkdirSync(OUT, { recursive: true })
 const sanitizer = createSanitizer({ secrets: [] })
-const work = mkdtempSync(join(tmpdir(), 'proctor-previews-'))
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
+})
 try {
+  // UTC: mermaid shows the timeline's wall-clock times in the viewer's zone.
+  const context = await browser.newContext({ viewport: { width: 920, height: 900 }, timezoneId: 'UTC' })
+  const tab = await context.newPage()
   for (const blocked of [true, false]) {
     const r = report(blocked)
     const name = blocked ? 'blocked' : 'allowed'
     const comment = renderSessionComment(r, { key: 'proctor/agent', links, sanitizer, checkRuns })
-    const summary = renderJobSummary(r, { links, sanitizer })
-    screenshot(page('github-actions <b>bot</b> commented', comment), join(OUT, `comment-${name}.png`), work)
-    screenshot(page('Job summary', summary), join(OUT, `summary-${name}.png`), work)
+    const summary = renderJobSummary(r, { links, sanitizer, checkRuns })
+    await screenshot(
+      tab,
+      page('github-actions <b>bot</b> commented', comment),
+      join(OUT, `comment-${name}.png`),
+    )
+    await screenshot(tab, page('Job summary', summary), join(OUT, `summary-${name}.png`))
     console.log(`docs/images/comment-${name}.png, docs/images/summary-${name}.png`)
   }
 } finally {
-  rmSync(work, { recursive: true, force: true })
+  await browser.close()
 }

@@ -13,6 +13,7 @@ import { configSchema, type Config } from '../config/schema.js'
 import { aggregateReports, parseSessionReport, type ChildInput } from '../report/aggregate.js'
 import type { BatchReport, SessionStatus } from '../report/model.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
+import { agentEnvironment } from '../supervisor/agent-env.js'
 import { batchCompletePayload } from '../session/batch.js'
 import { makeBatchId } from '../session/batch-tasks.js'
 import { actionClient } from './client.js'
@@ -223,7 +224,8 @@ async function fireBatchComplete(config: Config, batch: BatchReport, env: Env): 
     shutdownGraceMs: config.hooks_async_shutdown_grace,
     sessionId: batch.batch_id,
     cwd: process.cwd(),
-    env,
+    // As every hook proctor starts: no runner tokens, no step files (docs/action.md#what-the-agent-can-see).
+    env: agentEnvironment(env, config.agent.env_passthrough),
     onWarning: (message) => core.warning(`proctor: ${message}`),
   })
   try {

@@ -1,12 +1,13 @@
 // The action's job log, read like a good CI tool: the agent's output (redacted, inside the runner's
 // stop-commands), a collapsible group per stop hook with its output as it runs, one line per checkpoint
-// and push, a heartbeat for long work, and a final verdict line with the reason. Everything untrusted is
+// and push, progress lines for a large first checkpoint, a heartbeat for long hooks, and a final verdict line with the reason. Everything untrusted is
 // redacted and neutralized before it is written; annotations and groups go through @actions/core.
 import * as core from '@actions/core'
 import type { SessionEvent, SessionReport, StopHookResult } from '../report/model.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { RedactingWriter, type LineSink } from '../util/redacting-writer.js'
 import { formatDuration } from '../util/units.js'
+import { describeSnapshotProgress, type SnapshotProgress } from '../checkpoints/first-snapshot.js'
 
 export interface ActionLogOptions {
   sanitizer: Sanitizer
@@ -95,9 +96,12 @@ export class ActionLog {
       this.agentOutput.flush()
       const sha = typeof event.data?.sha === 'string' ? ` → ${event.data.sha.slice(0, 12)}` : ''
       this.line(`proctor: ${event.message}${event.kind === 'checkpoint' ? sha : ''}`)
-    } else if (event.kind === 'checkpoint_progress') {
-      this.line(`proctor: ${event.message}`)
     }
+  }
+
+  /** A large first checkpoint's progress: "checkpoint 1: 6,000 / 13,711 files (44%)". */
+  checkpointProgress(progress: SnapshotProgress): void {
+    this.line(`proctor: ${describeSnapshotProgress(progress)}`)
   }
 
   /**

@@ -83,6 +83,7 @@ export async function post(env: Record<string, string | undefined> = process.env
       links: linksFor(ctx),
       ...(inputs.handoff ? { readOnly: true } : {}),
       onError: (error) => core.warning(`proctor: GitHub ${error.operation} failed: ${error.message}`),
+      onNote: (message) => core.info(`proctor: ${message}`),
     })
     const adopted = await reporter.adoptOpenChecks()
     if (adopted.length) core.info(`proctor: completing check runs left open: ${adopted.join(', ')}`)

@@ -137,6 +137,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       core.warning(
         `proctor: GitHub ${error.operation} failed (${error.status ?? 'network'}): ${error.message}`,
       ),
+    onNote: (message) => core.info(`proctor: ${sanitizer.forLog(message)}`),
   })
 
   core.saveState(STATE.sessionId, sessionId)
@@ -175,13 +176,22 @@ export async function main(env: Record<string, string | undefined> = process.env
       },
       hookOutput: (name, chunk) => log.hookOutput(name, chunk),
       event: (event) => log.event(event),
+      checkpointProgress: (progress) => log.checkpointProgress(progress),
     },
   })
   const report = outcome.report
   const exitCode = exitCodeFor(report, outcome.exitCode, config.github.fail_on)
   core.saveState(STATE.reportPath, outcome.reportPath)
-  // Token-shaped strings found so far: mask them in whatever this job prints from now on.
-  for (const secret of sanitizer.discovered()) core.setSecret(secret)
+  // Token-shaped strings found so far: mask them in whatever this job prints from now on (each once).
+  const masked = new Set<string>()
+  const maskDiscovered = () => {
+    for (const secret of sanitizer.discovered()) {
+      if (masked.has(secret)) continue
+      masked.add(secret)
+      core.setSecret(secret)
+    }
+  }
+  maskDiscovered()
 
   // Outputs first: whatever GitHub's API does next, later steps get the verdict.
   const last = report.checkpoints[report.checkpoints.length - 1]
@@ -225,7 +235,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     core.warning(
       `proctor: reporting to GitHub did not finish within ${formatDuration(deadline)}; the post step completes what it can`,
     )
-  for (const secret of sanitizer.discovered()) core.setSecret(secret)
+  maskDiscovered()
   // The comment may have been created only now; a later value of an output replaces the earlier one.
   if (finished?.commentUrl && finished.commentUrl !== commentUrl)
     writeOutputs({ 'comment-url': finished.commentUrl })

@@ -32,6 +32,8 @@ import { ensureStateDir } from '../session/state-dir.js'
 import { agentEnvironment, withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
+import { findJobUrl } from '../github/job.js'
+import type { CheckRunLink } from '../report/markdown.js'
 import { CheckRuns } from '../github/checks.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
 import { writeOutputs } from '../github/summary.js'
@@ -125,8 +127,20 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
   }
   await restoreCheckout(git, head)
 
-  // Publishing: comments per session, then one check run per hook (and policy) over every session.
+  // Publishing: one check run per hook (and policy) over every session, then a comment per session whose
+  // header links those check runs.
+  const checkRunLinks = config.github.checks
+    ? await publishChecks(verified, config, ctx, octokit, sanitizer, readOnly)
+    : []
   let commentUrl = ''
+  // The job's page, looked up once for every session's comment (needs actions: read; else the run's).
+  const links = linksFor(ctx)
+  if (config.github.comment !== 'off' && ctx.pr && !readOnly) {
+    const job = await findJobUrl(octokit, ctx)
+    if (job.url) links.job = job.url
+    else if (job.why)
+      core.info(`proctor: the comment links the workflow run, not the job: ${sanitizer.forLog(job.why)}`)
+  }
   for (const { report } of verified) {
     const reporter = new GitHubReporter({
       octokit,
@@ -136,8 +150,10 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
       sessionId: report.session_id,
       comment: config.github.comment,
       checks: false,
+      checkRunLinks,
       sanitizer,
-      links: linksFor(ctx),
+      links,
+      findJob: false,
       readOnly,
       emit: (line) => process.stdout.write(line.endsWith('\n') ? line : line + '\n'),
       onError: (e) =>
@@ -152,7 +168,6 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
       )
     }
   }
-  if (config.github.checks) await publishChecks(verified, config, ctx, octokit, sanitizer, readOnly)
   for (const secret of sanitizer.discovered()) core.setSecret(secret)
 
   const blocked = verified.some(({ report }) => report.verdict === 'block')
@@ -406,9 +421,9 @@ async function publishChecks(
   octokit: ReturnType<typeof actionClient>,
   sanitizer: Sanitizer,
   readOnly: boolean,
-): Promise<void> {
+): Promise<CheckRunLink[]> {
   const sha = ctx.pr?.headSha ?? ctx.sha
-  if (!sha) return
+  if (!sha) return []
   const checks = new CheckRuns({
     octokit,
     owner: ctx.owner,
@@ -436,6 +451,7 @@ async function publishChecks(
       ? `No policy violations (checked by the verify job over ${sessions} session${sessions === 1 ? '' : 's'}).`
       : `${violations.length} violation${violations.length === 1 ? '' : 's'} found by the verify job over ${sessions} session${sessions === 1 ? '' : 's'}. Each is annotated on its file.`,
   )
+  return checks.links()
 }
 
 function mergeResults(

@@ -12,9 +12,19 @@ import path from 'node:path'
 
 import type { Git } from '../git/runner.js'
 
-/** Keys whose value makes git run a program, read other config, or hand out credentials. */
+/**
+ * Keys whose value makes git run a program, read other config, hand out credentials or send a fetch or
+ * push somewhere else (url.*.insteadOf), watched in every scope.
+ */
 const SENSITIVE_KEYS =
-  '^(core\\.(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|attributesfile|excludesfile)|include\\..*|includeif\\..*|filter\\..*|diff\\..*\\.(textconv|command)|merge\\..*\\.driver|credential\\..*)$'
+  '^(core\\.(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|attributesfile|excludesfile|alternaterefscommand)|include\\..*|includeif\\..*|filter\\..*|diff\\.external|diff\\..*\\.(textconv|command)|merge\\..*\\.driver|credential\\..*|url\\..*\\.(insteadof|pushinsteadof)|pager\\..*|protocol\\.(.*\\.)?allow|remote\\..*\\.(uploadpack|receivepack|vcs)|gpg\\.(.*\\.)?program|sequence\\.editor|uploadpack\\.packobjectshook)$'
+
+/**
+ * Keys of the repository's config files that git writes in ordinary work and that run nothing: the
+ * upstream of a branch (`git push -u`, `git branch --set-upstream-to`, `git checkout --track`). A change
+ * to only these is accepted (it becomes the recorded state); any other key changed with them is tamper.
+ */
+const BENIGN_KEY = /^branch\..+\.(remote|merge)$/
 
 /** The hooks directory is small (git's samples are ~25 KiB); a runaway one is not copied in full. */
 const MAX_RECORDED_BYTES = 8 * 1024 * 1024
@@ -85,6 +95,7 @@ export class GitMachinery {
       const before = this.files.get(file) ?? null
       const now = current.has(file) ? readState(file) : null
       if (sameState(before, now)) continue
+      if (now && (await this.acceptBenign(file, now))) continue
       changes.push(await this.describe(file, before, now))
     }
     // Effective values changed with no change to a recorded file: another scope (global, an include).
@@ -126,6 +137,17 @@ export class GitMachinery {
       done.push(change.file)
     }
     return done
+  }
+
+  /** A config file whose only changes are BENIGN_KEY entries: record it as it is now and report nothing. */
+  private async acceptBenign(file: string, now: RecordedFile): Promise<boolean> {
+    const recorded = this.configs.get(file)
+    if (!recorded || now.symlink) return false
+    const entries = await configEntries(this.git, file)
+    if (!diffEntries(recorded, entries).every((d) => BENIGN_KEY.test(d.key))) return false
+    this.files.set(file, now)
+    this.configs.set(file, entries)
+    return true
   }
 
   private async describe(

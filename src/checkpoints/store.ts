@@ -11,7 +11,7 @@ import { CommitWriter } from '../git/commit-writer.js'
 import { RefUpdater } from '../git/ref-updater.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
-import { FirstSnapshotWatch, type SnapshotNotice } from './first-snapshot.js'
+import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
 import { checkpointRef } from './refs.js'
 
@@ -62,6 +62,10 @@ export interface CheckpointStoreOptions {
   indexName?: string
   /** Told when the first snapshot is large (and how long it took): see first-snapshot.ts. */
   notice?: SnapshotNotice
+  /** Told how far along a large first snapshot is while git hashes it (see first-snapshot.ts). */
+  onProgress?: (progress: SnapshotProgress) => void
+  /** Spacing of those progress reports (default 3 s; 0 in tests: every chunk of git's output). */
+  progressIntervalMs?: number
   /**
    * Absolute paths left out of every checkpoint, as .proctor/ is: files proctor itself writes into the
    * worktree (an agent's Stop-hook settings). The checkpoint keeps whatever the base commit had there.
@@ -121,7 +125,10 @@ export class CheckpointStore {
 
   constructor(options: CheckpointStoreOptions) {
     this.options = options
-    this.firstSnapshot = new FirstSnapshotWatch(options.notice)
+    this.firstSnapshot = new FirstSnapshotWatch(options.notice, {
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
+    })
     this.session = options.session
     this.ref = checkpointRef(options.session)
     this.git = options.git
@@ -386,10 +393,18 @@ export class CheckpointStore {
     const paths = changed.filter((p) => !excluded.has(p))
     if (paths.length === 0) return []
     try {
-      await this.git.raw(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
-        indexFile: this.indexFile,
-        input: paths.join('\0') + '\0',
-      })
+      await this.git.raw(
+        [
+          'update-index',
+          ...(this.firstSnapshot.active ? ['--verbose'] : []),
+          '--add',
+          '--remove',
+          '--replace',
+          '-z',
+          '--stdin',
+        ],
+        { indexFile: this.indexFile, input: paths.join('\0') + '\0', ...this.progressCounter(paths.length) },
+      )
     } catch {
       try {
         await this.git.addAll(this.indexFile, { exclude: [PROCTOR_DIR, ...exclude] })
@@ -402,6 +417,22 @@ export class CheckpointStore {
       }
     }
     return paths
+  }
+
+  /**
+   * For a large first snapshot: `update-index --verbose` prints one line per path as it hashes it ("add
+   * 'path'", "remove 'path'"), so counting lines as they come says how far along it is. A path holding a
+   * newline could count twice; the watch caps the count at the total.
+   */
+  private progressCounter(total: number): { onStdout?: (chunk: Buffer) => void } {
+    if (!this.firstSnapshot.active) return {}
+    let lines = 0
+    return {
+      onStdout: (chunk) => {
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
+        this.firstSnapshot.progress(lines, total)
+      },
+    }
   }
 
   /**

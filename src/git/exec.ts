@@ -36,6 +36,8 @@ export interface GitInvocation {
   okExitCodes?: readonly number[]
   /** Kill git after this long; no limit when absent. */
   timeoutMs?: number
+  /** Sees each stdout chunk as it arrives (progress), besides the whole output in the result. */
+  onStdout?: (chunk: Buffer) => void
 }
 
 export interface GitBufferResult {
@@ -61,6 +63,22 @@ const EMPTY = Buffer.alloc(0)
  */
 function announceEndOfOutput(_command: string, stdout: NodeJS.ReadableStream): void {
   stdout.once('end', () => stdout.emit('data', EMPTY))
+}
+
+/** The same, plus a listener that sees stdout as it comes (a listener that throws is ignored). */
+function outputHandler(onStdout: ((chunk: Buffer) => void) | undefined) {
+  if (!onStdout) return announceEndOfOutput
+  return (command: string, stdout: NodeJS.ReadableStream): void => {
+    stdout.on('data', (chunk: Buffer) => {
+      if (chunk.length === 0) return
+      try {
+        onStdout(chunk)
+      } catch {
+        // Progress is a courtesy: it never breaks the git call.
+      }
+    })
+    announceEndOfOutput(command, stdout)
+  }
 }
 
 export async function runGit(call: GitInvocation): Promise<GitBufferResult> {
@@ -104,7 +122,7 @@ export async function runGit(call: GitInvocation): Promise<GitBufferResult> {
     }
     await git
       .env(call.env)
-      .outputHandler(announceEndOfOutput)
+      .outputHandler(outputHandler(call.onStdout))
       .raw([...call.argv])
       .catch((error: unknown) => {
         // With `errors` never failing a call, a rejection means simple-git refused before starting git.

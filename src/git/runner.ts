@@ -59,6 +59,11 @@ export interface GitCallOptions {
   cwd?: string
   /** Kill git after this long (network commands); no limit by default. */
   timeoutMs?: number
+  /**
+   * Sees stdout as it arrives (a long `update-index --verbose` reports each path it has hashed), before
+   * the whole output is returned as usual.
+   */
+  onStdout?: (chunk: Buffer) => void
 }
 
 export interface GitResult {
@@ -590,6 +595,7 @@ export class Git {
     }
     if (options.input !== undefined) call.input = options.input
     if (options.okExitCodes) call.okExitCodes = options.okExitCodes
+    if (options.onStdout) call.onStdout = options.onStdout
     if (options.timeoutMs) call.timeoutMs = options.timeoutMs
     return call
   }

@@ -34,6 +34,8 @@ export interface ActionsContext {
   runId: string | null
   runAttempt: number
   job: string | null
+  /** RUNNER_NAME: tells this job from its siblings in the run's job list (src/github/job.ts). */
+  runnerName?: string | null
   workflow: string | null
   actor: string | null
   pr: PullRequestContext | null
@@ -74,6 +76,7 @@ export function readActionsContext(env: Env = process.env): ActionsContext {
     runId: env.GITHUB_RUN_ID || null,
     runAttempt: Number(env.GITHUB_RUN_ATTEMPT) || 1,
     job: env.GITHUB_JOB || null,
+    runnerName: env.RUNNER_NAME || null,
     workflow: env.GITHUB_WORKFLOW || null,
     actor: env.GITHUB_ACTOR || null,
     pr: pullRequestOf(payload, repository),

@@ -2,7 +2,7 @@
 // It never throws — GitHub is a sink, not a dependency: failures go to onError, are kept in `errors`,
 // and never change the verdict. Every API call is counted (the API budget in docs/github.md).
 import type { SessionReport, StopHookResult } from '../report/model.js'
-import type { ReportLinks } from '../report/markdown.js'
+import type { CheckRunLink, ReportLinks } from '../report/markdown.js'
 import { renderJobSummary, renderSessionComment } from '../report/markdown.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import type { GitHubOctokit } from './client.js'
@@ -10,7 +10,8 @@ import { describeError } from './client.js'
 import { CheckRuns } from './checks.js'
 import { StickyComment, type CommentMode } from './comment.js'
 import { canWrite, checkRunSha, linksFor, type ActionsContext } from './context.js'
-import { appendJobSummary, type SummaryWriteResult } from './summary.js'
+import { findJobUrl } from './job.js'
+import { appendJobSummary, replaceJobSummary, type SummaryWriteResult } from './summary.js'
 
 /**
  * A GitHub call that failed: kept (sanitized) for the result and passed to `onError`. Reporting never
@@ -59,6 +60,16 @@ export interface GitHubReporterOptions {
   /** Takes annotation command lines instead of @actions/core (tests). */
   emit?: (line: string) => void
   onError?: (error: ReporterError) => void
+  /**
+   * Something worth a log line that is not a failure: why the header links the workflow run rather than
+   * the job (a token without `actions: read`).
+   */
+  onNote?: (message: string) => void
+  /** Look the job's page up in the run's job list for the comment (default true; see job.ts). */
+  findJob?: boolean
+  /** Check runs written by someone else (the verify job writes one per hook over all sessions), linked
+   * from the header when this reporter writes none itself (`checks: false`). */
+  checkRunLinks?: CheckRunLink[]
 }
 
 export interface FinishResult {
@@ -76,7 +87,10 @@ export class GitHubReporter {
   readonly calls: Record<string, number> = {}
   private readonly comment: StickyComment | null
   private readonly checkRuns: CheckRuns | null
-  private readonly links: ReportLinks
+  /** Grows a `job` link once the run's job list named this job (before the first comment). */
+  private links: ReportLinks
+  private jobLookup: Promise<void> | null = null
+  private readonly onCall: (operation: string) => void
   private readonly running = new Set<string>()
   private last: SessionReport | null = null
   /** Check-run calls in order: a hook that finishes before its in_progress run exists must not make a second one. */
@@ -90,6 +104,7 @@ export class GitHubReporter {
     const onCall = (operation: string) => {
       this.calls[operation] = (this.calls[operation] ?? 0) + 1
     }
+    this.onCall = onCall
     this.links = options.links ?? linksFor(ctx)
     this.comment =
       ctx.pr && options.comment !== 'off' && !readOnly
@@ -138,6 +153,7 @@ export class GitHubReporter {
   async start(report: SessionReport): Promise<void> {
     if (this.finishing) return
     this.last = report
+    await this.findJob()
     await this.publish(report, false, true)
   }
 
@@ -181,17 +197,22 @@ export class GitHubReporter {
     let summary: SummaryWriteResult | null = null
     const summaryPath =
       this.options.summaryPath === undefined ? process.env.GITHUB_STEP_SUMMARY : this.options.summaryPath
+    // First, from what is known now: a file, no API call, so it is there whatever GitHub does next.
+    const renderSummary = () =>
+      renderJobSummary(report, {
+        links: this.links,
+        sanitizer: this.options.sanitizer,
+        checkRuns: this.checkRunLinks(),
+      })
     if (summaryPath) {
       try {
-        summary = appendJobSummary(
-          renderJobSummary(report, { links: this.links, sanitizer: this.options.sanitizer }),
-          summaryPath,
-        )
+        summary = appendJobSummary(renderSummary(), summaryPath)
       } catch (error) {
         this.fail('summary', error)
       }
     }
     const checkRuns = this.checkRuns
+    const linked = JSON.stringify([this.checkRuns?.links(), this.links.job])
     if (checkRuns) {
       // In the check-run queue, behind any hook event still in flight. Interrupted: a hook in flight
       // never finished. Otherwise open checks are adopted ones whose result the report may already hold.
@@ -200,6 +221,20 @@ export class GitHubReporter {
         await checkRuns.settleOpen(results, report.reason ?? `session ${report.status}`)
         await checkRuns.policy(report.violations, policySummary(report))
       })
+    }
+    // A post step that never saw start(): the job's page for the final header.
+    if (this.comment) await this.findJob()
+    // The policy check (and any hook's) exists now: the summary is written again with its link.
+    if (
+      summaryPath &&
+      summary?.written &&
+      JSON.stringify([this.checkRuns?.links(), this.links.job]) !== linked
+    ) {
+      try {
+        summary = replaceJobSummary(summary, renderSummary(), summaryPath)
+      } catch (error) {
+        this.fail('summary', error)
+      }
     }
     // Last, so its header links every check run (progress stopped when finish began).
     await this.publish(report, true, false)
@@ -228,13 +263,32 @@ export class GitHubReporter {
             sanitizer,
             progress,
             maxChars,
-            checkRuns: this.checkRuns?.links() ?? [],
+            checkRuns: this.checkRunLinks(),
           }),
         { final, immediate: first },
       )
     } catch (error) {
       this.fail('comment', error)
     }
+  }
+
+  /**
+   * Once per reporter, and only when there is a comment to link it from: the job's page from the run's
+   * job list. A token without `actions: read` (or no match) keeps the workflow run's page, with a note.
+   */
+  private findJob(): Promise<void> {
+    this.jobLookup ??= (async () => {
+      if (!this.comment || this.links.job || this.options.findJob === false) return
+      const found = await findJobUrl(this.options.octokit, this.options.context, this.onCall)
+      if (found.url) this.links = { ...this.links, job: found.url }
+      else if (found.why)
+        this.options.onNote?.(`the comment links the workflow run, not the job: ${found.why}`)
+    })().catch(() => undefined)
+    return this.jobLookup
+  }
+
+  private checkRunLinks(): CheckRunLink[] {
+    return this.checkRuns?.links() ?? this.options.checkRunLinks ?? []
   }
 
   private inOrder<T>(task: () => Promise<T> | undefined): Promise<T | undefined> {

@@ -1,12 +1,14 @@
 // The job summary ($GITHUB_STEP_SUMMARY, ≤ 1 MiB per step) and step outputs ($GITHUB_OUTPUT). Files
 // only: no API calls, so they work on fork PRs and when GitHub's API is down.
-import { appendFileSync, existsSync, statSync } from 'node:fs'
+import { appendFileSync, existsSync, statSync, truncateSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { SUMMARY_MAX_BYTES } from '../report/markdown.js'
 
 export interface SummaryWriteResult {
   written: boolean
   bytes: number
+  /** Where in the file the text was written (its size before), so it can be replaced. */
+  offset?: number
   /** Why nothing (or less) was written. */
   note: string | null
 }
@@ -42,7 +44,24 @@ export function appendJobSummary(
     note = `summary cut to ${keep} bytes to stay under 1 MiB`
   }
   appendFileSync(path, text, 'utf8')
-  return { written: true, bytes: Buffer.byteLength(text, 'utf8'), note }
+  return { written: true, bytes: Buffer.byteLength(text, 'utf8'), offset: already, note }
+}
+
+/**
+ * Replaces what `appendJobSummary` wrote with a newer render (the runner reads the file when the step
+ * ends). Only while that text is still the end of the file: if anything was appended after it, the
+ * earlier text stays and nothing is written.
+ */
+export function replaceJobSummary(
+  previous: SummaryWriteResult,
+  markdown: string,
+  path = process.env.GITHUB_STEP_SUMMARY,
+): SummaryWriteResult {
+  if (!path || !previous.written || previous.offset === undefined) return previous
+  const size = existsSync(path) ? statSync(path).size : -1
+  if (size !== previous.offset + previous.bytes) return previous
+  truncateSync(path, previous.offset)
+  return appendJobSummary(markdown, path)
 }
 
 /**

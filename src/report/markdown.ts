@@ -27,6 +27,11 @@ export interface ReportLinks {
   /** Where the full report lives (the job's summary page); null when unknown. */
   jobSummary: string | null
   /**
+   * The job's own page (`/actions/runs/<run>/job/<job>`: its log), once the run's job list named it
+   * (src/github/job.ts); absent or null: the header links the workflow run instead.
+   */
+  job?: string | null
+  /**
    * Pages of a pushed checkpoint branch: the branch, its comparison with the branch the job ran on, and
    * GitHub's "open a pull request" form for it. Absent when the repository is unknown.
    */
@@ -103,8 +108,20 @@ function assemble(head: string, sections: Section[], tail: string, limit: number
   return body.length <= limit ? body : body.slice(0, limit - 40) + '\n\n_(report cut to fit)_\n'
 }
 
-/** A markdown table that stops adding rows before `budget`, ending with a note about the rest. */
-function table(headers: string[], rows: string[][], budget: number, more: (n: number) => string): string {
+/**
+ * A markdown table that stops adding rows before `budget`, ending with a note about the rest. Columns
+ * named in `optional` are left out when every row leaves them empty (a "reason" column of passing hooks).
+ */
+function table(
+  allHeaders: string[],
+  allRows: string[][],
+  budget: number,
+  more: (n: number) => string,
+  optional: readonly string[] = [],
+): string {
+  const keep = allHeaders.map((h, i) => !optional.includes(h) || allRows.some((row) => row[i] !== ''))
+  const headers = allHeaders.filter((_, i) => keep[i])
+  const rows = allRows.map((row) => row.filter((_, i) => keep[i]))
   const lines = [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`]
   let used = lines.join('\n').length
   let shown = 0
@@ -207,11 +224,12 @@ function heading(ctx: Ctx, running: boolean, checkRuns: CheckRunLink[] = []): st
   return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${reason}`
 }
 
-/** The reviewer's links: the job run, each check run, the checkpoint branch with compare and "Create PR". */
+/** The reviewer's links: the job, each check run, the checkpoint branch with compare and "Create PR". */
 function navigation(ctx: Ctx, checkRuns: CheckRunLink[]): string {
   const { report, links, s } = ctx
   const parts: string[] = []
-  if (links.jobSummary) parts.push(link('job run', links.jobSummary))
+  if (links.job) parts.push(link('job', links.job))
+  else if (links.jobSummary) parts.push(link('workflow run', links.jobSummary))
   const checks = checkRuns.slice(0, 12).map((c) => link(`\`${safeName(c.name)}\``, c.url))
   if (checks.length) parts.push(`checks: ${checks.join(', ')}${checkRuns.length > 12 ? ', …' : ''}`)
   const branch = report.pushed?.ok ? report.pushed.branch : null
@@ -279,7 +297,7 @@ function stopHooksSection(ctx: Ctx): Section {
       const title = `#### Stop hooks${rounds > 1 ? ` (round ${last} of ${rounds})` : ''}\n\n`
       const latest = report.stop_hooks.filter((r) => r.round === last)
       const earlier = report.stop_hooks.filter((r) => r.round !== last)
-      const body = table(headers, latest.map(rowOf), budget - title.length, more)
+      const body = table(headers, latest.map(rowOf), budget - title.length, more, ['reason'])
       if (!body) return ''
       let text = title + body
       if (earlier.length > 0) {
@@ -287,7 +305,7 @@ function stopHooksSection(ctx: Ctx): Section {
         const open = `\n\n<details>\n<summary>Earlier rounds (${rounds - 1})</summary>\n\n`
         const close = '\n\n</details>'
         const room = budget - text.length - open.length - close.length
-        const history = room > 100 ? table(headers, earlier.map(rowOf), room, more) : ''
+        const history = room > 100 ? table(headers, earlier.map(rowOf), room, more, ['reason']) : ''
         if (history) text += open + history + close
       }
       return text
@@ -385,6 +403,7 @@ function checkpointsSection(ctx: Ctx): Section {
         rows,
         budget - head.length,
         (n) => seeSummary(links, `${n} more checkpoint${n === 1 ? '' : 's'}`),
+        ['skipped'],
       )
       return head.length <= budget ? head + body : ''
     },

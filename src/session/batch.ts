@@ -9,6 +9,7 @@ import type { Config } from '../config/schema.js'
 import type { BatchChild, BatchReport } from '../report/model.js'
 import { aggregateReports, type ChildInput } from '../report/aggregate.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
+import { agentEnvironment } from '../supervisor/agent-env.js'
 import { exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
 import { formatDuration } from '../util/units.js'
 import { runSession } from './session.js'
@@ -116,7 +117,8 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
     shutdownGraceMs: opts.config.hooks_async_shutdown_grace,
     sessionId: batchId,
     cwd: repo.root,
-    env,
+    // The same environment as a session's hooks and agent: no runner tokens, no step files.
+    env: agentEnvironment(env, opts.config.agent.env_passthrough),
     onWarning: (message) => say(`warning: ${message}`),
   })
 

@@ -8,6 +8,7 @@ import type { ReportBuilder } from '../report/builder.js'
 import { Git } from '../git/runner.js'
 import { CheckpointStore, type PauseHooks, type ValidateContext } from '../checkpoints/store.js'
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
+import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { PushQueue } from '../checkpoints/push.js'
 import {
   atLeast,
@@ -43,6 +44,8 @@ export interface SessionCheckpointsOptions {
   onFatal?: (reason: string) => void
   /** Shown live (the terminal) besides the report: a large first checkpoint and how long it took. */
   onNotice?: (message: string) => void
+  /** How far along a large first checkpoint is, while it works (a few seconds apart). */
+  onProgress?: (progress: SnapshotProgress) => void
   /** Absolute paths never recorded (settings files proctor itself writes); may grow after start(). */
   hiddenPaths?: ReadonlySet<string>
 }
@@ -98,6 +101,7 @@ export class SessionCheckpoints {
         report.event(level === 'warning' ? 'warning' : 'checkpoint', message)
         this.o.onNotice?.(message)
       },
+      onProgress: (progress) => this.o.onProgress?.(progress),
       // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
       pauser: config.checkpoints.pause_agent
         ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }

@@ -24,6 +24,7 @@ import type { StopContext } from '../hooks/context.js'
 import { ensureStateDir, sessionDir } from './state-dir.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
 import { SessionCheckpoints } from './checkpointing.js'
+import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
 import { prepareNativeHooks } from './native-hooks.js'
@@ -41,6 +42,8 @@ export interface SessionListener {
   event?(event: SessionEvent): void
   /** Something worth saying while it happens (a large first checkpoint); also in the report's events. */
   notice?(message: string): void
+  /** How far along a large first checkpoint is, a few seconds apart while it works (not in the report). */
+  checkpointProgress?(progress: SnapshotProgress): void
 }
 
 export interface SessionOptions {
@@ -167,6 +170,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       void currentRun?.stop('requested')
     },
     onNotice: (message) => opts.listener?.notice?.(message),
+    onProgress: (progress) => opts.listener?.checkpointProgress?.(progress),
   })
 
   let ending: Ending

@@ -3,7 +3,7 @@
 import type { Config, DetectRule } from '../config/schema.js'
 import { catastrophicRegex } from '../config/regex-safety.js'
 import { presetRules, type PresetName } from './presets.js'
-import { boundedExec, SLOW_MATCH_MS } from './safe-regex.js'
+import { boundedExec, prepareRegexes, SLOW_MATCH_MS } from './safe-regex.js'
 import type { RenderedScreen, TextLine } from './screen.js'
 
 export type ResponseType = 'send' | 'deny' | 'stop' | 'notify'
@@ -248,6 +248,7 @@ export class Detector {
     this.fireCounts = rules.map(() => 0)
     this.lastLineFired = rules.map(() => -1)
     this.gatesCompletion = rules.some((r) => r.kind === WORKING_KIND)
+    prepareRegexes(this.rules)
   }
 
   /** How many scans have seen the agent working (grows while it is busy): a sign it reacted to typing. */

@@ -94,7 +94,9 @@ export function createSanitizer(options: SanitizerOptions): Sanitizer {
     for (const secret of secrets) out = out.split(secret).join(REDACTED)
     for (const pattern of TOKEN_PATTERNS) {
       out = out.replace(pattern, (match) => {
-        if (!known.has(match)) found.add(match)
+        // A match around a value an earlier pattern already replaced (`x-access-token:***` in a URL) is
+        // not a secret of its own: masking it would only mask that text.
+        if (!known.has(match) && !match.includes(REDACTED)) found.add(match)
         return REDACTED
       })
     }

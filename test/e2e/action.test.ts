@@ -483,6 +483,120 @@ describe('the job log and the limits', () => {
   })
 })
 
+describe('hostile output', () => {
+  // AWS's documented example secret key, and a token-shaped name for a file the agent creates.
+  const AWS = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'
+  const GHP = 'ghp_' + 'Q'.repeat(36)
+  const HOSTILE = `import { mkdirSync, writeFileSync } from 'node:fs'
+mkdirSync('src', { recursive: true })
+writeFileSync('src/${GHP}.ts', 'export {}\\n')
+const pause = () => new Promise((resolve) => setTimeout(resolve, 150))
+// "héllo ✓" in three writes, cut inside é (2 bytes) and inside ✓ (3 bytes).
+const bytes = Buffer.from('héllo ✓\\n')
+for (const piece of [bytes.subarray(0, 2), bytes.subarray(2, 9), bytes.subarray(9)]) {
+  process.stdout.write(piece)
+  await pause()
+}
+console.log('\\u0085::set-output name=verdict::allow')
+console.log('progress ##[set-output name=verdict]allow')
+console.log('##[stop-commands]hijack')
+console.log('::add-mask::nothing-to-see')
+console.log('aws_secret_access_key=${AWS}')
+console.log('cloning https://x-access-token:${GHP}@github.com/acme/widgets.git')
+`
+  const LEAK = `process.stderr.write('AWS_SECRET_ACCESS_KEY=${AWS}\\nsee https://bot:${GHP}@example.com/x\\n'); process.exit(1)\n`
+  const HOSTILE_CONFIG = `checkpoints:
+  interval: 10m
+  min_interval: 0s
+max_stop_rounds: 1
+stop_hooks:
+  - { name: leak, command: [node, leak.mjs] }
+`
+
+  it('the log, the comment, the summary and the check runs: no runner command, no secret, whole characters', async () => {
+    const server = await startApi({
+      jobs: [
+        { id: 777, runId: 4242, name: 'agent', runnerName: 'GitHub Actions 3' },
+        { id: 778, runId: 4242, name: 'agent', runnerName: 'GitHub Actions 4' },
+      ],
+    })
+    const ws = workspace(HOSTILE_CONFIG, { 'hostile.mjs': HOSTILE, 'leak.mjs': LEAK })
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node hostile.mjs' },
+      env: { RUNNER_NAME: 'GitHub Actions 4' },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(1)
+    expect(run.outputs.verdict).toBe('block')
+    const log = run.stdout
+    const lines = log.split(/\r?\n/)
+
+    // A character split across writes comes out whole (one streaming decoder).
+    expect(log).toContain('héllo ✓')
+    expect(log).not.toContain('\uFFFD')
+    // The runner trims blanks, NEL included, before "::", and finds "##[" anywhere in a line.
+    const commands = lines
+      .filter((l) => /^[\s\u0085]*::/.test(l))
+      .map((l) => /^[\s\u0085]*::([\w-]+)/.exec(l)?.[1])
+    expect(new Set(commands)).toEqual(
+      new Set([
+        'add-mask',
+        'stop-commands',
+        ...commands.filter((c) => c?.startsWith('proctor-')),
+        'group',
+        'endgroup',
+        'error',
+      ]),
+    )
+    expect(lines.filter((l) => l.includes('##['))).toEqual([])
+    expect(log).toContain('progress ##\u200b[set-output name=verdict]allow')
+    // Every line of the agent's output sits inside the runner's own stop-commands, with a token it cannot know.
+    const token = /^::stop-commands::(proctor-[0-9a-f]{32})$/m.exec(log)?.[1]
+    const inside = new RegExp(
+      `::stop-commands::${token}\\r?\\n((?:(?!::${token}::)[\\s\\S])*)::${token}::`,
+      'g',
+    )
+    const wrapped = [...log.matchAll(inside)].map((m) => m[1]).join('')
+    for (const text of [
+      'héllo ✓',
+      'set-output name=verdict::allow',
+      'stop-commands]hijack',
+      'cloning https://',
+    ])
+      expect(wrapped).toContain(text)
+
+    // The AWS secret key and the token reach no log line but the masking requests, and no GitHub page.
+    const leaks = (text: string) => [AWS, GHP].filter((secret) => text.includes(secret))
+    expect(lines.filter((l) => leaks(l).length > 0 && !l.startsWith('::add-mask::'))).toEqual([])
+    // Each discovered secret is masked once, and only real values (not `x-access-token:***`).
+    const masks = lines.filter((l) => l.startsWith('::add-mask::'))
+    // (in the order the secrets were met: the agent's output and the hook's run side by side).
+    expect(masks.toSorted()).toEqual(
+      [`::add-mask::${TOKEN}`, `::add-mask::${GHP}`, `::add-mask::${AWS}`].toSorted(),
+    )
+    const comment = server.state.commentsOn(PR)[0]!.body
+    const leak = server.state.checkRunsNamed('proctor / leak')[0]!
+    for (const page of [comment, run.summary, JSON.stringify(leak.output), JSON.stringify(leak.updates)])
+      expect(leaks(page)).toEqual([])
+    // The hook's reason is there, redacted; the token-shaped file is listed, redacted in text and URL.
+    expect(leak.output.text).toContain('AWS_SECRET_ACCESS_KEY=***')
+    expect(comment).toContain('AWS\\_SECRET\\_ACCESS\\_KEY=\\*\\*\\*')
+    expect(comment).toMatch(
+      /- \[src\/\\\*\\\*\\\*\.ts\]\(<https:\/\/github\.com\/acme\/widgets\/blob\/[0-9a-f]{40}\/src\/\*\*\*\.ts>\)/,
+    )
+    // The header links this job (the one on this runner), and the summary has the same links.
+    const header = comment.split('\n')[2]!
+    expect(header).toMatch(
+      /^<sub>\[job\]\(<https:\/\/github\.com\/acme\/widgets\/actions\/runs\/4242\/job\/778>\) · checks: /,
+    )
+    expect(run.summary.split('\n')[1]).toBe(header)
+    expect(server.validationFailures).toEqual([])
+  })
+})
+
 describe('cancellation', () => {
   it('SIGINT, then SIGTERM 7.5 s later as the runner does: final checkpoint pushed, comment says interrupted, exit inside the window', async () => {
     const server = await startApi()
@@ -645,7 +759,7 @@ describe('mode: aggregate', () => {
     writeFileSync(join(dir, 'capture.mjs'), 'process.stdin.pipe(process.stdout)\n')
     writeFileSync(
       join(dir, 'proctor.yml'),
-      `hooks:\n  subagent_batch_complete:\n    - { command: "node capture.mjs >> batch-hook.jsonl" }\n`,
+      `hooks:\n  subagent_batch_complete:\n    - { command: "node capture.mjs >> batch-hook.jsonl" }\n    - { command: "env > hook.env" }\n`,
     )
     const payload = examplePayload('workflow_run', 'completed') as {
       workflow_run: Record<string, unknown> & { head_repository: { full_name: string } }
@@ -683,6 +797,11 @@ describe('mode: aggregate', () => {
     expect(server.count('pulls/get')).toBe(1)
     expect(server.validationFailures).toEqual([])
 
+    // The hook starts from the environment every hook gets: no token, no step files.
+    const hookEnv = readFileSync(join(dir, 'hook.env'), 'utf8')
+    expect(hookEnv).toContain('GITHUB_REPOSITORY=acme/widgets')
+    for (const withheld of ['GITHUB_OUTPUT=', 'GITHUB_STATE=', 'INPUT_GITHUB-TOKEN=', TOKEN])
+      expect(hookEnv).not.toContain(withheld)
     const fired = readFileSync(join(dir, 'batch-hook.jsonl'), 'utf8').trim().split('\n')
     expect(fired).toHaveLength(1)
     const extra = (JSON.parse(fired[0]!) as { extra: Record<string, number> }).extra

@@ -316,6 +316,11 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     expect(comments[0]!.body).toContain('Verified in a separate job')
     expect(comments[0]!.body).toMatch(/The agent job reported: completed, verdict allow/)
     expect(comments[0]!.body).toContain('as reported by the agent job')
+    // Its header links the verify job's own check runs (written before the comment).
+    expect(comments[0]!.body.split('\n')[2]).toContain(
+      `checks: [\`proctor / tests\`](<https://github.com/acme/widgets/runs/${tests!.id}>), ` +
+        `[\`proctor / policy\`](<https://github.com/acme/widgets/runs/${policy!.id}>)`,
+    )
 
     // The checkpoint branch: pushed by the verify job only, with its token passed per command.
     expect(pushes().length).toBeGreaterThan(pushesBefore)

@@ -13,7 +13,8 @@ import {
 import { createGitHubClient } from '../../src/github/client.js'
 import { GitHubReporter, type GitHubReporterOptions, type ReporterError } from '../../src/github/reporter.js'
 import { actorPermission, canTrigger } from '../../src/github/permissions.js'
-import type { ActionsContext } from '../../src/github/context.js'
+import { linksFor, type ActionsContext } from '../../src/github/context.js'
+import { renderSessionComment } from '../../src/report/markdown.js'
 import { StickyComment } from '../../src/github/comment.js'
 import { createSanitizer } from '../../src/util/sanitize.js'
 import { sessionReport, violation } from '../unit/github-fixtures.js'
@@ -64,6 +65,7 @@ async function setup(
   const logs: string[] = []
   const lines: string[] = []
   const errors: ReporterError[] = []
+  const notes: string[] = []
   const dir = mkdtempSync(join(tmpdir(), 'proctor-gh-'))
   dirs.push(dir)
   const token = over.token ?? TOKEN
@@ -76,11 +78,11 @@ async function setup(
     ...(over.requestTimeoutMs ? { requestTimeoutMs: over.requestTimeoutMs } : {}),
     log: (m) => logs.push(m),
   })
-  const make = (key = 'ci/build') =>
+  const make = (key = 'ci/build', ctx: Partial<ActionsContext> = {}) =>
     new GitHubReporter({
       octokit,
       token,
-      context: context(),
+      context: context(ctx),
       key,
       comment: 'sticky',
       checks: true,
@@ -89,8 +91,9 @@ async function setup(
       summaryPath: join(dir, 'summary.md'),
       emit: (line) => lines.push(line),
       onError: (e) => errors.push(e),
+      onNote: (m) => notes.push(m),
     })
-  return { server, octokit, logs, lines, errors, make, summaryPath: join(dir, 'summary.md') }
+  return { server, octokit, logs, lines, errors, notes, make, summaryPath: join(dir, 'summary.md') }
 }
 
 async function until(what: string, condition: () => boolean, ms = 20_000): Promise<void> {
@@ -400,6 +403,8 @@ describe('resilience', () => {
     expect(t.server.count('checks/create') + t.server.count('checks/update')).toBe(2 * 2 + 1 + 2)
     expect(result.calls).toBe(t.server.count())
     expect(reporter.calls).toEqual({
+      // The job's page for the header (this run's job list is unknown to the server: the run's page).
+      'actions.listJobsForWorkflowRunAttempt': 1,
       'issues.listComments': 1,
       'issues.createComment': 1,
       'issues.updateComment': 1,
@@ -502,6 +507,20 @@ describe('ordered, final-wins publishing', () => {
     const t = await setup({}, { editIntervalMs: 0 })
     await raceToTheEnd(t.make())
     const [comment] = t.server.state.commentsOn(PR)
+    // Byte for byte the final render: the final report, its links and each check's latest run on GitHub.
+    const latest = new Map([...t.server.state.checkRuns.values()].map((r) => [r.name, r.id]))
+    const checkRuns = [...latest].map(([name, id]) => ({
+      name,
+      url: `https://github.com/acme/widgets/runs/${id}`,
+    }))
+    expect(comment!.body).toBe(
+      renderSessionComment(finalReport(), {
+        key: 'ci/build',
+        links: linksFor(context()),
+        sanitizer: createSanitizer({ secrets: [TOKEN] }),
+        checkRuns,
+      }),
+    )
     expect(comment!.body.split('\n')[1]).toBe('### ❌ proctor · block · completed · 3m12s')
     expect(comment!.body).not.toContain('🔄')
     // Nothing written after the final render.
@@ -568,9 +587,15 @@ describe('nothing waits without a limit', () => {
 })
 
 describe("the reviewer's comment", () => {
-  it('links the job run, every check run GitHub created, and the checkpoint branch', async () => {
-    const t = await setup()
-    const reporter = t.make()
+  /** This run's jobs: ours on runner 7; a matrix sibling of the same name on runner 8; a finished one on 7. */
+  const jobs = [
+    { id: 9001, runId: 42, name: 'build', runnerName: 'GitHub Actions 7', status: 'completed' as const },
+    { id: 9002, runId: 42, name: 'build', runnerName: 'GitHub Actions 8' },
+    { id: 9003, runId: 42, name: 'build', runnerName: 'GitHub Actions 7' },
+    { id: 9004, runId: 42, attempt: 2, name: 'build', runnerName: 'GitHub Actions 7' },
+  ]
+
+  async function session(reporter: GitHubReporter) {
     await reporter.start(sessionReport({ checkpoints: [] }))
     await reporter.hookStarted('tests')
     await reporter.hookFinished({
@@ -581,19 +606,67 @@ describe("the reviewer's comment", () => {
       duration_ms: 1,
       round: 1,
     })
-    await reporter.finish(sessionReport())
+    return reporter.finish(sessionReport())
+  }
+
+  it('links the job, every check run GitHub created, and the checkpoint branch', async () => {
+    const t = await setup({ jobs })
+    const result = await session(t.make('ci/build', { runnerName: 'GitHub Actions 7' }))
     const body = t.server.state.commentsOn(PR)[0]!.body
     const run = (name: string) => t.server!.state.checkRunsNamed(name)[0]!.id
     const header = body.split('\n')[2]!
-    expect(header).toContain('[job run](<https://github.com/acme/widgets/actions/runs/42>)')
+    // The job in progress on this runner, in this attempt: its own page (the log), not the run's.
+    expect(header).toMatch(
+      /^<sub>\[job\]\(<https:\/\/github\.com\/acme\/widgets\/actions\/runs\/42\/job\/9003>\) · /,
+    )
     expect(header).toContain(
       `checks: [\`proctor / tests\`](<https://github.com/acme/widgets/runs/${run('proctor / tests')}>), ` +
         `[\`proctor / policy\`](<https://github.com/acme/widgets/runs/${run('proctor / policy')}>)`,
     )
     // The PR's head branch is the base a reviewer compares the checkpoint branch with.
     expect(header).toContain(
-      '[Create PR](<https://github.com/acme/widgets/compare/feature...proctor/gh-42-1-build?expand=1>)',
+      'branch [`proctor/gh-42-1-build`](<https://github.com/acme/widgets/tree/proctor/gh-42-1-build>) (' +
+        '[compare](<https://github.com/acme/widgets/compare/feature...proctor/gh-42-1-build>) · ' +
+        '[Create PR](<https://github.com/acme/widgets/compare/feature...proctor/gh-42-1-build?expand=1>))',
     )
+    // The job summary carries the same links (the policy check exists only after the first write).
+    const summary = readFileSync(t.summaryPath, 'utf8')
+    expect(summary.split('\n')[1]).toBe(header.replace(/<br>$/, '') + '<br>')
+    expect(summary.match(/^### /gm)).toHaveLength(1)
+    expect(t.server.count('actions/list-jobs-for-workflow-run-attempt')).toBe(1)
+    expect(result.errors).toEqual([])
     expect(t.server.validationFailures).toEqual([])
+  })
+
+  it('links the workflow run, without failing, when the token may not list the jobs (no actions: read)', async () => {
+    const token = 'ghs_' + 'N0Act10ns'.repeat(5)
+    const t = await setup(
+      { jobs, tokens: { [token]: { login: 'github-actions[bot]', type: 'Bot', actionsRead: false } } },
+      { token },
+    )
+    const result = await session(t.make('ci/build', { runnerName: 'GitHub Actions 7' }))
+    const header = t.server.state.commentsOn(PR)[0]!.body.split('\n')[2]!
+    expect(header).toMatch(
+      /^<sub>\[workflow run\]\(<https:\/\/github\.com\/acme\/widgets\/actions\/runs\/42>\) · checks: /,
+    )
+    expect(
+      t.server.calls.find((c) => c.operationId === 'actions/list-jobs-for-workflow-run-attempt')?.status,
+    ).toBe(403)
+    expect(result.errors).toEqual([])
+    expect(t.errors).toEqual([])
+    expect(t.notes).toEqual([expect.stringMatching(/workflow run, not the job: .*needs `actions: read`/)])
+    expect(t.server.validationFailures).toEqual([])
+  })
+
+  it('never links a job it is not sure of: two jobs in progress on no known runner', async () => {
+    const t = await setup({ jobs })
+    await session(t.make('ci/build', { runnerName: null }))
+    const header = t.server.state.commentsOn(PR)[0]!.body.split('\n')[2]!
+    expect(header).toMatch(
+      /^<sub>\[workflow run\]\(<https:\/\/github\.com\/acme\/widgets\/actions\/runs\/42>\)/,
+    )
+    expect(t.notes).toEqual([
+      expect.stringMatching(/no single job of run 42 in progress matches this runner/),
+    ])
   })
 })

@@ -32,6 +32,21 @@ export interface Identity {
   type: 'Bot' | 'User'
   /** Scopes this token may write; others answer 403 "Resource not accessible by integration". */
   write: { checks: boolean; issues: boolean }
+  /** `actions: read` (list a run's jobs); false answers 403 as a token without it does. Default true. */
+  actionsRead?: boolean
+}
+
+/** A job of a workflow run, for `actions/list-jobs-for-workflow-run-attempt`. */
+export interface StoredJob {
+  id: number
+  runId: number
+  /** Default 1. */
+  attempt?: number
+  /** The display name (`build (ubuntu-latest, 20)` for a matrix leg). */
+  name: string
+  runnerName: string | null
+  /** Default in_progress. */
+  status?: 'queued' | 'in_progress' | 'completed'
 }
 
 export interface StoredComment {
@@ -88,6 +103,8 @@ export interface GitHubApiServerOptions {
    * (list a run's artifacts, download one as a 302 to its zip) serve from it. Without it they answer 404.
    */
   artifacts?: ArtifactStore
+  /** Jobs of workflow runs (`actions/list-jobs-for-workflow-run-attempt`). */
+  jobs?: StoredJob[]
 }
 
 export interface GitHubApiState {
@@ -461,6 +478,43 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       if (artifact.expiresAt && Date.parse(artifact.expiresAt) < Date.now())
         return error(410, 'Artifact has expired')
       return { status: 302, headers: { location: options.artifacts!.signedDownloadUrl(artifact) } }
+    },
+    'actions/list-jobs-for-workflow-run-attempt': (op, _b, who) => {
+      if (who.actionsRead === false) return error(403, 'Resource not accessible by integration')
+      const runId = Number(op.pathParams.run_id)
+      const attempt = Number(op.pathParams.attempt_number)
+      const all = (options.jobs ?? []).filter((j) => j.runId === runId && (j.attempt ?? 1) === attempt)
+      if (all.length === 0) return error(404, 'Not Found')
+      const perPage = Number(op.query.per_page ?? 30)
+      const page = Number(op.query.page ?? 1)
+      const jobJson = (j: StoredJob): JsonObject => {
+        const status = j.status ?? 'in_progress'
+        return synthesize(schemas['job'], schemas, {
+          id: j.id,
+          node_id: `CR_${j.id}`,
+          run_id: j.runId,
+          run_attempt: j.attempt ?? 1,
+          run_url: `${repoUrl()}/actions/runs/${j.runId}`,
+          url: `${repoUrl()}/actions/jobs/${j.id}`,
+          html_url: `${web}/actions/runs/${j.runId}/job/${j.id}`,
+          check_run_url: `${repoUrl()}/check-runs/${j.id}`,
+          head_sha: '0'.repeat(40),
+          name: j.name,
+          status,
+          conclusion: status === 'completed' ? 'success' : null,
+          started_at: '2026-01-01T00:00:00Z',
+          completed_at: status === 'completed' ? '2026-01-01T00:01:00Z' : null,
+          runner_name: j.runnerName,
+          runner_id: j.runnerName ? j.id : null,
+          workflow_name: 'CI',
+          head_branch: 'feature',
+          labels: ['ubuntu-latest'],
+        }) as JsonObject
+      }
+      return {
+        status: 200,
+        body: { total_count: all.length, jobs: all.slice((page - 1) * perPage, page * perPage).map(jobJson) },
+      }
     },
     'checks/get': (op) => {
       const run = state.checkRuns.get(Number(op.pathParams.check_run_id))

@@ -87,20 +87,26 @@ describe('renderSessionComment', () => {
     expect(renderSessionComment(report, opts)).not.toContain('**Progress**')
   })
 
-  it("gives a reviewer's links in the header: job run, each check run, the branch with compare and Create PR", () => {
-    const md = renderSessionComment(sessionReport(), {
-      ...opts,
-      checkRuns: [
-        { name: 'proctor / tests', url: 'https://github.com/acme/widgets/runs/7' },
-        { name: 'proctor / policy', url: 'https://github.com/acme/widgets/runs/8' },
-      ],
-    })
+  it("gives a reviewer's links in the header: the job, each check run, the branch with compare and Create PR", () => {
+    const checkRuns = [
+      { name: 'proctor / tests', url: 'https://github.com/acme/widgets/runs/7' },
+      { name: 'proctor / policy', url: 'https://github.com/acme/widgets/runs/8' },
+    ]
+    const job = 'https://github.com/acme/widgets/actions/runs/42/job/9003'
+    const md = renderSessionComment(sessionReport(), { ...opts, links: { ...links, job }, checkRuns })
     expect(md.split('\n')[2]).toBe(
-      '<sub>[job run](<https://github.com/acme/widgets/actions/runs/42>) · ' +
+      `<sub>[job](<${job}>) · ` +
         'checks: [`proctor / tests`](<https://github.com/acme/widgets/runs/7>), [`proctor / policy`](<https://github.com/acme/widgets/runs/8>) · ' +
         'branch [`proctor/gh-42-1-build`](<https://github.com/acme/widgets/tree/proctor/gh-42-1-build>) ' +
         '([compare](<https://github.com/acme/widgets/compare/main...proctor/gh-42-1-build>) · ' +
         '[Create PR](<https://github.com/acme/widgets/compare/main...proctor/gh-42-1-build?expand=1>))</sub><br>',
+    )
+    // The job summary has the same header (with the check runs), from the same links.
+    const summary = renderJobSummary(sessionReport(), { links: { ...links, job }, sanitizer, checkRuns })
+    expect(summary.split('\n')[1]).toBe(md.split('\n')[2])
+    // The job's page unknown (no actions: read): the workflow run's.
+    expect(renderSessionComment(sessionReport(), opts).split('\n')[2]).toMatch(
+      /^<sub>\[workflow run\]\(<https:\/\/github\.com\/acme\/widgets\/actions\/runs\/42>\) · branch /,
     )
   })
 
@@ -154,6 +160,11 @@ describe('renderSessionComment', () => {
     expect(earlier).toMatch(/^\n<summary>Earlier rounds \(2\)<\/summary>/)
     expect(earlier).toContain('round 1 failed')
     expect(earlier).toContain('round 2 failed')
+    // Passing hooks have no reason: no empty column for it (the earlier, blocked rounds keep theirs).
+    expect(latest).toContain('| hook | round | result | exit | duration |\n')
+    expect(earlier).toContain('| hook | round | result | exit | duration | reason |\n')
+    // Nor an empty "skipped" column in the checkpoints table.
+    expect(md).toContain('| # | commit | trigger | files | violations |\n')
   })
 
   it('never draws a failed (crit) bar while the session is running', () => {

@@ -46,6 +46,15 @@ describe('redact', () => {
     expect(out).not.toMatch(/b3Blbn|abc\.def|s3cr3t/)
   })
 
+  it('reports the token in a URL once, not the URL credential around it (already redacted)', () => {
+    const token = 'ghp_' + 'Q'.repeat(36)
+    const sanitizer = s()
+    expect(sanitizer.redact(`https://x-access-token:${token}@github.com/a/b`)).toBe(
+      'https://***@github.com/a/b',
+    )
+    expect(sanitizer.discovered()).toEqual([token])
+  })
+
   it('keeps git object ids and ordinary long words (an AWS key needs mixed case and a digit)', () => {
     const text = `commit ${'0123456789abcdef'.repeat(2)}01234567 and ${'a'.repeat(40)} and ${'Ab'.repeat(20)}`
     expect(s().redact(text)).toBe(text)

@@ -10,6 +10,7 @@ import type { CommandSpec } from '../../supervisor/types.js'
 import type { Config } from '../../config/schema.js'
 import { RedactingWriter } from '../../util/redacting-writer.js'
 import { createSanitizer } from '../../util/sanitize.js'
+import { describeSnapshotProgress } from '../../checkpoints/first-snapshot.js'
 
 interface RunFlags {
   config?: string
@@ -84,6 +85,8 @@ export function registerRunCommand(program: Command): void {
           hookStarted: (name) => hooks.started(name),
           hookFinished: (result) => hooks.finished(result),
           notice: (message) => void process.stderr.write(`proctor: ${message}\n`),
+          checkpointProgress: (progress) =>
+            void process.stderr.write(`proctor: ${describeSnapshotProgress(progress)}\n`),
         },
       }).finally(() => hooks.stop())
       if (echo instanceof RedactingWriter) echo.end()

@@ -16,6 +16,8 @@ export const OPERATIONS = [
   // Fan-out: an aggregate on workflow_run lists and downloads the triggering run's artifacts.
   'actions/list-workflow-run-artifacts',
   'actions/download-artifact',
+  // The job's own page for the comment's "job" link (needs actions: read; optional).
+  'actions/list-jobs-for-workflow-run-attempt',
 ] as const
 
 export const TRIMMED_SPEC_FILE = 'api.github.com.trimmed.json'
