@@ -353,9 +353,23 @@ export class Detector {
       this.workingSeq++
     }
     // An agent waiting on a dialog or an approval is not done, whatever old "done" line is still on screen.
-    const waiting = hits.some(
-      ({ hit }) => this.rules[hit.rule]!.kind === 'approval_request' || isAnswer(this.rules[hit.rule]!),
-    )
+    // A prompt already answered is a leftover once the agent moved on or a new done line appeared since
+    // (Claude Code 2.1.197 can leave a closed dialog on screen beside the done line of a 1 s turn).
+    const newCompletionSince = (t: number) =>
+      hits.some(
+        ({ hit, key }) =>
+          this.rules[hit.rule]!.kind === COMPLETION_KIND && (previous.get(key)?.firstSeen ?? at) > t,
+      )
+    const waiting = hits.some(({ hit, key }) => {
+      const rule = this.rules[hit.rule]!
+      if (rule.kind !== 'approval_request' && !isAnswer(rule)) return false
+      const answered = previous.get(key)
+      return !(
+        answered &&
+        answered.attempts > 0 &&
+        (this.movedOn(answered) || newCompletionSince(answered.lastAttempt))
+      )
+    })
     const events: DetectionEvent[] = []
     for (const { hit, key, text } of hits) {
       const rule = this.rules[hit.rule]!

@@ -63,7 +63,7 @@ describe('agent presets', () => {
       expect(tui.agent.adapter).toBe(c.preset)
       expect(tui.agent.quit).toBe(c.quit)
       expect(tui.detect.map((r) => r.kind)).toEqual(
-        expect.arrayContaining(['dialog', 'approval_request', 'working', 'completion', 'error']),
+        expect.arrayContaining(['dialog', 'approval_request', 'working', 'error']),
       )
     }
   })
@@ -86,7 +86,7 @@ describe('agent presets', () => {
       ['gemini', '│ ● 1. Allow once      │', 'gemini:allow-once'],
       ['gemini', '│   How would you like to authenticate for this project?  │', 'gemini:not-logged-in'],
       ['gemini', ' ⠸ Executing Hook: proctor-stop (esc to cancel, 0s)     ? for shortcuts', 'gemini:working'],
-      ['gemini', ' >   Type your message or @path/to/file', 'gemini:idle'],
+      ['gemini', ' >   Type your message or @path/to/file', null],
       ['gemini', '> create done.txt', null],
       ['gemini', '✦ All done.', null],
       ['claude-code', ' ❯ 1. Yes, I trust this folder', 'claude-code:yes'],

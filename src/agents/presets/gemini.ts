@@ -13,8 +13,9 @@
 //   shell command) with "● 1. Allow once" selected: recorded, then Enter.
 // - Not logged in: "How would you like to authenticate for this project?": the session stops.
 // - Busy: the spinner line "⠸ Thinking… (esc to cancel, 2s)", also while a hook runs ("Executing Hook: …").
-//   Gemini prints no "done" line: it is idle when the empty input box ("> Type your message or
-//   @path/to/file") is on screen without a spinner above it.
+//   Gemini prints no "done" line, and its empty input box ("> Type your message or @path/to/file") is on
+//   screen before any work too, so there is no completion rule: once the hook allowed, the session ends
+//   Gemini when the screen no longer shows the spinner (src/session/session.ts).
 // - `/quit` then Enter quits it. Without the kitty keyboard protocol (proctor's terminal does not answer its
 //   query) Gemini takes an Enter that comes within 30 ms of a typed key for a newline, not a submit; two
 //   writes 50 ms apart can reach it together on a busy machine, so Enter follows typed text after 500 ms.
@@ -55,12 +56,6 @@ const screens: RuleInput[] = [
     name: 'gemini:working',
     match: String.raw`\(esc to cancel, \d`,
     kind: 'working',
-    respond: { notify: true },
-  },
-  {
-    name: 'gemini:idle',
-    match: String.raw`^\s*>\s+Type your message or @path/to/file`,
-    kind: 'completion',
     respond: { notify: true },
   },
 ]
