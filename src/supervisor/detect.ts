@@ -217,13 +217,8 @@ export class Detector {
   private appearances: ScreenAppearances = { buffer: 'normal', keys: new Map(), presetOnLine: new Map() }
   /** Set when any rule is of the working kind: completions then need work since the last typing. */
   private readonly gatesCompletion: boolean
-  /**
-   * The agent was seen working since proctor last typed into it. True until proctor first types: nothing
-   * on screen before that can be a re-render of an old completion, and a first turn can be over before any
-   * scan saw its spinner (Claude Code 2.1.197 answering in 1 s on a loaded machine showed only its done
-   * line, and the session waited for the timeout).
-   */
-  private workedSinceTyping = true
+  /** The agent was seen working since proctor last typed into it (or since the start). */
+  private workedSinceTyping = false
   /** Completion line texts on screen when proctor last typed: a re-render of them is not new (no working rules). */
   private staleCompletionTexts = new Set<string>()
   private workingSeq = 0
@@ -353,23 +348,9 @@ export class Detector {
       this.workingSeq++
     }
     // An agent waiting on a dialog or an approval is not done, whatever old "done" line is still on screen.
-    // A prompt already answered is a leftover once the agent moved on or a new done line appeared since
-    // (Claude Code 2.1.197 can leave a closed dialog on screen beside the done line of a 1 s turn).
-    const newCompletionSince = (t: number) =>
-      hits.some(
-        ({ hit, key }) =>
-          this.rules[hit.rule]!.kind === COMPLETION_KIND && (previous.get(key)?.firstSeen ?? at) > t,
-      )
-    const waiting = hits.some(({ hit, key }) => {
-      const rule = this.rules[hit.rule]!
-      if (rule.kind !== 'approval_request' && !isAnswer(rule)) return false
-      const answered = previous.get(key)
-      return !(
-        answered &&
-        answered.attempts > 0 &&
-        (this.movedOn(answered) || newCompletionSince(answered.lastAttempt))
-      )
-    })
+    const waiting = hits.some(
+      ({ hit }) => this.rules[hit.rule]!.kind === 'approval_request' || isAnswer(this.rules[hit.rule]!),
+    )
     const events: DetectionEvent[] = []
     for (const { hit, key, text } of hits) {
       const rule = this.rules[hit.rule]!

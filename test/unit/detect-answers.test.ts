@@ -185,49 +185,6 @@ describe('BracketedPasteTracker', () => {
   })
 })
 
-describe('a first turn too quick for its spinner', () => {
-  it('counts the first done line although no scan saw the agent working (nothing was typed yet)', async () => {
-    const s = setup([
-      { name: 'working', match: 'esc to interrupt', kind: 'working' },
-      { name: 'done', match: '✻ \\S+ for \\d+s', kind: 'completion' },
-    ])
-    expect((await s.show('❯ finish the task\r\n● All done.\r\n✻ Sautéed for 1s')).map((e) => e.rule)).toEqual(
-      ['done'],
-    )
-    // After proctor types, the same line redrawn does not count until the agent has worked again.
-    s.detector.markTyped()
-    expect(await s.show('\x1b[H\x1b[2J❯ finish the task\r\n● All done.\r\n✻ Sautéed for 1s')).toEqual([])
-    s.dispose()
-  })
-})
-
-describe('a dialog left on screen', () => {
-  it('does not hold back a new done line once it was answered', async () => {
-    const s = setup([
-      { name: 'yes', match: '❯ 1\\. Yes$', respond: { send: '\r', retry_after: '2s' } },
-      { name: 'working', match: 'esc to interrupt', kind: 'working' },
-      { name: 'done', match: '✻ \\S+ for \\d+s', kind: 'completion' },
-    ])
-    expect((await s.show('\x1b[H\x1b[2J  ❯ 1. Yes')).map((e) => e.rule)).toEqual(['yes'])
-    s.advance(300)
-    // Claude 2.1.197 leaves the answered dialog's line and shows a 1 s turn's done line below it.
-    expect((await s.show('\x1b[3;1H● Nothing to do.\r\n✻ Sautéed for 1s')).map((e) => e.rule)).toEqual([
-      'done',
-    ])
-    s.dispose()
-  })
-
-  it('an unanswered prompt still holds back an old done line', async () => {
-    const s = setup([
-      { name: 'yes', match: '❯ 1\\. Yes$', respond: { send: '\r', delay: '1s' } },
-      { name: 'done', match: '✻ \\S+ for \\d+s', kind: 'completion' },
-      { name: 'working', match: 'esc to interrupt', kind: 'working' },
-    ])
-    expect(await s.show('\x1b[H\x1b[2J✻ Sautéed for 1s\r\n  ❯ 1. Yes')).toEqual([])
-    s.dispose()
-  })
-})
-
 describe('slow rules', () => {
   it('a rule slow once (a pause, not its pattern) stays on; one slow again on the same line is disabled', () => {
     // A pattern whose first run is held up, as a garbage-collection pause or a busy CPU holds up any match.
