@@ -36,6 +36,7 @@ export async function runCheckpointBench(): Promise<Record<string, unknown>> {
   const results: SizeResult[] = []
   for (const files of sizes) results.push(await benchSize(files))
   const perCall = await benchPerCall()
+  const oneShot = await benchOneShot()
   const at10k = results.find((r) => r.files === 10_000)!
   return {
     rounds: ROUNDS,
@@ -48,7 +49,9 @@ export async function runCheckpointBench(): Promise<Record<string, unknown>> {
         ok: at10k.ratio_vs_raw_warm <= 1.2,
       },
       speedup_vs_fresh: { target: '>= 4', value: at10k.speedup_vs_fresh, ok: at10k.speedup_vs_fresh >= 4 },
+      one_shot_create: { target: '<= 1.2', value: oneShot.ratio, ok: oneShot.ratio <= 1.2 },
     },
+    one_shot_create: oneShot,
     // simple-git's cost per git call, and a guard against its 50 ms wait after commands that print nothing.
     per_call: perCall,
     note: process.env.PROCTOR_BENCH_30K === '1' ? undefined : '30k files: set PROCTOR_BENCH_30K=1',
@@ -180,6 +183,62 @@ async function benchSize(count: number): Promise<SizeResult> {
     }
   } finally {
     for (const root of [dir, rawDir, policyDir]) fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The whole `proctor checkpoints create` process (built CLI) at 10 files, 1 changed per round, against a
+ * bare `node -e 0` start plus raw plumbing on a warm private index (add -A, write-tree, commit-tree,
+ * update-ref), each in its own clone with fresh content, interleaved, medians.
+ */
+export async function benchOneShot(): Promise<Record<string, unknown> & { ratio: number }> {
+  const cli = path.resolve(import.meta.dirname, '../dist/cli.js')
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-bench-oneshot-')))
+  const rawDir = `${dir}-raw`
+  const env = benchEnv()
+  const run = (file: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}): Promise<void> =>
+    new Promise((resolve, reject) =>
+      execFile(file, args, { cwd, env: { ...env, ...extra } }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    )
+  try {
+    generateRepo(dir, 10, env)
+    execFileSync('git', ['clone', '-q', '--no-hardlinks', dir, rawDir], { env, stdio: 'ignore' })
+    const files = listFiles(dir)
+    const rawIndex = path.join(rawDir, '.git', 'bench-oneshot-index')
+    const rawIdx = { GIT_INDEX_FILE: rawIndex }
+    await run('git', ['read-tree', 'HEAD'], rawDir, rawIdx)
+    const raw = rawGit(rawDir, env)
+    const proctorMs: number[] = []
+    const rawMs: number[] = []
+    for (let round = 0; round < ROUNDS + 1; round++) {
+      for (const root of [dir, rawDir])
+        fs.appendFileSync(path.join(root, files[round % files.length]!), `// one-shot ${round}\n`)
+      const p = await timed(() => run(process.execPath, [cli, 'checkpoints', 'create'], dir))
+      const r = await timed(async () => {
+        await run(process.execPath, ['-e', '0'], rawDir)
+        await raw(['add', '-A'], rawIndex)
+        const tree = (await raw(['write-tree'], rawIndex)).trim()
+        const commit = (await raw(['commit-tree', tree, '-p', 'HEAD', '-m', 'bench'])).trim()
+        await raw(['update-ref', 'refs/bench/one-shot', commit])
+      })
+      // The first round warms caches for both sides.
+      if (round > 0) {
+        proctorMs.push(p)
+        rawMs.push(r)
+      }
+    }
+    const ratio = median(proctorMs) / median(rawMs)
+    return {
+      files: 10,
+      proctor_ms: round1(median(proctorMs)),
+      raw_plus_node_ms: round1(median(rawMs)),
+      ratio: round2(ratio),
+      ratio_per_round: proctorMs.map((p, i) => round2(p / rawMs[i]!)),
+    }
+  } finally {
+    for (const root of [dir, rawDir]) fs.rmSync(root, { recursive: true, force: true })
   }
 }
 

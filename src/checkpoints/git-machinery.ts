@@ -63,6 +63,10 @@ export class GitMachinery {
 
   /** Records the machinery of the repository `git` runs in. */
   static async record(git: Git): Promise<GitMachinery> {
+    // The effective values need no paths: read side by side with the rest (this runs before the agent
+    // starts, so its git processes are waited for by the agent's spawn).
+    const effective = effectiveValues(git)
+    effective.catch(() => undefined)
     const out = (
       await git.raw(['rev-parse', '--show-toplevel', '--git-common-dir', '--git-dir'])
     ).stdout.split('\n')
@@ -82,9 +86,9 @@ export class GitMachinery {
       if (budget < 0) break
       files.set(file, state)
     }
-    const configs = new Map<string, Map<string, string[]>>()
-    for (const file of configFiles) configs.set(file, await configEntries(git, file))
-    return new GitMachinery(git, root, files, dirs, singles, configs, await effectiveValues(git))
+    const entries = await Promise.all(configFiles.map((file) => configEntries(git, file)))
+    const configs = new Map(configFiles.map((file, i) => [file, entries[i]!]))
+    return new GitMachinery(git, root, files, dirs, singles, configs, await effective)
   }
 
   /** What differs from the recording, in a stable order. */

@@ -6,6 +6,7 @@ import path from 'node:path'
 
 import { Git } from '../git/runner.js'
 import { pidExists } from '../supervisor/proc-info.js'
+import { findRepoRoot } from '../config/load.js'
 
 /** A file this recent may belong to a session that is still starting up (no run record yet). */
 export const STALE_INDEX_AGE_MS = 10 * 60 * 1000
@@ -53,6 +54,23 @@ export async function removeStaleRepoIndexes(
   cwd: string,
   liveSessions: ReadonlySet<string>,
 ): Promise<string[]> {
-  const git = new Git({ cwd })
-  return removeStaleIndexes(await git.gitPath('proctor'), liveSessions)
+  return removeStaleIndexes(await proctorGitPath(cwd), liveSessions)
+}
+
+/**
+ * `<git dir>/proctor`. In a repository whose `.git` is a directory (not a linked worktree, submodule or
+ * a gitdir file) that is `.git/proctor`, read without starting git: each git process forks proctor,
+ * which blocks its event loop while an agent's output waits to be read.
+ */
+async function proctorGitPath(cwd: string): Promise<string> {
+  const root = findRepoRoot(cwd)
+  if (root) {
+    const dotGit = path.join(root, '.git')
+    try {
+      if (fs.lstatSync(dotGit).isDirectory()) return path.join(dotGit, 'proctor')
+    } catch {
+      // Gone meanwhile: ask git.
+    }
+  }
+  return new Git({ cwd }).gitPath('proctor')
 }

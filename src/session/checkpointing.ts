@@ -61,6 +61,8 @@ export class SessionCheckpoints {
   private git: Git | null = null
   private running = false
   private opening: Promise<void> = Promise.resolve()
+  /** Starts the watcher and opens the store; set by start(), run once (see start()). */
+  private launch: (() => void) | null = null
   /** Every violation reported so far, by key; `resolved` is kept up to date at each checkpoint. */
   private readonly reported = new Map<string, Violation>()
   private readonly records: CheckpointRecord[] = []
@@ -120,24 +122,30 @@ export class SessionCheckpoints {
         report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
     })
     // Neither the watcher's scan nor seeding the private index delays the agent: both grow with the
-    // repository. A checkpoint (and the end of the session) waits for the store to open; a store that
-    // cannot open fails its checkpoints, which the session counts like any other checkpoint failure.
-    triggers.start()
+    // repository, and each git process they start forks proctor (a synchronous ~1 ms per 50 MB of RSS, far
+    // more on a busy machine), so they start once the agent has been spawned (agentRunning), or at the
+    // first checkpoint or the end if it never was. A checkpoint (and the end of the session) waits for the
+    // store to open; a store that cannot open fails its checkpoints, which the session counts like any
+    // other checkpoint failure.
     this.triggers = triggers
     const store = this.store
-    this.opening = store.open().then(() => {
-      this.push = new PushQueue({
-        git,
-        session: this.o.sessionId,
-        remote: config.checkpoints.remote,
-        branchTemplate: config.checkpoints.branch,
-        mode: this.pushMode(),
-        sessionDir: this.o.sessionDir,
-        base: store.base,
-        ...(this.o.pushSecretConfig ? { secretConfig: this.o.pushSecretConfig } : {}),
+    this.launch = () => {
+      this.launch = null
+      triggers.start()
+      this.opening = store.open().then(() => {
+        this.push = new PushQueue({
+          git,
+          session: this.o.sessionId,
+          remote: config.checkpoints.remote,
+          branchTemplate: config.checkpoints.branch,
+          mode: this.pushMode(),
+          sessionDir: this.o.sessionDir,
+          base: store.base,
+          ...(this.o.pushSecretConfig ? { secretConfig: this.o.pushSecretConfig } : {}),
+        })
       })
-    })
-    this.opening.catch(() => undefined)
+      this.opening.catch(() => undefined)
+    }
   }
 
   /** `auto` pushes in CI only: a laptop session keeps its checkpoints local unless told `always`. */
@@ -149,6 +157,7 @@ export class SessionCheckpoints {
 
   agentRunning(running: boolean): void {
     this.running = running
+    this.launch?.()
   }
 
   /** A detector event listed in checkpoints.on_events. */
@@ -206,6 +215,7 @@ export class SessionCheckpoints {
    */
   async finish(pushDeadlineMs?: number): Promise<void> {
     if (!this.store || !this.triggers) return
+    this.launch?.()
     try {
       await this.opening
     } catch (error) {
@@ -252,6 +262,7 @@ export class SessionCheckpoints {
     if (!this.store) return null
     // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree.
     await this.checkMachinery()
+    this.launch?.()
     let result
     try {
       await this.opening

@@ -89,7 +89,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   const env = agentEnvironment(opts.env ?? process.env, config.agent.env_passthrough)
   const dirs = ensureStateDir(opts.cwd)
   const reaped = await reconcileOrphans(dirs.state, { graceMs: Math.min(config.timeouts.grace, 2_000) })
-  await removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state)).catch(() => [])
+  // The stale-index sweep forks git: it runs once the agent has been spawned (or at the end if it never
+  // was), so it never delays the agent's start.
+  let sweep: Promise<unknown> | null = null
+  const sweepStaleIndexes = () =>
+    (sweep ??= removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state)).catch(() => []))
   const sessionId = opts.sessionId ? sanitizeRefPart(opts.sessionId) : makeSessionId(env)
   const dir = sessionDir(dirs, sessionId)
   const mode = config.agent.pty ? 'pty' : 'pipe'
@@ -255,6 +259,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         hooksSignal: hooksAbort.signal,
         progress,
         native: native.active ? nativeStops : null,
+        spawned: sweepStaleIndexes,
       })
       currentRun = null
       outputTail = attempt.outputTail
@@ -343,6 +348,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       report.event('error', `could not restore the agent's hook settings: ${(error as Error).message}`),
     )
   await nativeStops?.close().catch(() => undefined)
+  await sweepStaleIndexes()
   try {
     await checkpoints.finish(interruptedBy ? INTERRUPT_PUSH_DEADLINE_MS : undefined)
   } catch (error) {
@@ -382,6 +388,8 @@ interface AttemptContext {
   progress: () => void
   /** The agent's own Stop hook runs the stop hooks (agent.adapter): a completion on screen only ends it. */
   native: NativeStops | null
+  /** Called once the agent's process has been started (background work that must not delay it). */
+  spawned: () => void
 }
 
 interface AttemptResult {
@@ -655,6 +663,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     run.start()
     report.event('spawn', `agent started (pid ${run.pid}, ${mode})`, { data: { pid: run.pid, round } })
     ctx.checkpoints.agentRunning(true)
+    ctx.spawned()
     const exit = await run.finished
     ctx.checkpoints.agentRunning(false)
     report.event(

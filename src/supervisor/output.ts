@@ -222,13 +222,20 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
 
 const PASTE_ON = Buffer.from('\x1b[?2004h', 'latin1')
 const PASTE_OFF = Buffer.from('\x1b[?2004l', 'latin1')
+const EMPTY = Buffer.alloc(0)
 
 /** Follows DEC mode 2004 (bracketed paste) in the raw output, including a sequence split across chunks. */
 export class BracketedPasteTracker {
   enabled = false
-  private tail: Buffer = Buffer.alloc(0)
+  private tail: Buffer = EMPTY
 
   write(chunk: Buffer): void {
+    // No ESC in this chunk nor in the previous one's last bytes: no sequence can start or end here, and
+    // a one-byte search (memchr) is far cheaper than two searches for a sequence over every chunk.
+    if (chunk.indexOf(0x1b) === -1 && this.tail.indexOf(0x1b) === -1) {
+      this.tail = EMPTY
+      return
+    }
     // Only the boundary needs a copy: the last bytes of the previous chunk and the first of this one.
     const edge =
       this.tail.length > 0 ? Buffer.concat([this.tail, chunk.subarray(0, PASTE_ON.length - 1)]) : null

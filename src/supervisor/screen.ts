@@ -354,6 +354,15 @@ const NEEDS_CLEANING = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x9b]/
 const OPEN_ESCAPE = /\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|\]|[PX^_][^\x1b]*(?:\x1b)?|[ -/]*)?$/
 /** An unterminated OSC/DCS longer than this is garbage, not a sequence worth waiting for. */
 const MAX_OPEN_ESCAPE = 4096
+/**
+ * Pipe output is split into lines as it comes, up to FLOOD_BUDGET_BYTES per FLOOD_WINDOW_MS; beyond that
+ * (and in every window after one that went beyond it) only the last FLOOD_TAIL_BYTES are: decoding and
+ * splitting 25 MB of a build log line by line cost proctor more CPU than reading it, which slowed the
+ * agent writing it to a quarter of a plain pipe's speed.
+ */
+const FLOOD_WINDOW_MS = 50
+const FLOOD_BUDGET_BYTES = 256 * 1024
+const FLOOD_TAIL_BYTES = 64 * 1024
 
 /** Removes terminal escape sequences and stray control characters from decoded text. */
 export function stripAnsi(text: string): string {
@@ -382,20 +391,103 @@ export class LineView implements OutputView {
   private currentTouched = false
   private carry = ''
   private nextSeq = 0
+  /** Flood thinning (see write()): the current window, and whether this one or the last was a flood. */
+  private windowStart = -Infinity
+  private windowBytes = 0
+  private floodedNow = false
+  private floodedLast = false
+  private deferred: Uint8Array[] = []
+  private deferredBytes = 0
+  /** The dropped bytes began a line: the next newline ends it, skipped. */
+  private lost = false
+  private readonly floodTail: number
 
   constructor(opts: LineViewOptions = {}) {
     this.keepLines = Math.max(1, opts.keepLines ?? 500)
     this.maxLineChars = Math.max(80, opts.maxLineChars ?? 4096)
     this.trackPending = opts.trackPending ?? true
     this.maxPendingChars = Math.max(this.maxLineChars, opts.maxPendingChars ?? 4 * 1024 * 1024)
+    this.floodTail = Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars)
   }
 
   /** Completed lines never shown to the detector because it fell too far behind. */
   get skippedLines(): number {
+    this.settleFlood()
     return this.skipped
   }
 
   write(chunk: Uint8Array): void {
+    const now = performance.now()
+    if (now - this.windowStart >= FLOOD_WINDOW_MS) {
+      this.windowStart = now
+      this.windowBytes = 0
+      this.floodedLast = this.floodedNow
+      this.floodedNow = false
+      this.settleFlood()
+    }
+    this.windowBytes += chunk.length
+    const budget = this.floodedLast ? 0 : FLOOD_BUDGET_BYTES
+    if (this.deferred.length === 0 && this.windowBytes <= budget) {
+      this.process(chunk)
+      return
+    }
+    // A flood: the bytes wait, and only the last floodTail of them is ever decoded and split into lines
+    // (at the next window, or when anything reads the view). What comes before is counted as skipped
+    // lines (a newline byte is never part of a UTF-8 sequence, so no decoding is needed to count them):
+    // the transcript has every byte; the detector sees the end of the flood, where a prompt would be.
+    this.deferred.push(chunk)
+    this.deferredBytes += chunk.length
+    while (this.deferredBytes - this.deferred[0]!.length >= this.floodTail) {
+      const first = this.deferred.shift()!
+      this.deferredBytes -= first.length
+      this.drop(first)
+      this.floodedNow = true
+    }
+  }
+
+  /** Decodes what a flood left waiting: the end of its output. */
+  private settleFlood(): void {
+    if (this.deferred.length === 0) return
+    let bytes = Buffer.concat(this.deferred)
+    this.deferred = []
+    this.deferredBytes = 0
+    if (this.lost) {
+      // The line the dropped bytes began: skipped to its end. A line with no end in sight keeps its end
+      // (as any line longer than maxLineChars does), so a prompt at the end of a flood is still seen.
+      this.lost = false
+      const nl = bytes.indexOf(0x0a)
+      if (nl !== -1) {
+        this.skipLines(1)
+        bytes = bytes.subarray(nl + 1)
+      }
+    }
+    if (bytes.length > 0) this.process(bytes)
+  }
+
+  /** Bytes a flood left out: their lines are counted as skipped, never decoded. */
+  private drop(bytes: Uint8Array): void {
+    let count = 0
+    for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) count++
+    this.skipLines(count)
+    // The bytes after the last newline began a line whose start is gone: it is skipped to its end.
+    if (count > 0) this.lost = true
+  }
+
+  /** `count` lines ended unseen; the line in progress (if any) is cut off. */
+  private skipLines(count: number): void {
+    this.current = ''
+    this.currentTouched = false
+    this.carry = ''
+    this.decoder.decode() // drops a half-received character
+    if (count === 0) return
+    this.nextSeq += count
+    this.skipped += count
+    // What is kept is the end of the output: lines from before the gap would read as if they led up to it.
+    this.kept.length = 0
+    this.keptStart = 0
+  }
+
+  private process(chunk: Uint8Array): void {
     let text = this.carry + this.decoder.decode(chunk, { stream: true })
     this.carry = ''
     const esc = text.lastIndexOf('\x1b')
@@ -420,6 +512,7 @@ export class LineView implements OutputView {
 
   /** Lines the detector has not seen yet, then the current unfinished line (seen again until it ends). */
   takeLines(): TextLine[] {
+    this.settleFlood()
     const out = this.pending
     this.pending = []
     this.pendingChars = 0
@@ -430,6 +523,7 @@ export class LineView implements OutputView {
   }
 
   visibleLines(): string[] {
+    this.settleFlood()
     const lines = this.keptLines()
     if (this.current) lines.push(this.current)
     return lines.map((l) => l.trimEnd())
@@ -447,6 +541,8 @@ export class LineView implements OutputView {
 
   dispose(): void {
     this.pending = []
+    this.deferred = []
+    this.deferredBytes = 0
   }
 
   private consume(text: string): void {

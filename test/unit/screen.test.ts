@@ -229,6 +229,31 @@ describe('LineView', () => {
     expect(view.skippedLines).toBe(5000 - pending.length)
   })
 
+  it('in a flood, hands the detector the end of the output and counts the rest as skipped', () => {
+    const view = new LineView()
+    const line = b('build step 0123456789 0123456789 0123456789 0123456789 0123456789 ok\n')
+    const chunk = Buffer.concat(Array.from({ length: Math.floor(65536 / line.length) }, () => line))
+    const perChunk = Math.floor(65536 / line.length)
+    // 16 MB arriving at once (a build log): every byte goes to the transcript, but splitting all of it
+    // into lines for the detector would cost more than reading it.
+    for (let i = 0; i < 256; i++) view.write(chunk)
+    view.write(b('Overwrite 3 files? [y/N] '))
+    const taken = view.takeLines()
+    const chars = taken.reduce((sum, l) => sum + l.text.length + 1, 0)
+    expect(chars).toBeLessThan(1024 * 1024)
+    const last = taken[taken.length - 1]!
+    expect(last).toEqual({ seq: 256 * perChunk, text: 'Overwrite 3 files? [y/N] ', complete: false })
+    // Every completed line is either handed over or counted as skipped, and numbered in order.
+    expect(taken.length - 1 + view.skippedLines).toBe(256 * perChunk)
+    const complete = taken.slice(0, -1)
+    expect(complete.every((l, i) => i === 0 || l.seq > complete[i - 1]!.seq)).toBe(true)
+    // The lines handed over last are the flood's last lines, in order, up to the prompt.
+    const end = complete.slice(-100)
+    expect(end.map((l) => l.seq)).toEqual(end.map((_, i) => 256 * perChunk - 100 + i))
+    expect(taken.slice(0, -1).every((l) => l.text === line.toString().trimEnd())).toBe(true)
+    expect(view.tailText(1)).toBe('Overwrite 3 files? [y/N]')
+  })
+
   it('survives random bytes and escape fragments', () => {
     const view = new LineView()
     let seed = 42
