@@ -45,8 +45,13 @@ describe(`proctor run --agent gemini -- gemini (TUI, Gemini CLI ${geminiVersion}
         [gemini.text('Created done.txt.')],
       ])
       const r = repo(cleanups, { 'proctor.yml': proctorYml })
+      // A laptop, not a CI job: with CI, CONTINUOUS_INTEGRATION or any CI_* variable set, Gemini (is-in-ci) never
+      // starts its TUI; it runs the prompt headless, where the default approval mode leaves it no write tools.
+      const laptop = Object.fromEntries(
+        Object.entries(env(r)).filter(([key]) => !/^(CI|CONTINUOUS_INTEGRATION|CI_.*)$/.test(key)),
+      )
       // The default approval mode: Gemini asks before it writes.
-      const run = await proctorRun(r.dir, env(r), [
+      const run = await proctorRun(r.dir, laptop, [
         '--agent',
         'gemini',
         '--',
