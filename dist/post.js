@@ -1,23 +1,23 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-Co-WGW2k.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-BAxzLH_R.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { e as ensureStateDir } from './chunks/state-dir-Jf9MVvUw.js';
+import { e as ensureStateDir } from './chunks/state-dir-BicigC9J.js';
 import { r as reconcileOrphans } from './chunks/registry-BQ_ezYsh.js';
-import { l as loadConfig, c as configSchema, a as checkpointRef } from './chunks/load-BJaKKZaI.js';
-import { G as Git } from './chunks/runner-BegWuTxZ.js';
-import { l as listCheckpoints, P as PushQueue } from './chunks/history-BQ5AvIUq.js';
-import { C as CheckpointStore, f as forbiddenAreaOf, e as evaluateCheckpoint, d as diffTrees, a as evaluatePolicy } from './chunks/store-BMGpLOC-.js';
+import { l as loadConfig, c as configSchema, a as checkpointRef } from './chunks/load-Da5-Wslq.js';
+import { G as Git } from './chunks/runner-Bvzwme2y.js';
+import { l as listCheckpoints, P as PushQueue } from './chunks/history-CMuI9Jgm.js';
+import { C as CheckpointStore, f as forbiddenAreaOf, e as evaluateCheckpoint, d as diffTrees, a as evaluatePolicy } from './chunks/store-B1K8C-w7.js';
 import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
 import { R as REPORT_SCHEMA_VERSION } from './chunks/model-CLLzfyWv.js';
-import { r as readActionsContext, l as linksFor } from './chunks/markdown-DxZuQsiS.js';
-import { c as createSanitizer } from './chunks/sanitize-ykJQaQd6.js';
+import { r as readActionsContext, l as linksFor } from './chunks/markdown-BY4hpVjI.js';
+import { c as createSanitizer } from './chunks/sanitize-Cfk4BtE6.js';
 import 'fs';
 import 'os';
 import 'http';
 import 'https';
-import './chunks/errors-MiVcxPMK.js';
+import './chunks/_commonjsHelpers-eQonu12B.js';
 import 'node:crypto';
 import 'crypto';
 import 'path';
@@ -50,6 +50,7 @@ import 'timers';
 import './chunks/agent-env-CNVR14Po.js';
 import 'node:child_process';
 import 'node:os';
+import './chunks/errors-7nusPbhT.js';
 import 'process';
 import 'buffer';
 import 'node:v8';
@@ -104,6 +105,7 @@ async function post(env = process.env) {
             links: linksFor(ctx),
             ...(inputs.handoff ? { readOnly: true } : {}),
             onError: (error) => warning(`proctor: GitHub ${error.operation} failed: ${error.message}`),
+            onNote: (message) => info(`proctor: ${message}`),
         });
         const adopted = await reporter.adoptOpenChecks();
         if (adopted.length)

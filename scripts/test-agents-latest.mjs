@@ -2,7 +2,8 @@
 // `npm run test:agents-latest`: the real-agent tests (test/e2e/agents-*.test.ts) against the newest
 // releases instead of the pinned devDependencies. Opt-in (it downloads from the npm registry; `npm test`
 // never runs it): each CLI is installed with @latest into a temporary prefix and the tests are pointed at
-// its binary through an environment variable the test harness reads.
+// its binary through an environment variable the test harness reads. `npm run test:agents-latest -- codex`
+// runs one agent's tests (any part of the package name).
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,16 +11,33 @@ import { join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
 
-/** One entry per agent CLI: its package, its binary inside the package, and the variables the tests read. */
+/**
+ * One entry per agent CLI: its package, its binary inside the package (else the package.json's bin), the
+ * variables the test harnesses read (test/e2e/claude-harness.ts, test/e2e/agents-harness.ts), its test
+ * files, and — for agents-native.test.ts, which holds both Codex and Gemini — the name filter for its tests.
+ */
 const agents = [
   {
     package: '@anthropic-ai/claude-code',
     bin: 'bin/claude.exe',
     binEnv: 'PROCTOR_TEST_CLAUDE_BIN',
     versionEnv: 'PROCTOR_TEST_CLAUDE_VERSION',
-    tests: 'test/e2e/agents-claude',
+    tests: ['test/e2e/agents-claude-print.test.ts', 'test/e2e/agents-claude-tui.test.ts'],
   },
-  // Codex and Gemini CLI entries go here with their own variables and test files.
+  {
+    package: '@openai/codex',
+    binEnv: 'PROCTOR_TEST_CODEX_BIN',
+    versionEnv: 'PROCTOR_TEST_CODEX_VERSION',
+    tests: ['test/e2e/agents-native.test.ts', 'test/e2e/agents-codex-tui.test.ts'],
+    filter: 'Codex',
+  },
+  {
+    package: '@google/gemini-cli',
+    binEnv: 'PROCTOR_TEST_GEMINI_BIN',
+    versionEnv: 'PROCTOR_TEST_GEMINI_VERSION',
+    tests: ['test/e2e/agents-native.test.ts', 'test/e2e/agents-gemini-tui.test.ts'],
+    filter: 'Gemini',
+  },
 ]
 
 const only = process.argv.slice(2)
@@ -30,7 +48,7 @@ const run = (file, args, env = process.env) => {
   return result.status ?? 1
 }
 
-let failed = 0
+const results = []
 try {
   if (run(process.execPath, [join(root, 'scripts/build.mjs')]) !== 0) process.exit(1)
   const specs = chosen.map((a) => `${a.package}@latest`)
@@ -40,13 +58,19 @@ try {
     process.exit(1)
   for (const agent of chosen) {
     const dir = join(prefix, 'node_modules', agent.package)
-    const version = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
-    console.log(`\n${agent.package}@${version}: ${agent.tests}*`)
-    const env = { ...process.env, [agent.binEnv]: join(dir, agent.bin), [agent.versionEnv]: version }
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+    const version = manifest.version
+    const bin =
+      agent.bin ?? (typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin)[0])
+    console.log(`\n${agent.package}@${version}: ${agent.tests.join(' ')}`)
+    const env = { ...process.env, [agent.binEnv]: join(dir, bin), [agent.versionEnv]: version }
     const vitest = join(root, 'node_modules/vitest/vitest.mjs')
-    if (run(process.execPath, [vitest, 'run', agent.tests], env) !== 0) failed++
+    const filter = agent.filter ? ['-t', agent.filter] : []
+    const status = run(process.execPath, [vitest, 'run', ...agent.tests, ...filter], env)
+    results.push(`${agent.package}@${version}: ${status === 0 ? 'passed' : 'FAILED'}`)
   }
 } finally {
   rmSync(prefix, { recursive: true, force: true })
 }
-process.exit(failed > 0 ? 1 : 0)
+console.log(`\n${results.join('\n')}`)
+process.exit(results.some((r) => r.endsWith('FAILED')) ? 1 : 0)

@@ -167,6 +167,10 @@ export const configSchema = z.strictObject({
       typing: typing.meta({
         description: "How proctor types the stop hooks' reasons into an interactive agent",
       }),
+      quit: z.string().min(1).optional().meta({
+        description:
+          'Keys that make an interactive agent exit by itself once the session is decided (e.g. "/exit\\r"; a final \\r is sent as its own Enter); proctor stops it (SIGTERM, grace, SIGKILL) if it is still running after timeouts.grace',
+      }),
     })
     .default({
       pty: true,

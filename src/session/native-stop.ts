@@ -34,6 +34,9 @@ export class NativeStops {
   private sequence = 0
   private last: { verdict: Verdict; promptKey: string | null } | null = null
   private decided: { verdict: Verdict; reason: string | null } | null = null
+  /** The last answer let the agent stop (an allow, or the round cap) and no stop is being decided now. */
+  private letStop = false
+  private readonly settleListeners = new Set<() => void>()
 
   constructor(private readonly o: NativeStopsOptions) {}
 
@@ -49,6 +52,25 @@ export class NativeStops {
 
   get lastRound(): number {
     return this.round
+  }
+
+  /**
+   * The agent was let stop by its last call and has not called again since: an interactive agent still
+   * running is now idle for good, and the session can end it (see session.ts).
+   */
+  get settled(): boolean {
+    return this.letStop
+  }
+
+  /** Calls `listener` each time an answer lets the agent stop; returns the unsubscribe. */
+  onSettle(listener: () => void): () => void {
+    this.settleListeners.add(listener)
+    return () => this.settleListeners.delete(listener)
+  }
+
+  private settle(): void {
+    this.letStop = true
+    for (const listener of this.settleListeners) listener()
   }
 
   /** What the agent's stops decided (null when the agent never called the hook). */
@@ -80,6 +102,7 @@ export class NativeStops {
       return parsed.failure
     }
     const { input } = parsed
+    this.letStop = false
     if (!continuesBlockSequence(input, this.last)) this.sequence = 0
     this.round = this.calls === 0 ? this.o.firstRound() : this.round + 1
     this.calls++
@@ -89,6 +112,7 @@ export class NativeStops {
     this.last = { verdict: decision.verdict, promptKey: input.promptKey }
     if (decision.verdict === 'allow') {
       this.decided = { verdict: 'allow', reason: null }
+      this.settle()
       return adapter.answer({ block: false })
     }
     if (this.sequence >= maxStopRounds) {
@@ -97,6 +121,7 @@ export class NativeStops {
       // The next stop (a new prompt in an interactive agent) starts a fresh count.
       this.last = { verdict: 'allow', promptKey: input.promptKey }
       report.event('stop_hooks', `letting ${name} stop: ${reason}`, { data: { round: this.round } })
+      this.settle()
       return adapter.answer({ block: false, note: `proctor: ${reason}; the verdict is block` })
     }
     this.decided = {

@@ -9,7 +9,7 @@ import type { SessionEvent, SessionReport, SessionStatus, StopHookResult, Verdic
 import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
-import type { DetectionEvent } from '../supervisor/detect.js'
+import { decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
 import { liveSessions, reconcileOrphans } from '../supervisor/registry.js'
 import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
 import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
@@ -19,6 +19,7 @@ import { runStopHooks } from '../hooks/stop-hooks.js'
 import { planContinuation, typedLine, type Continuation } from '../hooks/continue.js'
 import { policyReasons, typedNotice, warningReasons } from '../policy/index.js'
 import { typeAndSubmit } from '../supervisor/typing.js'
+import { quitAgent } from '../supervisor/quit.js'
 import type { StopContext } from '../hooks/context.js'
 import { ensureStateDir, sessionDir } from '../state/layout.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
@@ -257,6 +258,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         interrupted: () => interruptedBy !== null,
         hooksSignal: hooksAbort.signal,
         progress,
+        native: native.active ? nativeStops : null,
         spawned: () => void sweepStaleIndexes(),
       })
       currentRun = null
@@ -384,6 +386,8 @@ interface AttemptContext {
   interrupted: () => boolean
   hooksSignal: AbortSignal
   progress: () => void
+  /** The agent's own Stop hook runs the stop hooks (agent.adapter): a completion on screen only ends it. */
+  native: NativeStops | null
   /** Called once the agent's process has been started (background work that must not delay it). */
   spawned: () => void
 }
@@ -545,9 +549,56 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     })
   }
 
+  // The session is decided while the agent still runs: ask it to exit (agent.quit), else stop it.
+  let ended = false
+  let exited = false
+  void run.finished.then(() => (exited = true))
+  const end = async (verdict: AttemptResult['decided']) => {
+    if (ended) return
+    ended = true
+    decided = verdict
+    const quit = await quitAgent(run, config.agent.quit ? decodeKeys(config.agent.quit) : undefined, {
+      submitDelayMs: config.agent.typing.submit_delay,
+      graceMs: config.timeouts.grace,
+    })
+    if (config.agent.quit)
+      report.event(
+        quit.graceful ? 'exit' : 'warning',
+        quit.graceful
+          ? `asked the agent to exit (agent.quit) and it did`
+          : `the agent did not exit within ${formatDuration(config.timeouts.grace)} of agent.quit; stopping it`,
+      )
+  }
+
   // An interactive agent that says it is done but keeps running: the stop hooks decide now, and a block
-  // is typed into its prompt so the same process continues.
+  // is typed into its prompt so the same process continues. With a native Stop hook the agent's own hook
+  // already decided: once it let the agent stop, the agent idling at its prompt is ended.
   const onCompletion = async () => {
+    if (ctx.native) {
+      const ending = ctx.native.settled ? ctx.native.ending() : null
+      if (ending) await end(ending)
+      return
+    }
+    await decideOnScreen()
+  }
+  // The agent's own hook let an interactive agent (one with agent.quit) stop: it is ended once the screen
+  // stops showing it busy, whether or not its "done" line came before the hook answered (that line may be
+  // drawn while the hook still runs, and is then not a new completion).
+  const native = ctx.native
+  const offSettle =
+    native && config.agent.quit
+      ? native.onSettle(() => {
+          void (async () => {
+            do {
+              await sleep(SETTLE_CHECK_MS)
+            } while (!ended && !exited && native.settled && pipeline.detector.workingNow)
+            const ending = native.settled && !exited ? native.ending() : null
+            if (ending) await end(ending)
+          })()
+        })
+      : () => undefined
+
+  const decideOnScreen = async () => {
     try {
       const { reasons, step } = await decideStop(
         {
@@ -569,8 +620,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       )
       if (ctx.interrupted()) return
       if (step.kind !== 'continue') {
-        decided = { verdict: step.kind, reason: step.kind === 'block' ? step.reason : null }
-        void run.stop('requested')
+        await end({ verdict: step.kind, reason: step.kind === 'block' ? step.reason : null })
         return
       }
       round++
@@ -641,6 +691,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       stopReason,
     }
   } finally {
+    offSettle()
     if (input) {
       input.off('data', forward)
       input.setRawMode?.(rawWasOn)
@@ -910,6 +961,10 @@ function finalEnding(ending: Ending, checkpoints: SessionCheckpoints, wasInterru
 function gaveUp(round: number, config: Config): string {
   return `stop hooks still blocked after ${round} round(s) (max_stop_rounds: ${config.max_stop_rounds})`
 }
+
+/** How often an interactive agent the native hook let stop is checked for still showing itself busy. */
+const SETTLE_CHECK_MS = 500
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** The ending an agent run decides by itself (signal, timeout, detector, failure), or null: ask the stop hooks. */
 function endingOfAttempt(

@@ -173,6 +173,9 @@ interface Appearance {
   /** Answers so far (0 while a delayed answer is pending, or a completion is held back). */
   attempts: number
   lastAttempt: number
+  /** workingSeen and first answers given at the last answer: see movedOn(). */
+  workingAtAttempt: number
+  answersAtAttempt: number
   /** A completion that may no longer fire (seen while the agent had not worked since the last typing). */
   spent: boolean
 }
@@ -219,6 +222,10 @@ export class Detector {
   /** Completion line texts on screen when proctor last typed: a re-render of them is not new (no working rules). */
   private staleCompletionTexts = new Set<string>()
   private workingSeq = 0
+  /** First answers given to any prompt (respond: send or deny), for movedOn(). */
+  private answersGiven = 0
+  /** The last screen scan saw a working line. */
+  private workingOnScreen = false
   private lastScreen: RenderedScreen | null = null
   /** Per rule, the seq of the last line it fired on (line views). */
   private readonly lastLineFired: number[]
@@ -242,6 +249,11 @@ export class Detector {
   /** How many scans have seen the agent working (grows while it is busy): a sign it reacted to typing. */
   get workingSeen(): number {
     return this.workingSeq
+  }
+
+  /** Whether the last screen scan showed the agent busy (a working line on screen). */
+  get workingNow(): boolean {
+    return this.workingOnScreen
   }
 
   get hasWorkingRules(): boolean {
@@ -277,7 +289,12 @@ export class Detector {
       if (!isAnswer(rule)) continue
       let due: number | null = null
       if (a.attempts === 0 && !a.spent) due = a.firstSeen + rule.delayMs
-      else if (rule.retryAfterMs !== null && a.attempts > 0 && a.attempts < rule.maxAttempts)
+      else if (
+        rule.retryAfterMs !== null &&
+        a.attempts > 0 &&
+        a.attempts < rule.maxAttempts &&
+        !this.movedOn(a)
+      )
         due = a.lastAttempt + rule.retryAfterMs
       if (due !== null && (next === null || due < next)) next = due
     }
@@ -325,6 +342,7 @@ export class Detector {
         if (this.rules[hit.rule]!.preset) currentPresets.set(screenLine.line, hit.rule)
       }
     }
+    this.workingOnScreen = working
     if (working) {
       this.workedSinceTyping = true
       this.workingSeq++
@@ -342,6 +360,8 @@ export class Detector {
         firstSeen: at,
         attempts: 0,
         lastAttempt: 0,
+        workingAtAttempt: 0,
+        answersAtAttempt: 0,
         spent: false,
       }
       current.set(key, appearance)
@@ -358,6 +378,9 @@ export class Detector {
         const event = this.fire(hit, text, at, 1)
         appearance.attempts = 1
         appearance.lastAttempt = at
+        if (event && isAnswer(rule)) this.answersGiven++
+        appearance.workingAtAttempt = this.workingSeq
+        appearance.answersAtAttempt = this.answersGiven
         if (!event) appearance.spent = true
         else {
           events.push(event)
@@ -369,7 +392,8 @@ export class Detector {
         isAnswer(rule) &&
         rule.retryAfterMs !== null &&
         appearance.attempts < rule.maxAttempts &&
-        at - appearance.lastAttempt >= rule.retryAfterMs
+        at - appearance.lastAttempt >= rule.retryAfterMs &&
+        !this.movedOn(appearance)
       ) {
         appearance.attempts++
         appearance.lastAttempt = at
@@ -379,6 +403,18 @@ export class Detector {
     // Only what is on screen now is remembered: whatever left comes back as a new appearance.
     this.appearances = { buffer, keys: current, presetOnLine: currentPresets }
     return events
+  }
+
+  /**
+   * The agent moved on since this appearance was last answered — it worked, or proctor answered another
+   * prompt — so the line still on screen is a leftover, not a prompt that missed its answer: a TUI that
+   * redraws over a closed dialog can leave its lines visible (Claude Code 2.1.197), and keys sent at such a
+   * leftover land elsewhere (an Enter picks the next dialog's default, an Up recalls the last prompt).
+   */
+  private movedOn(appearance: Appearance): boolean {
+    return (
+      this.workingSeq !== appearance.workingAtAttempt || this.answersGiven !== appearance.answersAtAttempt
+    )
   }
 
   private completionCounts(text: string, workingNow: boolean): boolean {
@@ -449,13 +485,22 @@ export class Detector {
     return hits
   }
 
-  /** Bounded, timed match (see safe-regex.ts); a rule too slow once is disabled and reported. */
+  /**
+   * Bounded, timed match (see safe-regex.ts); a rule too slow is disabled and reported. A slow match is
+   * timed once more first: the clock also counts a garbage-collection pause or the process waiting for a
+   * busy CPU (a 156 ms match of a trivial rule was seen beside two agents on a 2-core machine, and the
+   * rule it disabled was the one that answered the next permission prompt), while a slow pattern is slow
+   * again on the same line.
+   */
   private exec(rule: number, text: string): RegExpExecArray | null {
     if (this.disabled.has(rule)) return null
     const { match, ms } = boundedExec(this.rules[rule]!.regex, text)
     if (ms > SLOW_MATCH_MS) {
-      this.disabled.add(rule)
-      this.onSlowRule?.(this.rules[rule]!.name, ms)
+      const again = boundedExec(this.rules[rule]!.regex, text).ms
+      if (again > SLOW_MATCH_MS) {
+        this.disabled.add(rule)
+        this.onSlowRule?.(this.rules[rule]!.name, Math.min(ms, again))
+      }
     }
     return match
   }

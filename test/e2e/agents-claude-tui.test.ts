@@ -28,9 +28,11 @@ afterEach(async () => {
 })
 
 describe.each(claudeBinaries())('proctor run --agent claude-code -- claude (TUI, $label)', (binary) => {
-  // One retry: in 1 of 3 clean-clone CI runs (never alone, 0 of 6), 2.1.197 showed nothing after the
-  // API-key dialog was answered while another test file ran beside it on the 2-core machine. The
-  // diagnostics below include the last screen, to tell whose fault that is when it happens again.
+  // One retry. Beside another test file on 2 cores, 2.1.197 sometimes stalled after the API-key dialog.
+  // Three causes were proctor's own keys and are fixed (answers repeated at dialog lines 2.1.197 leaves on
+  // screen, an Enter at a ticked "✔" leftover picking "No" in the next dialog, a rule disabled after a
+  // GC/CPU pause). One is not: a 1 s first turn whose spinner no scan saw, next to a leftover dialog line,
+  // so its done line is never counted (about 1 run in 5 under load). The last screen is in the diagnostics.
   it(
     'answers the dialogs, types and submits the reason, detects each completion once',
     { timeout: 150_000, retry: 1 },
@@ -102,3 +104,75 @@ describe.each(claudeBinaries())('proctor run --agent claude-code -- claude (TUI,
     },
   )
 })
+
+// `agent.adapter: claude` over the preset: the TUI runs proctor as its own Stop hook (nothing is typed in).
+// Once that hook allowed, Claude idles at its prompt until someone quits it; proctor does, with /exit.
+const nativeYml = `agent:
+  adapter: claude
+stop_hooks:
+  - name: needs-hello
+    command: ["sh", "-c", "test -f hello.txt || { echo '${MISSING}' >&2; exit 2; }"]
+checkpoints:
+  push: never
+timeouts:
+  total: 100s
+`
+
+describe.each(claudeBinaries())(
+  'proctor run --agent claude-code -- claude (TUI, native Stop hook, $label)',
+  (binary) => {
+    it(
+      'blocks once inside Claude, then ends the idle TUI with /exit instead of waiting for the timeout',
+      { timeout: 150_000 },
+      async () => {
+        const here = { dir: '' }
+        const world = await claudeWorld(
+          binary,
+          (_req, h) => {
+            if (h.afterToolResult) return { text: 'Wrote hello.txt.' }
+            if (h.lastUserText.includes(MISSING))
+              return {
+                text: 'Writing it.',
+                toolUse: {
+                  name: 'Write',
+                  input: { file_path: join(here.dir, 'hello.txt'), content: 'hi\n' },
+                },
+              }
+            return { text: 'Nothing to do, all done.' }
+          },
+          { 'proctor.yml': nativeYml },
+        )
+        worlds.push(world)
+        here.dir = world.repo.dir
+        world.repo.commitAll('proctor.yml')
+        const run = await runProctor(world, [
+          '--agent',
+          'claude-code',
+          '--',
+          'claude',
+          '--permission-mode',
+          'acceptEdits',
+          'finish the task',
+        ])
+        const events = run.report?.events ?? []
+        const diagnostics = `exit ${run.code}\n${run.stderr.slice(-3000)}\n${JSON.stringify(events.slice(-30), null, 1)}\nlast screen output:\n${run.report?.output_tail ?? ''}`
+        expect(run.code, diagnostics).toBe(0)
+        expect(world.repo.read('hello.txt')).toBe('hi\n')
+        expect(world.api.conversation().some((r) => userTexts(r).includes(MISSING))).toBe(true)
+
+        // Both rounds came from Claude's own Stop hook; nothing was typed into the TUI.
+        expect(run.report).toMatchObject({ status: 'completed', verdict: 'allow', rounds: 2 })
+        expect(run.report.stop_hooks.map((h) => h.verdict)).toEqual(['block', 'allow'])
+        expect(events.some((e) => /typed the reasons/.test(e.message))).toBe(false)
+
+        // Ended by proctor once idle after the allow: Claude exited on /exit, not on a signal or the timeout.
+        const allowAt = events.find((e) => e.kind === 'stop_hooks' && /allow/.test(e.message))?.at ?? Infinity
+        const quit = events.find((e) => e.kind === 'exit' && /agent\.quit/.test(e.message))
+        expect(quit, diagnostics).toBeDefined()
+        expect(quit!.at).toBeGreaterThan(allowAt)
+        expect(run.report.agent, diagnostics).toMatchObject({ exit_code: 0, signal: null })
+        expect(world.proxy.attempts).toEqual([])
+      },
+    )
+  },
+)

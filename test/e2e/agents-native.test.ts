@@ -4,74 +4,34 @@
 // API log), the agent's file write (a real tool call), the allow, and report.json. Every other address is
 // unreachable: the proxy variables point at a closed loopback port and the CLIs' telemetry and update checks
 // are off.
-import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
-import type { SessionReport } from '../../src/report/model.js'
 import * as openai from '../servers/openai-api.js'
 import * as gemini from '../servers/gemini-api.js'
+import {
+  AGENT_TEST_MS,
+  agentEnv,
+  codexBin,
+  codexSetup as codexWorld,
+  codexVersion,
+  geminiBin,
+  geminiSetup as geminiWorld,
+  geminiVersion,
+  needsDoneFile,
+  onlyReport,
+  proctorRun,
+  REASON,
+  repo as tempRepo,
+  type Cleanups,
+} from './agents-harness.js'
 
-const root = resolve(import.meta.dirname, '../..')
-const cli = join(root, 'dist/cli.js')
-const codexBin = join(root, 'node_modules/.bin/codex')
-const geminiBin = join(root, 'node_modules/.bin/gemini')
-/** Real agents on two shared cores: generous, but a hang still fails. */
-const AGENT_TEST_MS = 150_000
-
-const cleanups: (() => unknown)[] = []
+const cleanups: Cleanups = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-function repo(files: Record<string, string>): TempRepo {
-  const r = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
-  cleanups.push(() => r.cleanup())
-  return r
-}
-
-/** The agent's environment: a temp HOME, fake keys, no proxy but a dead one, nothing from GitHub Actions. */
-function agentEnv(r: TempRepo, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...r.env }
-  for (const key of Object.keys(env)) {
-    if (/^(GITHUB_|PROCTOR_|OPENAI_|CODEX_|GEMINI_|GOOGLE_)/.test(key)) delete env[key]
-  }
-  const dead = 'http://127.0.0.1:9'
-  return {
-    ...env,
-    NO_COLOR: '1',
-    HTTP_PROXY: dead,
-    HTTPS_PROXY: dead,
-    ALL_PROXY: dead,
-    http_proxy: dead,
-    https_proxy: dead,
-    NO_PROXY: '127.0.0.1,localhost',
-    no_proxy: '127.0.0.1,localhost',
-    ...extra,
-  }
-}
-
-function proctorRun(cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [cli, 'run', '--no-push'], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
-    child.on('close', (code) => resolveRun({ code, output }))
-  })
-}
-
-function onlyReport(r: TempRepo): SessionReport {
-  const sessions = join(r.dir, '.proctor/sessions')
-  const ids = readdirSync(sessions)
-  expect(ids).toHaveLength(1)
-  return JSON.parse(readFileSync(join(sessions, ids[0]!, 'report.json'), 'utf8')) as SessionReport
-}
+const repo = (files: Record<string, string>) => tempRepo(cleanups, files)
 
 function proctorYml(command: string[], adapter: string, stopHook: string, maxRounds = 3): string {
   return [
@@ -90,42 +50,19 @@ function proctorYml(command: string[], adapter: string, stopHook: string, maxRou
   ].join('\n')
 }
 
-const needsDoneFile = 'test -f done.txt || { echo "done.txt is missing: create it" >&2; exit 2; }'
-const REASON = 'done-file: done.txt is missing: create it'
-
 // ---------------------------------------------------------------- Codex
 
 async function codexSetup(script: openai.ScriptedTurn[]) {
-  const api = await openai.startOpenAIApi({ script })
-  cleanups.push(() => api.close())
-  const home = tempDir('proctor-codex-home-')
-  writeFileSync(
-    join(home, 'config.toml'),
-    [
-      'model = "gpt-5.1-codex"',
-      'model_provider = "scripted"',
-      'check_for_update_on_startup = false',
-      '[analytics]',
-      'enabled = false',
-      '[model_providers.scripted]',
-      'name = "scripted"',
-      `base_url = "${api.url}"`,
-      'wire_api = "responses"',
-      'env_key = "OPENAI_API_KEY"',
-      'request_max_retries = 0',
-      'stream_max_retries = 0',
-      '',
-    ].join('\n'),
-  )
+  const world = await codexWorld(cleanups, { script })
   const command = [codexBin, 'exec', '--dangerously-bypass-approvals-and-sandbox', 'create done.txt']
-  return { api, home, command }
+  return { ...world, command }
 }
 
-describe('Codex CLI 0.169.0 under proctor run (adapter codex)', () => {
+describe(`Codex CLI ${codexVersion} under proctor run (adapter codex)`, () => {
   it(
     "blocks once through Codex's own Stop hook, the reason reaches the model, the fix lands, report.json shows both rounds",
     async () => {
-      const { api, home, command } = await codexSetup([
+      const { api, command, env } = await codexSetup([
         [openai.message('All done.')],
         (request) => {
           // The turn after the block: the model must have been told why.
@@ -135,11 +72,7 @@ describe('Codex CLI 0.169.0 under proctor run (adapter codex)', () => {
         [openai.message('Created done.txt.')],
       ])
       const r = repo({ 'proctor.yml': proctorYml(command, 'codex', needsDoneFile) })
-      cleanups.push(() => rmHome(home))
-      const run = await proctorRun(
-        r.dir,
-        agentEnv(r, { HOME: home, CODEX_HOME: home, OPENAI_API_KEY: 'sk-test-not-real' }),
-      )
+      const run = await proctorRun(r.dir, env(r))
       expect(run.code, run.output).toBe(0)
 
       // The API log: three model turns; the second carries proctor's reason as Codex's hook prompt.
@@ -164,38 +97,12 @@ describe('Codex CLI 0.169.0 under proctor run (adapter codex)', () => {
   )
 })
 
-/** The CLIs leave sessions and logs in their temp HOME; it is ours to remove. */
-function rmHome(home: string): void {
-  rmSync(home, { recursive: true, force: true })
-}
-
 // ---------------------------------------------------------------- Gemini CLI
 
 async function geminiSetup(script: gemini.ScriptedTurn[], fallback?: gemini.ScriptedTurn) {
-  const api = await gemini.startGeminiApi({ script, fallback })
-  cleanups.push(() => api.close())
-  const home = tempDir('proctor-gemini-home-')
-  mkdirSync(join(home, '.gemini'))
-  writeFileSync(
-    join(home, '.gemini/settings.json'),
-    JSON.stringify({
-      security: { auth: { selectedType: 'gemini-api-key' } },
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-      general: { disableAutoUpdate: true, disableUpdateNag: true },
-    }),
-  )
-  cleanups.push(() => rmHome(home))
+  const world = await geminiWorld(cleanups, script, fallback)
   const command = [geminiBin, '-p', 'create done.txt', '-m', 'gemini-2.5-flash', '--approval-mode', 'yolo']
-  const env = (r: TempRepo) =>
-    agentEnv(r, {
-      HOME: home,
-      GEMINI_API_KEY: 'test-key-not-real',
-      GOOGLE_GEMINI_BASE_URL: api.url,
-      // As in every GitHub Actions job: Gemini then strips its hooks' environment to PATH, HOME, GEMINI_CLI_*.
-      GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    })
-  return { api, command, env }
+  return { ...world, command }
 }
 
 const writeFile = (path: string, content: string) =>
@@ -208,7 +115,7 @@ const afterTool = (request: gemini.LoggedRequest): boolean => {
   return (last?.parts ?? []).some((part) => 'functionResponse' in part)
 }
 
-describe('Gemini CLI 0.61.0 under proctor run (adapter gemini)', () => {
+describe(`Gemini CLI ${geminiVersion} under proctor run (adapter gemini)`, () => {
   it(
     "blocks once through Gemini's AfterAgent hook, the reason reaches the model, the fix lands, report.json shows both rounds",
     async () => {

@@ -1,10 +1,12 @@
 // Typing that is submitted: typeAndSubmit against a real PTY process that, like Claude Code, takes a long
-// single write for a paste (its Enter becomes a newline) and turns bracketed paste on.
+// single write for a paste (its Enter becomes a newline) and turns bracketed paste on; and quitAgent, which
+// ends such an agent once the session is decided.
 import { afterEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { AgentRun } from '../../src/supervisor/agent-run.js'
 import { OutputPipeline } from '../../src/supervisor/output.js'
 import { typeAndSubmit } from '../../src/supervisor/typing.js'
+import { quitAgent } from '../../src/supervisor/quit.js'
 import { configSchema } from '../../src/config/schema.js'
 import { tempDir } from '../helpers/git-repo.js'
 import { OutputLog, fixture, repoRoot } from './supervisor-helpers.js'
@@ -79,5 +81,34 @@ describe('typeAndSubmit', () => {
     const result = await typeAndSubmit(run, pipeline, 'short answer', typing({ paste: 'never' }))
     expect(result.bracketed).toBe(false)
     await log.next(/SUBMITTED 1: short answer/)
+  })
+})
+
+describe('quitAgent', () => {
+  const timing = { submitDelayMs: 50, graceMs: 2_000 }
+
+  it('types the quit command and its Enter separately; the agent exits by itself', async () => {
+    const { run, log } = await start(['--quit=/exit'])
+    const result = await quitAgent(run, '/exit\r', timing)
+    expect(result).toEqual({ graceful: true })
+    const exit = await run.finished
+    expect(exit).toMatchObject({ exitCode: 0, cause: null })
+    expect(log.text).toContain('BYE')
+  })
+
+  it('stops an agent that ignores the quit command once the grace period is over', async () => {
+    const { run, log } = await start()
+    const result = await quitAgent(run, '/exit\r', { ...timing, graceMs: 300 })
+    expect(result).toEqual({ graceful: false })
+    const exit = await run.finished
+    expect(exit.cause).toBe('requested')
+    // It was asked first: the command reached its input box and was submitted.
+    expect(log.text).toContain('SUBMITTED 1: /exit')
+  })
+
+  it('without quit keys, stops the agent at once', async () => {
+    const { run } = await start(['--quit=/exit'])
+    expect(await quitAgent(run, undefined, timing)).toEqual({ graceful: false })
+    expect((await run.finished).cause).toBe('requested')
   })
 })

@@ -57,6 +57,11 @@ export function inputText(request: LoggedRequest): string {
   return JSON.stringify(Array.isArray(input) ? input : [])
 }
 
+/** Codex's TUI side request for a short task title (its prompt asks for "a concise, single-line task title"). */
+function isTitleRequest(request: LoggedRequest): boolean {
+  return inputText(request).includes('Generate a concise, single-line task title')
+}
+
 export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIApi> {
   const requests: LoggedRequest[] = []
   let turn = 0
@@ -84,6 +89,11 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
       turn: null,
     }
     requests.push(logged)
+    if (req.method === 'POST' && path.endsWith('/responses') && isTitleRequest(logged)) {
+      // The interactive Codex asks the model for a title for the task on the side: not a scripted turn.
+      streamResponse(res, [message('Scripted task')], -1)
+      return
+    }
     if (req.method === 'POST' && path.endsWith('/responses')) {
       logged.turn = turn
       const step = options.script[turn] ?? options.fallback ?? [message('done')]

@@ -39,6 +39,68 @@ describe('agent presets', () => {
     expect(yes.respond).toMatchObject({ send: '\r', delay: 300, retry_after: 2_000, max_attempts: 5 })
   })
 
+  it('codex and gemini: one-shot and TUI keep the native hook; the TUI adds the screen rules and agent.quit', () => {
+    const cases = [
+      {
+        preset: 'codex',
+        once: ['codex', 'exec', 'fix it'],
+        tui: ['codex', '-a', 'on-request', 'fix it'],
+        quit: '/exit\r',
+      },
+      {
+        preset: 'gemini',
+        once: ['gemini', '-p', 'fix it'],
+        tui: ['gemini', '-m', 'x', 'fix it'],
+        quit: '/quit\r',
+      },
+    ]
+    for (const c of cases) {
+      const once = parseConfigText('', 'proctor.yml', { preset: c.preset, argv: c.once }).config
+      expect(once.agent.adapter).toBe(c.preset)
+      expect(once.detect).toEqual([])
+      expect(once.agent.quit).toBeUndefined()
+      const tui = parseConfigText('', 'proctor.yml', { preset: c.preset, argv: c.tui }).config
+      expect(tui.agent.adapter).toBe(c.preset)
+      expect(tui.agent.quit).toBe(c.quit)
+      expect(tui.detect.map((r) => r.kind)).toEqual(
+        expect.arrayContaining(['dialog', 'approval_request', 'working', 'error']),
+      )
+    }
+  })
+
+  it('the TUI rules match the lines the real CLIs showed (Codex 0.169.0, Gemini CLI 0.61.0, Claude Code 2.1.197)', () => {
+    // Screen lines copied from the real TUIs under a PTY (docs/agents.md lists them).
+    const seen: [preset: string, line: string, rule: string | null][] = [
+      ['codex', '› 1. Trust and continue', 'codex:trust-folder'],
+      ['codex', '  Would you like to run the following command?', 'codex:approval'],
+      ['codex', '› 1. Yes, proceed (y)', 'codex:yes'],
+      ['codex', '> 1. Sign in with ChatGPT', 'codex:not-logged-in'],
+      ['codex', '• Working (4s • esc to interrupt) · Running hook', 'codex:working'],
+      ['codex', '  Worked for 4s • 00:07', 'codex:done'],
+      ['codex', '  Worked for <1s • 00:06', 'codex:done'],
+      ['codex', '› Ask Codex to do anything', null],
+      ['codex', '• Created done.txt.', null],
+      ['gemini', ' │ ● 1. Trust folder (grepo)  │', 'gemini:trust-folder'],
+      ['gemini', '│ Apply this change?      │', 'gemini:approval'],
+      ['gemini', '│ Allow execution of [Shell]?   │', 'gemini:approval'],
+      ['gemini', '│ ● 1. Allow once      │', 'gemini:allow-once'],
+      ['gemini', '│   How would you like to authenticate for this project?  │', 'gemini:not-logged-in'],
+      ['gemini', ' ⠸ Executing Hook: proctor-stop (esc to cancel, 0s)     ? for shortcuts', 'gemini:working'],
+      ['gemini', ' >   Type your message or @path/to/file', null],
+      ['gemini', '> create done.txt', null],
+      ['gemini', '✦ All done.', null],
+      ['claude-code', ' ❯ 1. Yes, I trust this folder', 'claude-code:yes'],
+      ['claude-code', '  ❯ 1. Yes', 'claude-code:yes'],
+      // 2.1.197 redraws a closed dialog with the chosen option ticked: not a prompt any more.
+      ['claude-code', ' ❯ 1. Yes, I trust this folder ✔', null],
+    ]
+    for (const [preset, line, rule] of seen) {
+      const { config } = parseConfigText('', 'proctor.yml', { preset, argv: [preset, 'task'] })
+      const matched = compileRules(config.detect).find((r) => r.regex.test(line))
+      expect(matched?.name ?? null, `${preset}: ${line}`).toBe(rule)
+    }
+  })
+
   it('agent.preset in the file works like --agent; the command in the file decides the mode', () => {
     const { config } = parseConfigText(
       'agent:\n  preset: claude-code\n  command: [claude, fix]\n',

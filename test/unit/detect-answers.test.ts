@@ -57,6 +57,48 @@ describe('respond.delay and respond.retry_after', () => {
     s.dispose()
   })
 
+  it('a leftover of an answered dialog is not answered again once the agent has worked since', async () => {
+    // Claude Code 2.1.197 redraws over a closed dialog and can leave its lines on screen while it works;
+    // keys sent at that leftover would land in its input box (Up recalls the last prompt, Enter submits).
+    const s = setup([
+      {
+        name: 'api-key',
+        match: '❯ No \\(recommended\\)',
+        respond: { send: '\x1b[A', delay: '300ms', retry_after: '2s', max_attempts: 5 },
+      },
+      { name: 'working', match: 'esc to interrupt', kind: 'working' },
+    ])
+    await s.show(DIALOG)
+    s.advance(300)
+    expect(s.scan().map((e) => e.attempt)).toEqual([1])
+    // The dialog's line stays where it was; below it the agent now shows itself busy.
+    await s.show('\x1b[8;1H✽ Shimmying… (esc to interrupt)')
+    await s.show('\x1b[8;1H\x1b[2K❯ ')
+    s.advance(10_000)
+    expect(s.scan()).toEqual([])
+    expect(s.detector.nextDeadline()).toBeNull()
+    s.dispose()
+  })
+
+  it('a leftover of an answered dialog is not answered again once another dialog was answered', async () => {
+    // The folder-trust leftover stays on screen beside the API-key dialog: an Enter sent at it would pick
+    // the API-key dialog's default ("No").
+    const s = setup([
+      { name: 'yes', match: '❯ (?:1\\. )?Yes', respond: { send: '\r', retry_after: '2s', max_attempts: 5 } },
+      { name: 'api-key', match: '❯ No \\(recommended\\)', respond: { send: '\x1b[A', retry_after: '2s' } },
+    ])
+    expect((await s.show('\x1b[H\x1b[2J❯ 1. Yes, I trust this folder')).map((e) => e.rule)).toEqual(['yes'])
+    s.advance(500)
+    expect((await s.show('\x1b[3;1H  ❯ No (recommended)')).map((e) => e.rule)).toEqual(['api-key'])
+    s.advance(1_600)
+    // 2.1 s after the trust answer, its line is still there: not answered again. The API-key dialog,
+    // answered 1.6 s ago, still is when its own time comes.
+    expect(s.scan()).toEqual([])
+    s.advance(400)
+    expect(s.scan().map((e) => [e.rule, e.attempt])).toEqual([['api-key', 2]])
+    s.dispose()
+  })
+
   it('a prompt gone before its delay is never answered; one that comes back is a new appearance', async () => {
     const s = setup([
       { name: 'api-key', match: '❯ No \\(recommended\\)', respond: { send: 'x', delay: '1s' } },
@@ -140,5 +182,31 @@ describe('BracketedPasteTracker', () => {
     expect(t.enabled).toBe(false)
     t.write(Buffer.from('x\x1b[?2004h'))
     expect(t.enabled).toBe(true)
+  })
+})
+
+describe('slow rules', () => {
+  it('a rule slow once (a pause, not its pattern) stays on; one slow again on the same line is disabled', () => {
+    // A pattern whose first run is held up, as a garbage-collection pause or a busy CPU holds up any match.
+    class PausedOnce extends RegExp {
+      private paused = false
+      override exec(text: string): RegExpExecArray | null {
+        if (!this.paused) {
+          this.paused = true
+          const until = performance.now() + 150
+          while (performance.now() < until);
+        }
+        return super.exec(text)
+      }
+    }
+    const [rule] = compileRules(
+      configSchema.parse({ detect: [{ name: 'yes', match: 'Yes', respond: { send: '\r' } }] }).detect,
+    )
+    const detector = new Detector([{ ...rule!, regex: new PausedOnce('Yes') }])
+    const slow: string[] = []
+    detector.onSlowRule = (name) => slow.push(name)
+    expect(detector.scanLines([{ seq: 1, text: 'Yes', complete: true }]).map((e) => e.rule)).toEqual(['yes'])
+    expect(detector.scanLines([{ seq: 2, text: 'Yes', complete: true }]).map((e) => e.rule)).toEqual(['yes'])
+    expect(slow).toEqual([])
   })
 })

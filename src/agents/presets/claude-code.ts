@@ -14,6 +14,8 @@
 //   line counts only after the agent was busy since proctor last typed, and not while it still is: Claude
 //   re-renders its whole transcript after SIGCONT, old done lines included.
 // - The input box reads "❯" + U+00A0; menus use a plain space after "❯", so a typed "Yes" never matches.
+// - `/exit` then Enter quits it. With `agent.adapter: claude` over the preset, the TUI runs proctor as its own
+//   Stop hook instead of having reasons typed in; the same done line then tells proctor when to end it.
 import type { ConfigInput } from '../../config/schema.js'
 import type { AgentPreset } from './types.js'
 
@@ -40,7 +42,9 @@ const dialogs: RuleInput[] = [
   {
     name: 'claude-code:yes',
     // Yes selected in any dialog (API key, folder trust, a permission prompt the permission mode left): Enter.
-    match: String.raw`^\s*❯ (?:1\. )?Yes(?:$|,)`,
+    // Not once chosen: 2.1.197 redraws the closed dialog with "❯ 1. Yes, I trust this folder ✔", and an
+    // Enter sent at that lands in the next dialog (the API-key one, picking its default "No").
+    match: String.raw`^\s*❯ (?:1\. )?Yes(?:$|,[^✔]*$)`,
     kind: 'dialog',
     respond: { send: '\r', ...patiently },
   },
@@ -96,7 +100,8 @@ export const claudeCodePreset: AgentPreset = {
   isInteractive: (argv) => !argv.some((a) => a === '-p' || a === '--print' || a.startsWith('--print=')),
   interactive: {
     // The stop hooks' reasons are typed into the TUI (bracketed paste, then Enter): no Stop-hook wiring.
-    agent: { adapter: 'generic' },
+    // Once the session is decided Claude is asked to exit (it saves its session), then stopped if it lingers.
+    agent: { adapter: 'generic', quit: '/exit\r' },
     detect: dialogs,
   },
 }

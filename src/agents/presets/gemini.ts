@@ -1,9 +1,64 @@
-// Gemini CLI (`gemini -p "…"`, or the interactive `gemini`): proctor's stop hooks run inside Gemini's own
+// Gemini CLI (`gemini -p "…"`, or the interactive `gemini "…"`): proctor's stop hooks run inside Gemini's own
 // loop through its AfterAgent hook in .gemini/settings.json (merged for the session, restored byte for byte
 // afterwards, never checkpointed; see src/hooks/adapters/gemini.ts). Gemini loads a project's hooks only in a
 // trusted folder, and its --skip-trust flag is applied after settings are read, so the agent's environment
 // carries GEMINI_CLI_TRUST_WORKSPACE=true. `continue` is used only when Gemini never called the hook.
+//
+// The interactive TUI (checked against the real CLI, test/e2e/agents-gemini-tui.test.ts) is read from the
+// screen only to get through its dialogs and to see when it is idle, so proctor can end it once the hook
+// allowed:
+// - "Do you trust the files in this folder?" with "● 1. Trust folder (…)" selected: Enter (the trust variable
+//   above normally keeps it away).
+// - Approvals left by the approval mode: "Apply this change?" (an edit) or "Allow execution of [Shell]?" (a
+//   shell command) with "● 1. Allow once" selected: recorded, then Enter.
+// - Not logged in: "How would you like to authenticate for this project?": the session stops.
+// - Busy: the spinner line "⠸ Thinking… (esc to cancel, 2s)", also while a hook runs ("Executing Hook: …").
+//   Gemini prints no "done" line, and its empty input box ("> Type your message or @path/to/file") is on
+//   screen before any work too, so there is no completion rule: once the hook allowed, the session ends
+//   Gemini when the screen no longer shows the spinner (src/session/session.ts).
+// - `/quit` then Enter quits it. Without the kitty keyboard protocol (proctor's terminal does not answer its
+//   query) Gemini takes an Enter that comes within 30 ms of a typed key for a newline, not a submit; two
+//   writes 50 ms apart can reach it together on a busy machine, so Enter follows typed text after 500 ms.
+import type { ConfigInput } from '../../config/schema.js'
 import type { AgentPreset } from './types.js'
+
+type RuleInput = NonNullable<ConfigInput['detect']>[number]
+
+/** Answers: after the TUI is ready for them, again while the dialog is still there. */
+const patiently = { delay: '300ms', retry_after: '2s', max_attempts: 5 } as const
+
+const screens: RuleInput[] = [
+  {
+    name: 'gemini:trust-folder',
+    match: String.raw`^[│\s]*● 1\. Trust folder\b`,
+    kind: 'dialog',
+    respond: { send: '\r', ...patiently },
+  },
+  {
+    name: 'gemini:approval',
+    match: String.raw`^[│\s]*(?:Apply this change|Allow execution of\b[^?]{0,200})\?`,
+    kind: 'approval_request',
+    respond: { notify: true },
+  },
+  {
+    name: 'gemini:allow-once',
+    match: String.raw`^[│\s]*● 1\. Allow once\b`,
+    kind: 'dialog',
+    respond: { send: '\r', ...patiently },
+  },
+  {
+    name: 'gemini:not-logged-in',
+    match: String.raw`How would you like to authenticate for this project\?`,
+    kind: 'error',
+    respond: { stop: true },
+  },
+  {
+    name: 'gemini:working',
+    match: String.raw`\(esc to cancel, \d`,
+    kind: 'working',
+    respond: { notify: true },
+  },
+]
 
 export const geminiPreset: AgentPreset = {
   name: 'gemini',
@@ -16,5 +71,12 @@ export const geminiPreset: AgentPreset = {
       env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
       continue: ['gemini', '--resume', 'latest', '-p', '{reason}'],
     },
+  },
+  // `-p`/`--prompt` is the one-shot (headless) mode; a positional prompt or `-i` starts the TUI.
+  isInteractive: (argv) =>
+    !argv.some((a) => a === '-p' || a === '--prompt' || a.startsWith('--prompt=') || a === '--acp'),
+  interactive: {
+    agent: { quit: '/quit\r', typing: { submit_delay: '500ms' } },
+    detect: screens,
   },
 }
