@@ -1,24 +1,23 @@
 import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
 
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-BAxzLH_R.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-ghA5dLjC.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { e as ensureStateDir } from './chunks/state-dir-BicigC9J.js';
+import { e as ensureStateDir } from './chunks/units-uesZE-n4.js';
 import { r as reconcileOrphans } from './chunks/registry-BQ_ezYsh.js';
-import { l as loadConfig, c as configSchema, a as checkpointRef } from './chunks/load-Da5-Wslq.js';
-import { G as Git } from './chunks/runner-Bvzwme2y.js';
-import { l as listCheckpoints, P as PushQueue } from './chunks/history-CMuI9Jgm.js';
-import { C as CheckpointStore, f as forbiddenAreaOf, e as evaluateCheckpoint, d as diffTrees, a as evaluatePolicy } from './chunks/store-B1K8C-w7.js';
+import { l as loadConfig, c as configSchema } from './chunks/load-DcpgJsnN.js';
+import { c as checkpointRef } from './chunks/refs-MgMT0USI.js';
+import { W as Workspace, l as listCheckpoints } from './chunks/workspace-DvR1kSRs.js';
 import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
-import { R as REPORT_SCHEMA_VERSION } from './chunks/model-CLLzfyWv.js';
-import { r as readActionsContext, l as linksFor } from './chunks/markdown-BY4hpVjI.js';
-import { c as createSanitizer } from './chunks/sanitize-Cfk4BtE6.js';
+import { R as ReportBuilder } from './chunks/agent-env-DOSZ8v6J.js';
+import { r as readActionsContext, l as linksFor } from './chunks/markdown-Bu10Guj9.js';
+import { c as createSanitizer } from './chunks/sanitize-CuGiiGOW.js';
+import './chunks/words-DJQCzZTI.js';
 import 'fs';
 import 'os';
 import 'http';
 import 'https';
 import './chunks/_commonjsHelpers-eQonu12B.js';
-import 'node:crypto';
 import 'crypto';
 import 'path';
 import 'net';
@@ -47,15 +46,17 @@ import 'node:dns';
 import 'string_decoder';
 import 'child_process';
 import 'timers';
-import './chunks/agent-env-CNVR14Po.js';
+import './chunks/runner-BWUXmy3c.js';
 import 'node:child_process';
+import 'node:fs/promises';
+import 'node:crypto';
 import 'node:os';
 import './chunks/errors-7nusPbhT.js';
 import 'process';
 import 'buffer';
 import 'node:v8';
-import 'tty';
-import './chunks/agent-exit-DlsvthiM.js';
+import './chunks/index-DfcMis9c.js';
+import './chunks/model-CLLzfyWv.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
@@ -82,12 +83,17 @@ async function post(env = process.env) {
     // The agent job of the two-job layout never pushes or publishes, not even from the post step.
     if (inputs.handoff)
         config.checkpoints.push = 'never';
+    const workspace = Workspace.find(cwd);
     const sessionDir = join(dirs.sessions, sessionId);
     const reportExists = existsSync(join(sessionDir, 'report.json'));
     // Without report.json main died before its final checkpoint: save the agent's last work first.
-    const violations = !reportExists && config.checkpoints.enabled ? await finalCheckpoint(cwd, sessionId, config) : [];
-    const pushed = await pushLeftovers(cwd, sessionId, sessionDir, config, await postPushCredential(cwd, config, inputs.githubToken, env));
-    const report = await reportOf(cwd, sessionId, sessionDir, pushed, violations);
+    const violations = workspace && !reportExists && config.checkpoints.enabled
+        ? await finalCheckpoint(workspace, sessionId, config)
+        : [];
+    const pushed = workspace
+        ? await pushLeftovers(workspace, sessionId, config, await postPushCredential(workspace, config, inputs.githubToken, env))
+        : null;
+    const report = await reportOf(workspace, cwd, sessionId, sessionDir, pushed, violations);
     try {
         const ctx = readActionsContext(env);
         const token = inputs.githubToken;
@@ -121,15 +127,8 @@ async function post(env = process.env) {
  * Checkpoints what main left and returns the policy's verdict on the session's work: this checkpoint's
  * diff and the cumulative one, or (nothing new since main's last checkpoint) the cumulative diff alone.
  */
-async function finalCheckpoint(cwd, sessionId, config) {
-    const git = new Git({ cwd });
-    const store = new CheckpointStore({
-        git,
-        session: sessionId,
-        maxFileSize: config.checkpoints.max_file_size,
-        validate: (ctx) => evaluateCheckpoint({ ...ctx, worktree: cwd, policy: config.policy }),
-        withhold: forbiddenAreaOf(config.policy),
-    });
+async function finalCheckpoint(workspace, sessionId, config) {
+    const store = workspace.store(sessionId, config, { judge: true });
     try {
         await store.open();
         const result = await store.createDetailed('final');
@@ -138,17 +137,7 @@ async function finalCheckpoint(cwd, sessionId, config) {
             info(`proctor: final checkpoint ${record.seq} (${record.sha.slice(0, 12)}) of the work main left`);
             return result.violations;
         }
-        const latest = store.latest;
-        if (!latest)
-            return [];
-        const files = await diffTrees(git, store.base, latest);
-        return evaluatePolicy({
-            files,
-            checkpoint: store.latestSeq,
-            worktree: cwd,
-            policy: config.policy,
-            scope: 'cumulative',
-        });
+        return await workspace.standingViolations(store, config);
     }
     catch (error) {
         warning(`proctor: could not take the final checkpoint: ${error.message}`);
@@ -159,10 +148,10 @@ async function finalCheckpoint(cwd, sessionId, config) {
     }
 }
 /** The token for the leftover push only, as main passes it (never when .git/config already holds one). */
-async function postPushCredential(cwd, config, token, env) {
-    if (!token || (await warnPersistedCredentials(cwd)))
+async function postPushCredential(workspace, config, token, env) {
+    if (!token || (await warnPersistedCredentials(workspace.root)))
         return undefined;
-    const remote = await new Git({ cwd }).remoteUrl(config.checkpoints.remote).catch(() => null);
+    const remote = await workspace.git.remoteUrl(config.checkpoints.remote).catch(() => null);
     let serverUrl = 'https://github.com';
     try {
         serverUrl = readActionsContext(env).serverUrl;
@@ -172,55 +161,36 @@ async function postPushCredential(cwd, config, token, env) {
     }
     return pushCredential(remote, token, gitServerUrl(env, serverUrl));
 }
-async function pushLeftovers(cwd, sessionId, sessionDir, config, secretConfig) {
-    const git = new Git({ cwd });
-    const checkpoints = await listCheckpoints(git, sessionId).catch(() => []);
-    if (checkpoints.length === 0)
+async function pushLeftovers(workspace, sessionId, config, secretConfig) {
+    // The post step only runs in Actions, where `auto` means push.
+    const record = await workspace.pushSession(sessionId, config, secretConfig ? { secretConfig } : {});
+    if (!record)
         return null;
-    const queue = new PushQueue({
-        git,
-        session: sessionId,
-        remote: config.checkpoints.remote,
-        branchTemplate: config.checkpoints.branch,
-        // The post step only runs in Actions, where `auto` means push.
-        mode: config.checkpoints.push,
-        sessionDir,
-        base: checkpoints[0]?.base ?? null,
-        ...(secretConfig ? { secretConfig } : {}),
-    });
-    queue.schedule();
-    const record = await queue.flush();
     info(record.ok
         ? `proctor: pushed checkpoints to ${record.branch}`
         : `proctor: checkpoints not pushed: ${record.reason}`);
     return record;
 }
 /** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
-async function reportOf(cwd, sessionId, sessionDir, pushed, violations) {
+async function reportOf(workspace, cwd, sessionId, sessionDir, pushed, violations) {
     const path = join(sessionDir, 'report.json');
     if (existsSync(path)) {
         const parsed = parseSessionReport(readFileSync(path, 'utf8'));
         if (typeof parsed !== 'string')
             return { ...parsed, pushed: pushed ?? parsed.pushed };
     }
-    const checkpoints = await listCheckpoints(new Git({ cwd }), sessionId).catch(() => []);
-    const now = new Date().toISOString();
-    return {
-        schema: REPORT_SCHEMA_VERSION,
-        session_id: sessionId,
-        status: 'interrupted',
-        verdict: 'block',
-        exit_code: 143,
-        signal: 'SIGKILL',
-        reason: 'the main step was cancelled or killed before it could report; the post step finished the report',
-        started_at: checkpoints[0]?.createdAt ?? now,
-        ended_at: now,
-        duration_ms: 0,
+    const checkpoints = workspace ? await listCheckpoints(workspace.git, sessionId).catch(() => []) : [];
+    const first = checkpoints[0]?.createdAt;
+    const report = new ReportBuilder({
+        sessionId,
         command: [],
         cwd,
         mode: 'pty',
-        events: [],
-        checkpoints: checkpoints.map((c) => ({
+        transcriptPath: join(sessionDir, 'transcript.log'),
+        ...(first ? { startedAt: new Date(first) } : {}),
+    });
+    for (const c of checkpoints) {
+        report.checkpoint({
             seq: c.seq,
             sha: c.sha,
             ref: checkpointRef(sessionId),
@@ -229,14 +199,21 @@ async function reportOf(cwd, sessionId, sessionDir, pushed, violations) {
             violations: c.violations,
             skipped: c.skipped,
             created_at: c.createdAt,
-        })),
-        violations,
-        stop_hooks: [],
-        rounds: 0,
-        pushed,
-        transcript: { path: join(sessionDir, 'transcript.log'), bytes: 0, capped: false },
-        output_tail: '',
-    };
+        });
+    }
+    report.violation(...violations);
+    if (pushed)
+        report.push(pushed);
+    report.finish({
+        status: 'interrupted',
+        verdict: 'block',
+        exitCode: 143,
+        signal: 'SIGKILL',
+        reason: 'the main step was cancelled or killed before it could report; the post step finished the report',
+        outputTail: '',
+        transcript: { bytes: 0, capped: false },
+    });
+    return report.snapshot();
 }
 
 // Entry of the action's post step (action.yml `post: dist/post.js`, `post-if: always()`).
