@@ -2,6 +2,7 @@
 // deciding whether it may stop (and sending it back when they block), lifecycle hooks, and the report.
 // Every way a session can end — exit, timeout, a detector, SIGINT/SIGTERM — funnels into `finish()`,
 // which takes the final checkpoint, pushes, writes report.json and leaves nothing running.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
@@ -964,7 +965,6 @@ function gaveUp(round: number, config: Config): string {
 
 /** How often an interactive agent the native hook let stop is checked for still showing itself busy. */
 const SETTLE_CHECK_MS = 500
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** The ending an agent run decides by itself (signal, timeout, detector, failure), or null: ask the stop hooks. */
 function endingOfAttempt(

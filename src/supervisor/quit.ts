@@ -2,6 +2,7 @@
 // total timeout, so proctor first asks it to exit the way a person would (agent.quit, e.g. "/exit" and
 // Enter: the agent saves its session and restores the terminal), and stops it the hard way (SIGTERM, grace,
 // SIGKILL) only if it is still running after `graceMs`.
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { AgentExit } from './agent-run.js'
 import type { StopCause, WriteResult } from './types.js'
 
@@ -45,5 +46,3 @@ function exitsWithin(finished: Promise<AgentExit>, ms: number): Promise<boolean>
     })
   })
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
