@@ -12,7 +12,7 @@ import module$1 from 'node:module';
 module$1.enableCompileCache?.();
 async function main(argv) {
     const [{ buildProgram }, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-        import('./chunks/program-MowDoHWe.js').then(function (n) { return n.p; }),
+        import('./chunks/program-D38fVUSG.js').then(function (n) { return n.p; }),
         import('./chunks/exit-Qpwlb4p1.js'),
         import('./chunks/errors-7nusPbhT.js'),
     ]);

@@ -7,7 +7,7 @@ import { e as ensureStateDir } from './chunks/units-uesZE-n4.js';
 import { r as reconcileOrphans } from './chunks/registry-BQ_ezYsh.js';
 import { l as loadConfig, c as configSchema } from './chunks/load-DcpgJsnN.js';
 import { c as checkpointRef } from './chunks/refs-MgMT0USI.js';
-import { W as Workspace, l as listCheckpoints } from './chunks/workspace-DvR1kSRs.js';
+import { W as Workspace, l as listCheckpoints } from './chunks/workspace-r5Zr2x3i.js';
 import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
 import { R as ReportBuilder } from './chunks/agent-env-DOSZ8v6J.js';
 import { r as readActionsContext, l as linksFor } from './chunks/markdown-Bu10Guj9.js';

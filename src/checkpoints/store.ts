@@ -43,6 +43,12 @@ export interface CheckpointStoreOptions {
   maxFileSize: number
   /** Minimum spacing between checkpoints (ms) for non-urgent triggers. */
   minIntervalMs?: number
+  /**
+   * The commit a new chain starts from, resolved by the caller before the agent could move HEAD (the
+   * store opens after the agent's spawn): an agent that commits at once must not make its commit the
+   * base, where the cumulative diff and the policy would never see it. Default: HEAD at open().
+   */
+  baseCommit?: string
   /** Policy hook: its violations are counted in the Proctor-Violations trailer. */
   validate?: (context: ValidateContext) => Promise<Violation[]> | Violation[]
   /**
@@ -229,10 +235,16 @@ export class CheckpointStore {
     // The identity probe and the empty tree are only needed at the first commit (see checkpoint()):
     // a session whose agent changes nothing never pays for them, and opening does not compete with them.
     const seeding = !fs.existsSync(this.indexFile)
+    const start = this.options.baseCommit ?? 'HEAD'
     // ... and one cat-file for HEAD, the chain tip and their trees (missing ones come back as null),
     // alongside the other reads the seeding needs.
     const [objects, filters, hidden] = await Promise.all([
-      this.git.resolveObjects(['HEAD^{commit}', 'HEAD^{tree}', `${this.ref}^{commit}`, `${this.ref}^{tree}`]),
+      this.git.resolveObjects([
+        `${start}^{commit}`,
+        `${start}^{tree}`,
+        `${this.ref}^{commit}`,
+        `${this.ref}^{tree}`,
+      ]),
       this.globalAttributeFiles(infoAttributes),
       seeding && fs.existsSync(this.userIndex)
         ? this.git.hasHiddenIndexEntries().catch(() => true)

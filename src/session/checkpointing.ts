@@ -91,7 +91,16 @@ export class SessionCheckpoints {
     this.root = workspace.root
     const git = workspace.git
     this.git = git
+    // Before the agent starts, side by side: the commit its work is judged against (the store opens only
+    // after the spawn, when the agent may already have moved HEAD), and what the repository's own
+    // machinery looks like untouched.
+    const [head, machinery] = await Promise.all([
+      git.resolveObjects(['HEAD^{commit}']).then(([commit]) => commit ?? null),
+      config.policy.git_tamper !== 'off' ? GitMachinery.record(git) : null,
+    ])
+    this.machinery = machinery
     this.store = workspace.store(this.o.sessionId, config, {
+      ...(head ? { baseCommit: head } : {}),
       hiddenPaths: this.o.hiddenPaths,
       // The session judges each checkpoint itself: it tracks what is resolved and what the agent heard.
       validate: (ctx) => this.validate(ctx),
@@ -105,8 +114,6 @@ export class SessionCheckpoints {
         ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }
         : undefined,
     })
-    // Before the agent starts: what the repository's own machinery looks like untouched.
-    if (config.policy.git_tamper !== 'off') this.machinery = await GitMachinery.record(git)
     const triggers = new CheckpointTriggers({
       root: this.root,
       git,

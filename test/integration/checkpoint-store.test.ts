@@ -424,3 +424,19 @@ describe("the user's repository is never touched", () => {
     expect(fs.readFileSync(path.join(repo.dir, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/main\n')
   })
 })
+
+describe('CheckpointStore base', () => {
+  it('keeps the base the session recorded before the agent started, even when the agent committed before the store opened', async () => {
+    const repo = setup()
+    const before = repo.git(['rev-parse', 'HEAD']).trim()
+    // The store is created (the session records HEAD) before the agent runs; it opens after the agent's spawn.
+    const store = open(repo, { baseCommit: before })
+    repo.write('secrets/key.txt', 'AKIAABCDEFGHIJKLMNOP\n')
+    repo.git(['add', 'secrets/key.txt'])
+    repo.git(['commit', '-qm', 'the agent commits at once'])
+    const record = await store.create('interval')
+    expect(store.base).toBe(before)
+    // The agent's commit is part of its work: its file is in the checkpoint's changes, not hidden in the base.
+    expect(record!.files_changed).toContain('secrets/key.txt')
+  })
+})
