@@ -18,6 +18,8 @@ import {
 const external = [/^@lydell\/node-pty/]
 
 const outDir = process.env.PROCTOR_BUILD_DIR ?? 'dist'
+const xtermMain = fileURLToPath(import.meta.resolve('@xterm/headless'))
+const lazyXterm = fileURLToPath(new URL('./scripts/lazy-xterm.cjs', import.meta.url))
 
 export default {
   input: {
@@ -32,6 +34,16 @@ export default {
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
     sourcemap: false,
+    // zod and yaml in chunks of their own: otherwise rollup groups them with whatever else the same
+    // commands import (the detector, the policy), and `proctor run` without a proctor.yml would load them
+    // before the agent starts although it parses nothing.
+    manualChunks(id) {
+      // (rollup would otherwise put its CommonJS helpers in the first manual chunk that uses them.)
+      if (id === '\0commonjsHelpers.js') return 'commonjs-helpers'
+      if (id.includes('/node_modules/zod/')) return 'zod'
+      if (id.includes('/node_modules/yaml/')) return 'yaml'
+      return null
+    },
     banner: (chunk) => (chunk.name === 'cli' && chunk.isEntry ? '#!/usr/bin/env node' : ''),
     // Some CommonJS dependencies call require() at run time; give ESM chunks a real one.
     intro:
@@ -39,10 +51,12 @@ export default {
   },
   plugins: [
     {
-      // @xterm/headless names a "module" file it does not ship; resolve its CommonJS main instead.
+      // @xterm/headless names a "module" file it does not ship; resolve its CommonJS main instead. The
+      // screen gets it through scripts/lazy-xterm.cjs, which loads it on first use.
       name: 'xterm-headless-main',
-      resolveId(source) {
-        return source === '@xterm/headless' ? fileURLToPath(import.meta.resolve('@xterm/headless')) : null
+      resolveId(source, importer) {
+        if (source !== '@xterm/headless') return null
+        return importer === lazyXterm ? xtermMain : lazyXterm
       },
     },
     typescript({
@@ -52,7 +66,8 @@ export default {
       noEmit: false,
     }),
     nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
-    commonjs(),
+    // xterm is wrapped so that its code runs where lazy-xterm.cjs requires it, not when its chunk loads.
+    commonjs({ strictRequires: [xtermMain] }),
     json(),
     // The licences of everything rollup bundled, written beside the bundles (node-pty, vendored rather
     // than bundled, is appended by scripts/build.mjs). The build fails on a package without a licence

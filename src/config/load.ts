@@ -2,9 +2,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { findRepoRoot } from '../state/layout.js'
-import { configSchema, type Config } from './schema.js'
+import type { Config } from './schema.js'
 import { ConfigError } from './errors.js'
-import { parseConfigText } from './parse.js'
+import { defaultConfig } from './defaults.js'
 import type { PresetChoice } from '../agents/presets/apply.js'
 
 export const CONFIG_FILE_NAMES = ['proctor.yml', 'proctor.yaml'] as const
@@ -42,10 +42,14 @@ export function findConfigFile(cwd: string): string | null {
 
 export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const file = opts.file !== undefined ? explicitFile(opts.file, opts.cwd) : findConfigFile(opts.cwd)
+  // The parser (yaml, zod) is loaded only when there is something to parse: without a file or a preset
+  // the defaults need neither, and `proctor run` starts its agent that much sooner.
+  if (file === null && !opts.preset?.preset) {
+    return { config: defaultConfig(), file: null, source: 'defaults', warnings: [] }
+  }
+  const { parseConfigText } = await import('./parse.js')
   if (file === null) {
-    const config = opts.preset?.preset
-      ? parseConfigText('', 'defaults', opts.preset).config
-      : configSchema.parse({})
+    const { config } = parseConfigText('', 'defaults', opts.preset)
     return { config, file: null, source: 'defaults', warnings: [] }
   }
   let text: string

@@ -2,6 +2,7 @@
 // from it (npm run schema) and a test keeps the two in sync.
 import { z } from 'zod'
 import { parseDuration, parseSize } from '../util/units.js'
+import { lifecycleEvents } from './events.js'
 
 /** A duration written as "30s"/"10m"/"1h30m" (or a number of seconds), parsed into milliseconds. */
 export function duration(opts: { min?: number; max?: number } = {}) {
@@ -104,16 +105,7 @@ const hookEntry = z.strictObject({
   async: z.boolean().default(false),
 })
 
-export const lifecycleEvents = [
-  'session_start',
-  'checkpoint',
-  'violation',
-  'approval_request',
-  'stop',
-  'session_end',
-  'subagent_stop',
-  'subagent_batch_complete',
-] as const
+export { lifecycleEvents }
 
 export const agentPresetNames = ['claude-code', 'codex', 'gemini'] as const
 

@@ -3,7 +3,7 @@
 // drain() lets async hooks still running at the end finish (a session_end webhook), up to a deadline;
 // shutdown() stops every running hook's group (SIGTERM → grace → SIGKILL) so nothing outlives proctor.
 import type { HookEntry, LifecycleEvent } from '../config/schema.js'
-import { lifecycleEvents } from '../config/schema.js'
+import { lifecycleEvents } from '../config/events.js'
 import { describeCommand, toCommandSpec } from './command.js'
 import { startHookProcess, type StartedHook } from './run-hook.js'
 import { formatDuration } from '../util/units.js'

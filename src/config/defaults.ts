@@ -1,0 +1,57 @@
+// proctor.yml's defaults, as configSchema.parse({}) gives them, written out so that a session without a
+// config file starts its agent without loading zod and yaml (they are most of the config module's load
+// time). test/unit/config-defaults.test.ts keeps this equal to what the schema says.
+import type { Config } from './schema.js'
+
+const DEFAULTS: Config = {
+  agent: {
+    pty: true,
+    adapter: 'generic',
+    env: {},
+    env_passthrough: [],
+    cols: 120,
+    rows: 40,
+    typing: { paste: 'auto', submit_delay: 50, confirm_timeout: 5000, submit_attempts: 3 },
+  },
+  timeouts: { total: 1800000, idle: 600000, grace: 5000 },
+  output: { transcript_max: 67108864, buffer: 1048576, passthrough: true },
+  detect: [],
+  detect_presets: [],
+  checkpoints: {
+    enabled: true,
+    branch: 'proctor/{session}',
+    interval: 30000,
+    max_changes: 50,
+    min_interval: 5000,
+    push: 'auto',
+    remote: 'origin',
+    max_file_size: 5242880,
+    pause_agent: true,
+    on_events: ['completion'],
+    push_on_pre_push: false,
+    max_failures: 3,
+  },
+  policy: {
+    allowed_areas: [],
+    forbidden_areas: [],
+    protected_areas: [],
+    violation_severity: 'warning',
+    severities: {},
+    revert_on_violation: false,
+    allow_new_executables: true,
+    git_tamper: 'undo',
+  },
+  stop_hooks: [],
+  max_stop_rounds: 3,
+  hooks: {},
+  hooks_async_pool_size: 10,
+  hooks_async_shutdown_grace: 5000,
+  hooks_async_drain_timeout: 30000,
+  batch: { concurrency: 4, keep_worktrees: false, tasks: [] },
+  github: { comment: 'sticky', checks: true, key: '{workflow}/{job}', fail_on: 'block' },
+}
+
+/** A fresh copy of the default config (callers may change theirs). */
+export function defaultConfig(): Config {
+  return structuredClone(DEFAULTS)
+}

@@ -1,0 +1,31 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { configSchema } from '../../src/config/schema.js'
+import { defaultConfig } from '../../src/config/defaults.js'
+import { loadConfig } from '../../src/config/load.js'
+
+// `proctor run` without a proctor.yml takes its defaults from src/config/defaults.ts instead of parsing
+// with zod (its agent starts sooner): they must be exactly what the schema gives.
+describe('the defaults proctor uses without a proctor.yml', () => {
+  it('are what the schema gives for an empty config', () => {
+    expect(defaultConfig()).toStrictEqual(configSchema.parse({}))
+  })
+
+  it('come fresh for each caller, so one session changing its copy changes no other', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-defaults-'))
+    try {
+      const a = await loadConfig({ cwd: dir })
+      const b = await loadConfig({ cwd: dir })
+      expect(a.source).toBe('defaults')
+      expect(a.file).toBeNull()
+      a.config.checkpoints.on_events.push('idle')
+      a.config.timeouts.total = 1
+      expect(b.config).toStrictEqual(configSchema.parse({}))
+      expect(defaultConfig()).toStrictEqual(configSchema.parse({}))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
