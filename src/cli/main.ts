@@ -9,6 +9,14 @@ import module from 'node:module'
 module.enableCompileCache?.()
 
 async function main(argv: string[]): Promise<number> {
+  // `--version` alone answers without commander (half of what `proctor --version` loaded): it is what
+  // scripts and the action call to check the install. Anything else goes through the program.
+  const args = argv.slice(2)
+  if (args.length > 0 && args.every((arg) => arg === '-V' || arg === '--version')) {
+    const { PROCTOR_VERSION } = await import('../util/version.js')
+    process.stdout.write(PROCTOR_VERSION + '\n')
+    return 0
+  }
   const [{ buildProgram }, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
     import('./program.js'),
     import('./exit.js'),

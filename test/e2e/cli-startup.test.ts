@@ -1,0 +1,97 @@
+// What the built CLI (dist/) loads before it does its job: `proctor run` without a proctor.yml starts its
+// agent before any of the config parser's code (zod, yaml) has been loaded, and `--version` answers without
+// the command tree. (The time this saves is in `npm run bench -- startup`; this checks the structure that
+// saves it, which the timings are too noisy to show on a busy machine.)
+import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import module from 'node:module'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
+
+const root = resolve(import.meta.dirname, '../..')
+const cli = join(root, 'dist/cli.js')
+
+// Preloaded into the CLI: records every module of dist/ as it is loaded, and writes the list out when the
+// process first starts something that is not git (the agent) — or when it exits, if it never does.
+const TRACER = `
+import module from 'node:module'
+import cp from 'node:child_process'
+import fs from 'node:fs'
+const loaded = []
+module.registerHooks({
+  load(url, context, next) {
+    if (url.startsWith('file:')) loaded.push(url)
+    return next(url, context)
+  },
+})
+let written = false
+const write = () => {
+  if (written) return
+  written = true
+  fs.writeFileSync(process.env.TRACE_OUT, JSON.stringify(loaded))
+}
+const spawn = cp.ChildProcess.prototype.spawn
+cp.ChildProcess.prototype.spawn = function (options) {
+  if (options.file !== 'git') write()
+  return spawn.call(this, options)
+}
+process.on('exit', write)
+`
+
+/** Code that is zod's or yaml's, recognisable whichever chunk rollup put it in. */
+const PARSER_CODE = [/\$ZodObject/, /YAMLParseError/]
+
+const repos: TempRepo[] = []
+afterEach(() => {
+  for (const repo of repos.splice(0)) repo.cleanup()
+})
+
+/** The dist/ files the CLI had loaded when it started its agent (or exited). */
+function loadedBefore(args: string[], files: Record<string, string> = {}): string[] {
+  const repo = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
+  repos.push(repo)
+  repo.commitAll('init')
+  const tracer = join(repo.dir, '.git', 'tracer.mjs')
+  const out = join(repo.dir, '.git', 'loaded.json')
+  writeFileSync(tracer, TRACER)
+  const env: NodeJS.ProcessEnv = { ...repo.env, TRACE_OUT: out, NO_COLOR: '1' }
+  for (const key of Object.keys(env)) if (key.startsWith('GITHUB_')) delete env[key]
+  const run = spawnSync(process.execPath, ['--import', tracer, cli, ...args], {
+    cwd: repo.dir,
+    env,
+    encoding: 'utf8',
+  })
+  expect(run.status, run.stderr).toBe(0)
+  return (JSON.parse(readFileSync(out, 'utf8')) as string[])
+    .map((url) => fileURLToPath(url))
+    .filter((file) => file.startsWith(join(root, 'dist')))
+}
+
+const parserIn = (files: string[]) =>
+  files.filter((file) => PARSER_CODE.some((code) => code.test(readFileSync(file, 'utf8'))))
+
+// module.registerHooks: Node >= 22.15 (the pinned Node 24 runs this suite).
+describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads only what it uses', () => {
+  it('proctor run without a proctor.yml starts the agent before loading zod or yaml', () => {
+    const loaded = loadedBefore(['run', '--quiet', '--no-pty', '--', 'sh', '-c', 'exit 0'])
+    expect(loaded.some((file) => file.includes('session'))).toBe(true)
+    expect(parserIn(loaded)).toEqual([])
+  })
+
+  it('proctor run with a proctor.yml parses it (with zod and yaml) before the agent starts', () => {
+    const loaded = loadedBefore(['run', '--quiet', '--no-pty', '--', 'sh', '-c', 'exit 0'], {
+      'proctor.yml': 'timeouts: { total: 10m }\n',
+    })
+    expect(parserIn(loaded).length).toBeGreaterThan(0)
+  })
+
+  it('proctor --version loads neither the command tree nor any command', () => {
+    const loaded = loadedBefore(['--version'])
+    expect(loaded.map((file) => file.slice(join(root, 'dist').length))).not.toContainEqual(
+      expect.stringMatching(/program|run|session|load/),
+    )
+    expect(parserIn(loaded)).toEqual([])
+  })
+})
