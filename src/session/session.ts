@@ -2,7 +2,7 @@
 // deciding whether it may stop (and sending it back when they block), lifecycle hooks, and the report.
 // Every way a session can end — exit, timeout, a detector, SIGINT/SIGTERM — funnels into `finish()`,
 // which takes the final checkpoint, pushes, writes report.json and leaves nothing running.
-import { setTimeout as sleep } from 'node:timers/promises'
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
@@ -11,7 +11,7 @@ import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
 import { decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
-import { liveSessions, reconcileOrphans } from '../supervisor/registry.js'
+import { liveSessions, pruneFinished, reconcileOrphans } from '../supervisor/registry.js'
 import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
 import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
 import { SpawnError, type CommandSpec } from '../supervisor/types.js'
@@ -89,12 +89,19 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   // Tokens and step files never reach the agent or a hook (docs/action.md#what-the-agent-can-see).
   const env = agentEnvironment(opts.env ?? process.env, config.agent.env_passthrough)
   const dirs = ensureStateDir(opts.cwd)
-  const reaped = await reconcileOrphans(dirs.state, { graceMs: Math.min(config.timeouts.grace, 2_000) })
-  // The stale-index sweep forks git: it runs once the agent has been spawned (or at the end if it never
-  // was), so it never delays the agent's start.
+  // Orphans are reaped before the agent starts (a crashed session's agent must not write into this one);
+  // pruning old run records and the stale-index sweep (it forks git) are housekeeping: they run once the
+  // agent has been spawned (or at the end if it never was), so they never delay the agent's start.
+  const reaped = await reconcileOrphans(dirs.state, {
+    graceMs: Math.min(config.timeouts.grace, 2_000),
+    prune: false,
+  })
   let sweep: Promise<unknown> | null = null
   const sweepStaleIndexes = () =>
-    (sweep ??= removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state)).catch(() => []))
+    (sweep ??= nextTurn()
+      .then(() => pruneFinished(dirs.state))
+      .then(() => removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state)))
+      .catch(() => []))
   const sessionId = opts.sessionId ? sanitizeRefPart(opts.sessionId) : makeSessionId(env)
   const dir = sessionDir(dirs, sessionId)
   const mode = config.agent.pty ? 'pty' : 'pipe'

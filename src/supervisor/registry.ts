@@ -134,7 +134,12 @@ export function recordExit(stateDir: string, record: RunRecord, exit: ExitInfo):
   })
 }
 
-export function readRecords(stateDir: string): RunRecord[] {
+/**
+ * The run records in <stateDir>/runs, or only those in `state`: a file whose text does not hold that
+ * state's JSON string cannot be one of them and is not parsed (a laptop keeps up to KEEP_FINISHED finished
+ * records, and every session start looks for the running ones before its agent may start).
+ */
+export function readRecords(stateDir: string, state?: RunState): RunRecord[] {
   let names: string[]
   try {
     names = readdirSync(runsDir(stateDir))
@@ -144,7 +149,10 @@ export function readRecords(stateDir: string): RunRecord[] {
   const records: RunRecord[] = []
   for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
     try {
-      const parsed = JSON.parse(readFileSync(join(runsDir(stateDir), name), 'utf8')) as RunRecord
+      const text = readFileSync(join(runsDir(stateDir), name), 'utf8')
+      if (state !== undefined && !text.includes(`"${state}"`)) continue
+      const parsed = JSON.parse(text) as RunRecord
+      if (state !== undefined && parsed.state !== state) continue
       if (parsed.version === 1 && Number.isInteger(parsed.pid) && Number.isInteger(parsed.pgid))
         records.push(parsed)
     } catch {
@@ -157,9 +165,8 @@ export function readRecords(stateDir: string): RunRecord[] {
 /** Sessions with a running record whose owner (a proctor) is still alive. */
 export function liveSessions(stateDir: string): Set<string> {
   const live = new Set<string>()
-  for (const record of readRecords(stateDir)) {
-    if (record.state === 'running' && record.session && record.host === hostName() && ownerAlive(record))
-      live.add(record.session)
+  for (const record of readRecords(stateDir, 'running')) {
+    if (record.session && record.host === hostName() && ownerAlive(record)) live.add(record.session)
   }
   return live
 }
@@ -196,17 +203,18 @@ function ownerAlive(record: RunRecord): boolean {
  * Reaps processes left behind by a proctor that died: for each `running` record on this host whose
  * owner is gone, kills the recorded group if (and only if) its leader is still the same process
  * (same start time), then marks the record `reaped` or `crashed`. Records of live owners and of
- * other hosts are left alone. Returns what was done, one entry per acted-on record.
+ * other hosts are left alone. Returns what was done, one entry per acted-on record. Then prunes the
+ * finished records (pruneFinished), unless `prune` is false: a session does that once its agent started.
  */
 export async function reconcileOrphans(
   stateDir: string,
-  opts: { graceMs?: number } = {},
+  opts: { graceMs?: number; prune?: boolean } = {},
 ): Promise<ReconcileOutcome[]> {
   const graceMs = opts.graceMs ?? 5000
   const host = hostName()
   const outcomes: ReconcileOutcome[] = []
-  for (const record of readRecords(stateDir)) {
-    if (record.state !== 'running' || record.host !== host || ownerAlive(record)) continue
+  for (const record of readRecords(stateDir, 'running')) {
+    if (record.host !== host || ownerAlive(record)) continue
     const action = await reapIfProven(record, graceMs)
     const killed = action === 'killed'
     const outcome: ReconcileAction = killed ? 'reaped' : action
@@ -233,7 +241,7 @@ export async function reconcileOrphans(
       killed,
     })
   }
-  pruneFinished(stateDir)
+  if (opts.prune !== false) pruneFinished(stateDir)
   return outcomes
 }
 
