@@ -1,7 +1,9 @@
 // Start and end of a session, with the built CLI, each as a ratio or a margin against a baseline in the
 // same run:
 // - `proctor run` start → the agent's spawn, in a 50-file and a 10,000-file repository (the ratio shows
-//   whether start-up grows with the tree), and proctor's peak RSS at 10,000 files;
+//   whether start-up grows with the tree), with a proctor.yml (parsed before the spawn), against the floor
+//   of a bare `node -e` starting the same agent; proctor's CPU time at the spawn; its peak RSS at 10,000
+//   files;
 // - the agent's exit → proctor's exit, minus the final checkpoint's own time, when 60 or 1,000 files
 //   changed and a triggered checkpoint is waiting out min_interval;
 // - `proctor --version` and each command's `--help` against a bare `node -e 0`, and the action's first
@@ -15,21 +17,30 @@ import type { SessionReport } from '../src/report/model.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const cli = path.join(root, 'dist/cli.js')
-const ROUNDS = 7
+const ROUNDS = 9
 
 export async function runStartupBench(): Promise<Record<string, unknown>> {
   const small = makeRepo(50)
   const large = makeRepo(10_000)
+  const configured = makeRepo(50)
+  fs.writeFileSync(path.join(configured, 'proctor.yml'), 'timeouts: { total: 30m }\n')
   try {
+    const floor: number[] = []
     const spawnSmall: number[] = []
     const spawnLarge: number[] = []
+    const spawnConfigured: number[] = []
+    const cpuSmall: number[] = []
     const rssLarge: number[] = []
-    // Interleaved, so a busy moment of the machine hits both sizes alike.
+    // Interleaved, so a busy moment of the machine hits every variant alike.
     for (let i = 0; i < ROUNDS; i++) {
-      spawnSmall.push((await timeToSpawn(small)).ms)
+      floor.push((await timeToSpawn(small, 'bare')).ms)
+      const first = await timeToSpawn(small)
+      spawnSmall.push(first.ms)
+      if (first.cpuMs !== null) cpuSmall.push(first.cpuMs)
       const big = await timeToSpawn(large)
       spawnLarge.push(big.ms)
       if (big.rssMiB !== null) rssLarge.push(big.rssMiB)
+      spawnConfigured.push((await timeToSpawn(configured)).ms)
     }
     const spawnRatio = median(spawnLarge) / median(spawnSmall)
     const end60 = await sessionEnd(60)
@@ -37,8 +48,12 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
     const commands = await commandLoad()
     const actionFirstLine = await actionFirstLineMs()
     return {
+      spawn_floor_ms: stats(floor),
       spawn_ms_50_files: stats(spawnSmall),
       spawn_ms_10k_files: stats(spawnLarge),
+      spawn_ms_50_files_with_proctor_yml: stats(spawnConfigured),
+      spawn_over_floor_ms: round(median(spawnSmall) - median(floor)),
+      proctor_cpu_ms_at_spawn: cpuSmall.length ? stats(cpuSmall) : 'unmeasured (no /proc)',
       spawn_ratio_10k_to_50: round(spawnRatio),
       spawn_targets: '≤ 1.2× and ≤ 150 ms',
       spawn_ok: spawnRatio <= 1.2 && median(spawnLarge) <= 150,
@@ -53,17 +68,29 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
       action_first_line_ok: median(actionFirstLine.values) <= 150,
     }
   } finally {
-    fs.rmSync(small, { recursive: true, force: true })
-    fs.rmSync(large, { recursive: true, force: true })
+    for (const dir of [small, large, configured]) fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
-/** Wall time from launching `proctor run` to the agent's first instruction, and proctor's peak RSS. */
-async function timeToSpawn(repo: string): Promise<{ ms: number; rssMiB: number | null }> {
+/**
+ * Wall time from launching `proctor run` to the agent's first instruction, proctor's peak RSS, and the CPU
+ * time proctor had used by then (read by the agent from /proc: unlike the wall time, it barely moves with
+ * the machine's load). `bare` is the floor: a bare `node -e` starting the same agent the same way.
+ */
+async function timeToSpawn(
+  repo: string,
+  mode: 'proctor' | 'bare' = 'proctor',
+): Promise<{ ms: number; rssMiB: number | null; cpuMs: number | null }> {
   const marker = path.join(repo, '.proctor-bench-spawned')
+  const stat = path.join(repo, '.proctor-bench-stat')
   fs.rmSync(marker, { force: true })
+  fs.rmSync(stat, { force: true })
   const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null
-  const args = [cli, 'run', '--quiet', '--no-pty', '--', 'sh', '-c', `date +%s%N > ${marker}`]
+  const agent = `date +%s%N > ${marker}; cat /proc/$PPID/stat > ${stat} 2>/dev/null || true`
+  const args =
+    mode === 'bare'
+      ? ['-e', `require('node:child_process').spawnSync('sh', ['-c', ${JSON.stringify(agent)}])`]
+      : [cli, 'run', '--quiet', '--no-pty', '--', 'sh', '-c', agent]
   const started = Date.now()
   const { stderr } = await run(
     timeBin ?? process.execPath,
@@ -73,7 +100,27 @@ async function timeToSpawn(repo: string): Promise<{ ms: number; rssMiB: number |
   const spawnedNs = BigInt(fs.readFileSync(marker, 'utf8').trim())
   fs.rmSync(marker, { force: true })
   const rss = /RSS (\d+)/.exec(stderr)
-  return { ms: Number(spawnedNs / 1_000_000n) - started, rssMiB: rss ? round(Number(rss[1]) / 1024) : null }
+  return {
+    ms: Number(spawnedNs / 1_000_000n) - started,
+    rssMiB: rss ? round(Number(rss[1]) / 1024) : null,
+    cpuMs: cpuOf(stat),
+  }
+}
+
+/** utime + stime of a /proc/<pid>/stat snapshot, in ms (USER_HZ is 100 on Linux), or null. */
+function cpuOf(statFile: string): number | null {
+  let text: string
+  try {
+    text = fs.readFileSync(statFile, 'utf8')
+  } catch {
+    return null
+  } finally {
+    fs.rmSync(statFile, { force: true })
+  }
+  // Fields after "pid (comm) ": state is the first, utime the 12th, stime the 13th.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  const ticks = Number(fields[11]) + Number(fields[12])
+  return Number.isFinite(ticks) ? ticks * 10 : null
 }
 
 /**
