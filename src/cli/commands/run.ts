@@ -4,7 +4,7 @@ import { loadConfig } from '../../config/load.js'
 import { agentPresetChoices, findAgentPreset } from '../../agents/presets/index.js'
 import { parseDuration } from '../../util/units.js'
 import { CliExit, ExitCode } from '../exit.js'
-import { runSession, type SessionOutcome } from '../../session/session.js'
+import type { SessionOutcome } from '../../session/session.js'
 import { HookStatus, renderSessionTerminal } from '../../report/terminal.js'
 import type { CommandSpec } from '../../supervisor/types.js'
 import type { Config } from '../../config/schema.js'
@@ -67,6 +67,8 @@ export function registerRunCommand(program: Command): void {
       const config = applyRunFlags(loaded.config, flags)
       const command = chooseCommand(argv, flags.shell, config)
       const echo = flags.quiet || flags.json || !config.output.passthrough ? null : liveOutput()
+      // The supervisor, checkpoints and hooks load only when a session runs (not for `run --help`).
+      const { runSession } = await import('../../session/session.js')
       // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log.
       const hooks = new HookStatus({
         out: process.stderr,
