@@ -66,8 +66,10 @@ export default {
       noEmit: false,
     }),
     nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
-    // xterm is wrapped so that its code runs where lazy-xterm.cjs requires it, not when its chunk loads.
-    commonjs({ strictRequires: [xtermMain] }),
+    // Every CommonJS module runs where it is first required, as in Node: that is what makes xterm run only
+    // when lazy-xterm.cjs asks for it. (Listing xterm alone would stop the default 'auto' mode from wrapping
+    // the modules in require cycles — readable-stream's, in the action's bundle — which then break.)
+    commonjs({ strictRequires: true }),
     json(),
     // The licences of everything rollup bundled, written beside the bundles (node-pty, vendored rather
     // than bundled, is appended by scripts/build.mjs). The build fails on a package without a licence
