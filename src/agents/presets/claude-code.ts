@@ -58,15 +58,20 @@ const dialogs: RuleInput[] = [
   },
   {
     name: 'claude-code:working',
-    match: String.raw`\besc to interrupt\b|^\s*[·✢✳✶✻✽*] [A-Z][a-z]+…`,
+    // Verbs such as "Flambéing…", "Dilly-dallying…", "Beboppin'…": any word up to the ellipsis.
+    match: String.raw`\besc to interrupt\b|^\s*[·✢✳✶✻✽*] [A-Z]\S*…`,
     kind: 'working',
     respond: { notify: true },
   },
   {
     name: 'claude-code:done',
-    match: String.raw`^\s*✻ [A-Z][a-z]+ for [\dhm ]*\ds\b`,
+    // Any verb: one of the eight both versions pick from is "Sautéed" (a done line [A-Z][a-z]+ missed: the
+    // session waited for its timeout, 1 turn in 8).
+    match: String.raw`^\s*✻ [A-Z]\S* for [\dhm ]*\ds\b`,
     kind: 'completion',
-    respond: { notify: true },
+    // Counted once it has stayed 500 ms with Claude idle: a redraw caught half drawn (old done lines drawn,
+    // the spinner below them not yet) is not the end of the work.
+    respond: { notify: true, delay: '500ms' },
   },
 ]
 
