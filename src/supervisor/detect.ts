@@ -175,6 +175,8 @@ interface Appearance {
   firstSeen: number
   /** Answers so far (0 while a delayed answer is pending, or a completion is held back). */
   attempts: number
+  /** When it was first answered (or fired). */
+  firstAnswer: number
   lastAttempt: number
   /** workingSeen and first answers given at the last answer: see movedOn(). */
   workingAtAttempt: number
@@ -385,6 +387,17 @@ export class Detector {
         line > latest &&
         (this.rules[hit.rule]!.kind === 'approval_request' || isAnswer(this.rules[hit.rule]!)),
     )
+    // Prompts answered and still on screen, by rule and matched text, with when they were first answered.
+    // On the normal buffer, another line showing the same prompt since before that answer is a copy of it,
+    // not a second prompt: Claude Code 2.1.197 can draw a dialog twice, one copy below the other, and the
+    // Enter sent at the second copy landed in the next dialog. (A prompt shown after the answer is new.)
+    const answered = new Map<string, number>()
+    if (buffer === 'normal')
+      for (const { hit, key } of hits) {
+        const a = previous.get(key)
+        if (a && a.attempts > 0 && isAnswer(this.rules[hit.rule]!))
+          answered.set(`${hit.rule}\0${hit.match[0]}`, a.firstAnswer)
+      }
     const events: DetectionEvent[] = []
     let completionPending = false
     for (const { hit, key, text, line } of hits) {
@@ -394,6 +407,7 @@ export class Detector {
         rule: hit.rule,
         firstSeen: at,
         attempts: 0,
+        firstAnswer: 0,
         lastAttempt: 0,
         workingAtAttempt: 0,
         answersAtAttempt: 0,
@@ -419,7 +433,14 @@ export class Detector {
       if (appearance.attempts === 0) {
         const due = this.dueAt(appearance)
         if (due !== null && at < due) continue
+        const prompt = `${hit.rule}\0${hit.match[0]}`
+        if (isAnswer(rule) && appearance.firstSeen <= (answered.get(prompt) ?? -Infinity)) {
+          appearance.spent = true
+          continue
+        }
         const event = this.fire(hit, text, at, 1)
+        appearance.firstAnswer = at
+        if (event && isAnswer(rule) && buffer === 'normal') answered.set(prompt, at)
         appearance.attempts = 1
         appearance.lastAttempt = at
         if (event && isAnswer(rule)) this.answersGiven++

@@ -99,6 +99,26 @@ describe('respond.delay and respond.retry_after', () => {
     s.dispose()
   })
 
+  it('a prompt drawn twice (one copy below the other) is answered once; the same prompt shown later is new', async () => {
+    // Claude Code 2.1.197 drew the folder-trust dialog a second time below the first before the answer; the
+    // Enter sent at the second copy reached the API-key dialog that followed and picked "No": Not logged in.
+    const s = setup([{ name: 'yes', match: '^\\s*❯ (?:1\\. )?Yes', respond: { send: '\r', delay: '300ms' } }])
+    expect(await s.show('\x1b[H\x1b[2J ❯ 1. Yes, I trust this folder')).toEqual([])
+    s.advance(150)
+    expect(await s.show('\x1b[6;1H ❯ 1. Yes, I trust this folder')).toEqual([])
+    s.advance(150)
+    expect(s.scan().map((e) => e.rule)).toEqual(['yes'])
+    s.advance(150)
+    expect(s.scan()).toEqual([])
+    s.advance(5_000)
+    expect(s.scan()).toEqual([])
+    // Shown after the answer (a script asking again): a new prompt, answered.
+    expect(await s.show('\x1b[10;1H ❯ 1. Yes, I trust this folder')).toEqual([])
+    s.advance(300)
+    expect(s.scan().map((e) => e.rule)).toEqual(['yes'])
+    s.dispose()
+  })
+
   it('a prompt gone before its delay is never answered; one that comes back is a new appearance', async () => {
     const s = setup([
       { name: 'api-key', match: '❯ No \\(recommended\\)', respond: { send: 'x', delay: '1s' } },
