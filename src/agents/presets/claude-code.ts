@@ -12,7 +12,9 @@
 //   is delayed and sent again, bounded, while the dialog stays.
 // - Busy: the spinner line ("✢ Drizzling…") and "esc to interrupt". Done: "✻ <Verb> for 1m 7s". A done
 //   line counts only after the agent was busy since proctor last typed, and not while it still is: Claude
-//   re-renders its whole transcript after SIGCONT, old done lines included.
+//   re-renders its whole transcript after SIGCONT, old done lines included. 2.1.197 draws full redraws
+//   below the previous frame, which stays on screen: the detector reads the normal buffer top to bottom
+//   as time order (see Detector.scanScreen), so leftovers above the lowest done line do not count.
 // - The input box reads "❯" + U+00A0; menus use a plain space after "❯", so a typed "Yes" never matches.
 // - `/exit` then Enter quits it. With `agent.adapter: claude` over the preset, the TUI runs proctor as its own
 //   Stop hook instead of having reasons typed in; the same done line then tells proctor when to end it.
