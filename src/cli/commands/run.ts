@@ -49,6 +49,10 @@ export function registerRunCommand(program: Command): void {
     .option('--no-push', 'keep checkpoints local')
     .option('-q, --quiet', 'do not echo the agent output')
     .action(async (argv: string[], flags: RunFlags) => {
+      // The supervisor, checkpoints and hooks load only when a session runs (not for `run --help`), side by
+      // side with the config (a proctor.yml loads its parser meanwhile): one after the other cost wall time.
+      const sessionModule = import('../../session/session.js')
+      sessionModule.catch(() => undefined) // a bad flag or config throws first; that error is the one shown
       if (flags.agent !== undefined && !findAgentPreset(flags.agent)) {
         throw new CliExit(
           ExitCode.usage,
@@ -67,8 +71,7 @@ export function registerRunCommand(program: Command): void {
       const config = applyRunFlags(loaded.config, flags)
       const command = chooseCommand(argv, flags.shell, config)
       const echo = flags.quiet || flags.json || !config.output.passthrough ? null : liveOutput()
-      // The supervisor, checkpoints and hooks load only when a session runs (not for `run --help`).
-      const { runSession } = await import('../../session/session.js')
+      const { runSession } = await sessionModule
       // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log.
       const hooks = new HookStatus({
         out: process.stderr,
