@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import type { Git } from '../git/runner.js'
+import { readGitDirs } from '../git/on-disk.js'
 
 /**
  * Keys whose value makes git run a program, read other config, hand out credentials or send a fetch or
@@ -67,9 +68,11 @@ export class GitMachinery {
     // starts, so its git processes are waited for by the agent's spawn).
     const effective = effectiveValues(git)
     effective.catch(() => undefined)
-    const out = (
-      await git.raw(['rev-parse', '--show-toplevel', '--git-common-dir', '--git-dir'])
-    ).stdout.split('\n')
+    // The dirs from `.git` itself when `git` runs at a worktree's top level (a session's runner does).
+    const onDisk = fs.existsSync(path.join(git.cwd, '.git')) ? readGitDirs(git.cwd) : null
+    const out = onDisk
+      ? [git.cwd, onDisk.commonDir, onDisk.gitDir]
+      : (await git.raw(['rev-parse', '--show-toplevel', '--git-common-dir', '--git-dir'])).stdout.split('\n')
     const root = out[0]!
     const common = path.resolve(git.cwd, out[1]!)
     const own = path.resolve(git.cwd, out[2]!)
@@ -89,6 +92,16 @@ export class GitMachinery {
     const entries = await Promise.all(configFiles.map((file) => configEntries(git, file)))
     const configs = new Map(configFiles.map((file, i) => [file, entries[i]!]))
     return new GitMachinery(git, root, files, dirs, singles, configs, await effective)
+  }
+
+  /**
+   * The value git uses for `key` (lower-case, e.g. `core.attributesfile`) from every scope but the command
+   * line, as recorded at the start: the last one, as `git config --get` answers; null when unset. Only
+   * for the keys this recording watches (SENSITIVE_KEYS).
+   */
+  recordedValue(key: string): string | null {
+    const values = this.effective.get(key)
+    return values && values.length > 0 ? values[values.length - 1]! : null
   }
 
   /** What differs from the recording, in a stable order. */

@@ -6,7 +6,12 @@ import type { Config } from '../config/schema.js'
 import type { CheckpointRecord, Violation } from '../report/model.js'
 import type { ReportBuilder } from '../report/builder.js'
 import { Git } from '../git/runner.js'
-import { CheckpointStore, type PauseHooks, type ValidateContext } from '../checkpoints/store.js'
+import {
+  CheckpointStore,
+  openingRevisions,
+  type PauseHooks,
+  type ValidateContext,
+} from '../checkpoints/store.js'
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { PushQueue } from '../checkpoints/push.js'
@@ -94,13 +99,24 @@ export class SessionCheckpoints {
     // Before the agent starts, side by side: the commit its work is judged against (the store opens only
     // after the spawn, when the agent may already have moved HEAD), and what the repository's own
     // machinery looks like untouched.
-    const [head, machinery] = await Promise.all([
-      git.resolveObjects(['HEAD^{commit}']).then(([commit]) => commit ?? null),
+    // The same cat-file also resolves what the store needs to open (HEAD's tree, a resumed chain), so
+    // opening it after the spawn starts no git process for that.
+    const [objects, machinery] = await Promise.all([
+      git.resolveObjects(openingRevisions(this.o.sessionId)),
       config.policy.git_tamper !== 'off' ? GitMachinery.record(git) : null,
     ])
+    const head = objects[0] ?? null
     this.machinery = machinery
     this.store = workspace.store(this.o.sessionId, config, {
       ...(head ? { baseCommit: head } : {}),
+      resolved: {
+        startCommit: head,
+        startTree: objects[1] ?? null,
+        chainCommit: objects[2] ?? null,
+        chainTree: objects[3] ?? null,
+      },
+      // The recording read core.attributesFile from every scope already: no `git config` at open.
+      ...(machinery ? { attributesFile: machinery.recordedValue('core.attributesfile') } : {}),
       hiddenPaths: this.o.hiddenPaths,
       // The session judges each checkpoint itself: it tracks what is resolved and what the agent heard.
       validate: (ctx) => this.validate(ctx),
