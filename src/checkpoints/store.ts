@@ -293,7 +293,12 @@ export class CheckpointStore {
    * keeps them in when the layout is a plain one (readGitDirs), else from one `rev-parse` (`--git-path`
    * knows every layout).
    */
-  private async locate(): Promise<{ root: string; userIndex: string; gitDir: string; infoAttributes: string }> {
+  private async locate(): Promise<{
+    root: string
+    userIndex: string
+    gitDir: string
+    infoAttributes: string
+  }> {
     const cwd = this.options.git.cwd
     const root = fs.existsSync(path.join(cwd, '.git')) ? cwd : null
     const dirs = root ? readGitDirs(root) : null
@@ -342,7 +347,8 @@ export class CheckpointStore {
         const stat = fs.statSync(this.userIndex)
         fs.copyFileSync(this.userIndex, this.indexFile)
         fs.utimesSync(this.indexFile, stat.atime, stat.mtime)
-        if (summary.tree !== this.headTree) await this.git.readTree(this.indexFile, startTree, { reset: true })
+        if (summary.tree !== this.headTree)
+          await this.git.readTree(this.indexFile, startTree, { reset: true })
         this.indexMatchesHead = true
         return
       }

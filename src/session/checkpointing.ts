@@ -235,7 +235,7 @@ export class SessionCheckpoints {
     } catch (error) {
       await this.triggers.stop()
       // No final checkpoint without a store, but the machinery is still checked (and undone) at the end.
-      await this.checkMachinery()
+      await this.checkMachinery(true)
       this.noteFailure(error)
       throw error
     }
@@ -274,8 +274,9 @@ export class SessionCheckpoints {
 
   private async take(trigger: string, detail?: string, urgent = false): Promise<CheckpointRecord | null> {
     if (!this.store) return null
-    // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree.
-    await this.checkMachinery()
+    // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree. The
+    // final check reads every scope's config again; earlier ones only when a config file changed.
+    await this.checkMachinery(trigger === 'final')
     this.launch?.()
     let result
     try {
@@ -371,8 +372,8 @@ export class SessionCheckpoints {
   }
 
   /** Compares the repository's machinery with the recording; one check at a time. Never throws. */
-  private checkMachinery(): Promise<void> {
-    const run = this.machineryQueue.then(() => this.compareMachinery())
+  private checkMachinery(full = false): Promise<void> {
+    const run = this.machineryQueue.then(() => this.compareMachinery(full))
     this.machineryQueue = run.catch(() => undefined)
     return run.catch((error: unknown) => {
       this.o.report.event(
@@ -382,9 +383,9 @@ export class SessionCheckpoints {
     })
   }
 
-  private async compareMachinery(): Promise<void> {
+  private async compareMachinery(full: boolean): Promise<void> {
     if (!this.machinery) return
-    const changes = await this.machinery.changes()
+    const changes = await this.machinery.changes({ full })
     const severity = compilePolicy(this.o.config.policy).severityOf('git_tamper')
     const now = new Map(changes.map((c) => [`${c.file}\0${c.what}`, c]))
     for (const [key, v] of this.tamper) {
