@@ -29,6 +29,8 @@ interface SizeResult {
   seeded_raw_first_ms: number
   first_ratio_vs_seeded: number
   first_ratio_per_round: number[]
+  seeded_raw_no_reset_first_ms: number
+  first_ratio_vs_seeded_no_reset: number
   no_change_ms: number
   raw_no_change_ms: number
 }
@@ -89,38 +91,51 @@ async function benchSize(count: number): Promise<SizeResult> {
       tick++
     }
     const raw = rawGit(rawDir, env)
+    const policyRaw = rawGit(policyDir, env)
     const gitDir = path.join(rawDir, '.git')
 
     // First checkpoint of a session (open + seed + create) vs the same steps as raw plumbing, FIRST_ROUNDS
     // times (a new session and fresh edits each time, in their own clones), order alternating.
     const rawFirstIndex = path.join(gitDir, 'bench-raw-first-index')
     const seededRawFirstTimes: number[] = []
+    const seededRawNoResetTimes: number[] = []
     const firstTimes: number[] = []
     const firstRatios: number[] = []
     let store: CheckpointStore | undefined
     for (let round = 0; round < FIRST_ROUNDS; round++) {
       touch()
-      const seededRaw = async (): Promise<number> =>
-        timed(async () => {
-          const stat = fs.statSync(path.join(gitDir, 'index'))
-          fs.copyFileSync(path.join(gitDir, 'index'), rawFirstIndex)
-          fs.utimesSync(rawFirstIndex, stat.atime, stat.mtime)
-          await raw(['read-tree', '--reset', 'HEAD'], rawFirstIndex)
-          await raw(['add', '-A'], rawFirstIndex)
-          const tree = (await raw(['write-tree'], rawFirstIndex)).trim()
-          const commit = (await raw(['commit-tree', tree, '-p', 'HEAD', '-m', 'raw'])).trim()
-          await raw(['update-ref', 'refs/bench/raw-first', commit])
+      // Each raw contender in its own clone (the no-reset one in the policy clone, which is not timed
+      // until these rounds are over), so neither finds objects the other wrote.
+      const seededRaw = async (reset: boolean): Promise<number> => {
+        const [git, own] = reset ? [raw, gitDir] : [policyRaw, path.join(policyDir, '.git')]
+        const index = path.join(own, 'bench-raw-first-index')
+        return timed(async () => {
+          const stat = fs.statSync(path.join(own, 'index'))
+          fs.copyFileSync(path.join(own, 'index'), index)
+          fs.utimesSync(index, stat.atime, stat.mtime)
+          if (reset) await git(['read-tree', '--reset', 'HEAD'], index)
+          await git(['add', '-A'], index)
+          const tree = (await git(['write-tree'], index)).trim()
+          const commit = (await git(['commit-tree', tree, '-p', 'HEAD', '-m', 'raw'])).trim()
+          await git(['update-ref', 'refs/bench/raw-first', commit])
         })
+      }
       const candidate = new CheckpointStore({
         git: new Git({ cwd: dir, env }),
         session: round === FIRST_ROUNDS - 1 ? 'bench' : `bench-first-${round}`,
         maxFileSize: 5 << 20,
       })
-      const ours = (): Promise<number> => timed(() => candidate.create('bench'))
-      const [r, p] =
-        round % 2 === 0
-          ? [await seededRaw(), await ours()]
-          : await ours().then(async (p) => [await seededRaw(), p])
+      // Three contenders, rotated: proctor, seeded raw plumbing, and the same without `read-tree --reset`
+      // (proctor skips it when the user's index already holds HEAD's tree, as it does here).
+      const times: number[] = [0, 0, 0]
+      const contenders = [
+        async () => (times[0] = await timed(() => candidate.create('bench'))),
+        async () => (times[1] = await seededRaw(true)),
+        async () => (times[2] = await seededRaw(false)),
+      ]
+      for (let i = 0; i < contenders.length; i++) await contenders[(round + i) % contenders.length]!()
+      const [p, r, noReset] = times as [number, number, number]
+      seededRawNoResetTimes.push(noReset)
       seededRawFirstTimes.push(r)
       firstTimes.push(p)
       firstRatios.push(round2(p / r))
@@ -207,6 +222,8 @@ async function benchSize(count: number): Promise<SizeResult> {
       seeded_raw_first_ms: round1(seededRawFirst),
       first_ratio_vs_seeded: round2(first / seededRawFirst),
       first_ratio_per_round: firstRatios,
+      seeded_raw_no_reset_first_ms: round1(median(seededRawNoResetTimes)),
+      first_ratio_vs_seeded_no_reset: round2(first / median(seededRawNoResetTimes)),
       no_change_ms: round1(median(noChange)),
       raw_no_change_ms: round1(median(rawNoChange)),
     }
