@@ -78,7 +78,10 @@ async function benchSize(count: number): Promise<SizeResult> {
   try {
     generateRepo(dir, count, env)
     for (const copy of [rawDir, policyDir]) {
-      execFileSync('git', ['clone', '-q', '--no-hardlinks', dir, copy], { env, stdio: 'ignore' })
+      execFileSync('git', ['clone', '-q', '--no-hardlinks', dir, copy], {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
     }
     const files = listFiles(dir)
     let tick = 0
