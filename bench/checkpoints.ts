@@ -344,6 +344,9 @@ function generateRepo(dir: string, count: number, env: NodeJS.ProcessEnv): void 
   const git = (args: string[]): void => void execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' })
   git(['init', '-q', '-b', 'main'])
   git(['add', '-A'])
+  // No auto gc: after a commit of 10k loose objects git would pack and prune them in the background,
+  // under the `git clone` that copies this repository next (it then fails on a vanished object).
+  git(['config', 'gc.auto', '0'])
   git(['commit', '-q', '-m', 'generated'])
 }
 
