@@ -245,7 +245,7 @@ export class CheckpointStore {
 
   private async doOpen(): Promise<void> {
     const indexName = this.options.indexName ?? `index-${this.session}`
-    const { root, userIndex, gitDir, infoAttributes } = await this.locate()
+    const { root, userIndex, gitDir, infoAttributes, configFiles } = await this.locate()
     this.root = root
     this.git = this.options.git.at(this.root)
     this.refs = new RefUpdater(this.git, 'proctor checkpoint')
@@ -270,7 +270,7 @@ export class CheckpointStore {
             chainCommit: chainCommit ?? null,
             chainTree: chainTree ?? null,
           })),
-      this.globalAttributeFiles(infoAttributes),
+      this.globalAttributeFiles(infoAttributes, configFiles),
     ])
     this.filterAttributeFiles = filters
     this.head = objects.chainCommit
@@ -303,6 +303,8 @@ export class CheckpointStore {
     userIndex: string
     gitDir: string
     infoAttributes: string
+    /** The repository's config files, when known without git (see attributesFileUnset). */
+    configFiles: string[] | null
   }> {
     const cwd = this.options.git.cwd
     const root = fs.existsSync(path.join(cwd, '.git')) ? cwd : null
@@ -313,6 +315,7 @@ export class CheckpointStore {
         userIndex: path.join(dirs.gitDir, 'index'),
         gitDir: dirs.gitDir,
         infoAttributes: path.join(dirs.commonDir, 'info', 'attributes'),
+        configFiles: [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')],
       }
     }
     const paths = (
@@ -331,6 +334,7 @@ export class CheckpointStore {
       userIndex: path.resolve(cwd, paths[1]!),
       gitDir: path.resolve(cwd, paths[2]!),
       infoAttributes: path.resolve(cwd, paths[3]!),
+      configFiles: null,
     }
   }
 
@@ -635,12 +639,14 @@ export class CheckpointStore {
   }
 
   /** info/attributes, core.attributesFile or the default global file mentions a filter. */
-  private async globalAttributeFiles(infoAttributes: string): Promise<boolean> {
+  private async globalAttributeFiles(infoAttributes: string, configFiles: string[] | null): Promise<boolean> {
     const candidates = [infoAttributes]
     const configured =
       this.options.attributesFile !== undefined
         ? this.options.attributesFile
-        : await this.git.configGet('core.attributesFile')
+        : configFiles && this.attributesFileUnset(configFiles)
+          ? null
+          : await this.git.configGet('core.attributesFile')
     if (configured) candidates.push(configured.replace(/^~(?=\/)/, os.homedir()))
     const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config')
     candidates.push(path.join(xdg, 'git', 'attributes'))
@@ -650,6 +656,44 @@ export class CheckpointStore {
       } catch {
         return false
       }
+    })
+  }
+
+  /**
+   * True when no config file git reads can set core.attributesFile: none of them (the repository's,
+   * global, system) mentions `attributesfile` or an include, and no config comes from the environment.
+   * Saves a one-shot `checkpoints create` its `git config` process; any doubt asks git.
+   */
+  private attributesFileUnset(repositoryFiles: string[]): boolean {
+    const env = (key: string) => this.git.envValue(key)
+    if (env('GIT_CONFIG_PARAMETERS') || env('GIT_CONFIG_COUNT')) return false
+    const home = env('HOME') || os.homedir()
+    const files = [...repositoryFiles]
+    const global = env('GIT_CONFIG_GLOBAL')
+    if (global !== undefined) files.push(global)
+    else
+      files.push(
+        path.join(home, '.gitconfig'),
+        path.join(env('XDG_CONFIG_HOME') || path.join(home, '.config'), 'git', 'config'),
+      )
+    const noSystem = env('GIT_CONFIG_NOSYSTEM')
+    if (!noSystem || /^(0|false|no|off)$/i.test(noSystem)) {
+      // Where distributions and source builds (prefix /usr/local, Homebrew) compile the system file in.
+      const system = env('GIT_CONFIG_SYSTEM')
+      files.push(
+        ...(system !== undefined
+          ? [system]
+          : ['/etc/gitconfig', '/usr/local/etc/gitconfig', '/opt/homebrew/etc/gitconfig']),
+      )
+    }
+    return files.every((file) => {
+      let text: string
+      try {
+        text = fs.readFileSync(file, 'utf8')
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'ENOENT'
+      }
+      return !/attributesfile|include/i.test(text)
     })
   }
 

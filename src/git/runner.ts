@@ -133,6 +133,11 @@ export class Git {
     return other
   }
 
+  /** A variable of the environment git runs with (after sanitizing), e.g. GIT_CONFIG_GLOBAL. */
+  envValue(key: string): string | undefined {
+    return this.env[key]
+  }
+
   /** The escape hatch: any git command, text output. Throws GitError unless the exit code is 0 or allowed. */
   async raw(args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> {
     const result = await this.exec(args, options)

@@ -116,3 +116,33 @@ describe('seeding from the user index', () => {
     expect(fs.readFileSync(index(repo)).equals(before)).toBe(true)
   })
 })
+
+describe('core.attributesFile without a git process', () => {
+  it('an LFS filter in core.attributesFile (repository or global config) still leaves the file out', async () => {
+    for (const scope of ['repository', 'global'] as const) {
+      const repo = setup()
+      const attributes = path.join(repo.dir, '..', `${path.basename(repo.dir)}-attributes`)
+      fs.writeFileSync(attributes, '*.bin filter=lfs diff=lfs merge=lfs -text\n')
+      const globalConfig = path.join(repo.dir, '..', `${path.basename(repo.dir)}-gitconfig`)
+      fs.writeFileSync(globalConfig, '')
+      if (scope === 'repository') repo.git(['config', 'core.attributesFile', attributes])
+      else fs.writeFileSync(globalConfig, `[core]\n\tattributesFile = ${attributes}\n`)
+      repo.write('big.bin', 'binary\n')
+      repo.write('a.txt', 'changed\n')
+      const store = new CheckpointStore({
+        git: new Git({ cwd: repo.dir, env: { ...repo.env, GIT_CONFIG_GLOBAL: globalConfig } }),
+        session: `attributes-${scope}`,
+        maxFileSize: 1 << 20,
+      })
+      try {
+        const record = await store.create('test')
+        expect(record?.skipped, scope).toEqual(['big.bin'])
+        expect(record?.files_changed, scope).toEqual(['a.txt'])
+      } finally {
+        await store.close()
+        fs.rmSync(attributes, { force: true })
+        fs.rmSync(globalConfig, { force: true })
+      }
+    }
+  })
+})
