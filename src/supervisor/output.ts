@@ -43,6 +43,15 @@ export interface OutputPipelineEvents {
 
 const DEFAULT_SETTLE_MS = 10
 const DEFAULT_MAX_DELAY_MS = 50
+/**
+ * calm(): output counts as a flood while more than CALM_MAX_BYTES arrive per CALM_WINDOW_MS (about
+ * 1.3 MB/s). A TUI redrawing its spinner or a model streaming text stays far below that; a build log
+ * or `cat` of a large file is far above it.
+ */
+const CALM_WINDOW_MS = 50
+const CALM_MAX_BYTES = 64 * 1024
+/** A freshly started agent may take this long to print its first byte; silence before then is not calm. */
+const CALM_FIRST_OUTPUT_MS = 250
 
 export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   readonly mode: 'pty' | 'pipe'
@@ -114,6 +123,40 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.view.write(chunk)
     this.paste.write(chunk)
     if (this.view.kind === 'lines') this.markDirty()
+  }
+
+  /**
+   * Resolves once the output is not a flood: at the end of the first CALM_WINDOW_MS window (counted from
+   * this call) that brought less than CALM_MAX_BYTES — a window that began before the first byte does not
+   * count until CALM_FIRST_OUTPUT_MS passed (a process starting up is silent before it floods) — at the latest
+   * after `maxMs`, or at close().
+   *
+   * For work that can wait and would slow the reading down: every process proctor starts forks it, and a
+   * fork of a process this size blocks its event loop for milliseconds (far longer on a busy machine)
+   * while the agent's output piles up; the child processes then compete with the agent for the CPU.
+   * Nothing per chunk: a timer compares byte counts.
+   */
+  calm(maxMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const began = performance.now()
+      let last = began
+      const initial = this.totalBytes
+      let seen = initial
+      const check = (): void => {
+        const now = performance.now()
+        // A timer that fired late (a busy event loop) saw a longer window: compare rates, not bytes.
+        const rate = (this.totalBytes - seen) / Math.max(now - last, CALM_WINDOW_MS)
+        // Only a whole window of output tells: the one in which the first bytes came may have held a few.
+        const started = seen > initial || now - began >= CALM_FIRST_OUTPUT_MS
+        seen = this.totalBytes
+        last = now
+        const calm = started && rate < CALM_MAX_BYTES / CALM_WINDOW_MS
+        if (calm || this.closing || now - began >= maxMs) resolve()
+        else setTimeout(check, Math.min(CALM_WINDOW_MS, Math.max(1, began + maxMs - now))).unref()
+      }
+      // Unreferenced: waiting for calm never keeps a finished process alive.
+      setTimeout(check, CALM_WINDOW_MS).unref()
+    })
   }
 
   /** The agent has turned on bracketed paste (ESC[?2004h, not turned off since): pasted text is one input. */
