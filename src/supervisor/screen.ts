@@ -23,6 +23,8 @@ export interface OutputView {
   write(chunk: Uint8Array): void
   /** Resolves once everything written so far is reflected in the view. */
   flush(): Promise<void>
+  /** Output is coming faster than it is rendered: only the end of it reaches the view for now. */
+  readonly flooding: boolean
   /** The visible lines (the screen, or the last lines), trailing spaces trimmed. */
   visibleLines(): string[]
   visibleText(): string
@@ -58,6 +60,13 @@ const FEED_WINDOW_MS = 50
 const FEED_BUDGET = 64 * 1024
 /** What is rendered of a thinned flood at the end of a window: far more than a screenful. */
 const FLOOD_TAIL = 32 * 1024
+/**
+ * Once a flood is being thinned, its tail is rendered when the output pauses for FLOOD_QUIET_MS, or every
+ * FLOOD_RENDER_MS while it goes on: in between the screen only scrolls, and the detectors wait for a
+ * pause too (OutputPipeline). Rendering a tail every window made xterm the costliest part of a flood.
+ */
+const FLOOD_QUIET_MS = 15
+const FLOOD_RENDER_MS = 250
 
 /** Switches between the normal and the alternate screen; the last one in skipped bytes is replayed. */
 const SCREEN_SWITCHES = ['\x1b[?1049h', '\x1b[?1049l', '\x1b[?1047h', '\x1b[?1047l', '\x1b[?47h', '\x1b[?47l']
@@ -118,12 +127,14 @@ export class RenderedScreen implements OutputView {
   private windowStart = -Infinity
   private fedInWindow = 0
   /** The last window was thinned: until a quiet window, only tails are rendered. */
-  private flooding = false
+  private thinning = false
   private thinned = false
   private held: Uint8Array[] = []
   private heldBytes = 0
   private heldSwitch: string | null = null
   private heldTimer: NodeJS.Timeout | null = null
+  /** While thinning: renders the held tail once the output pauses (pushed back by each held chunk). */
+  private quietTimer: NodeJS.Timeout | null = null
   private trimmed = 0
   private trimSource: object | null = null
   private trimSubscription: { dispose(): void } | null = null
@@ -138,6 +149,10 @@ export class RenderedScreen implements OutputView {
       scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
       allowProposedApi: true,
     })
+  }
+
+  get flooding(): boolean {
+    return this.thinning || this.thinned
   }
 
   /** Bytes left out of the rendering (flood thinning, or xterm too far behind). */
@@ -167,9 +182,9 @@ export class RenderedScreen implements OutputView {
       // A whole window went by without output to hold: whatever flood there was is over.
       this.windowStart = now
       this.fedInWindow = 0
-      this.flooding = false
+      this.thinning = false
     }
-    const budget = this.flooding ? 0 : FEED_BUDGET
+    const budget = this.thinning ? 0 : FEED_BUDGET
     if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(chunk)
     else this.hold(chunk)
   }
@@ -210,9 +225,17 @@ export class RenderedScreen implements OutputView {
         lastScreenSwitch(Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)) ?? this.heldSwitch
     }
     if (!this.heldTimer) {
-      const wait = Math.max(1, FEED_WINDOW_MS - (performance.now() - this.windowStart))
+      const window = this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS
+      const wait = Math.max(1, window - (performance.now() - this.windowStart))
       this.heldTimer = setTimeout(() => this.releaseHeld(), wait)
       this.heldTimer.unref()
+    }
+    if (this.thinning) {
+      if (this.quietTimer) this.quietTimer.refresh()
+      else {
+        this.quietTimer = setTimeout(() => this.releaseHeld(), FLOOD_QUIET_MS)
+        this.quietTimer.unref()
+      }
     }
   }
 
@@ -221,6 +244,10 @@ export class RenderedScreen implements OutputView {
     if (this.heldTimer) {
       clearTimeout(this.heldTimer)
       this.heldTimer = null
+    }
+    if (this.quietTimer) {
+      clearTimeout(this.quietTimer)
+      this.quietTimer = null
     }
     if (this.held.length === 0 || this.disposed) return
     const data = Buffer.concat(this.held)
@@ -231,7 +258,7 @@ export class RenderedScreen implements OutputView {
       this.skipped += start
       this.heldSwitch = lastScreenSwitch(data.subarray(0, start)) ?? this.heldSwitch
     }
-    this.flooding = this.thinned || start > 0
+    this.thinning = this.thinned || start > 0
     this.thinned = false
     const prefix = this.heldSwitch
     this.heldSwitch = null
@@ -300,6 +327,7 @@ export class RenderedScreen implements OutputView {
     if (this.disposed) return
     this.disposed = true
     if (this.heldTimer) clearTimeout(this.heldTimer)
+    if (this.quietTimer) clearTimeout(this.quietTimer)
     this.held = []
     this.trimSubscription?.dispose()
     this.term.dispose()
@@ -401,6 +429,10 @@ export class LineView implements OutputView {
     this.floodTail = Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars)
   }
 
+  get flooding(): boolean {
+    return this.floodedLast || this.floodedNow
+  }
+
   /** Completed lines never shown to the detector because it fell too far behind. */
   get skippedLines(): number {
     this.settleFlood()
@@ -414,7 +446,9 @@ export class LineView implements OutputView {
       this.windowBytes = 0
       this.floodedLast = this.floodedNow
       this.floodedNow = false
-      this.settleFlood()
+      // Still flooding: what the last window left waiting stays there (the next bytes join it) until the
+      // flood ends or the view is read, so a long flood is decoded once per detection scan at most.
+      if (!this.floodedLast) this.settleFlood()
     }
     this.windowBytes += chunk.length
     const budget = this.floodedLast ? 0 : FLOOD_BUDGET_BYTES
