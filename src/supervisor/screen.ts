@@ -1,7 +1,37 @@
 // What the agent's output looks like to a person: a rendered terminal screen for PTY sessions (TUIs
 // redraw in place, so the raw byte stream is not what is on screen) and plain lines for pipe sessions.
-import xterm from '@xterm/headless'
+import { createRequire } from 'node:module'
+import type * as Xterm from '@xterm/headless'
 import { stripTerminal } from '../util/sanitize.js'
+
+type XtermModule = typeof Xterm
+
+/**
+ * xterm is loaded on first use: loading it costs a pipe session (which never renders) about 6 MB of
+ * memory, and its peak while streaming has a 100 MiB budget (docs/benchmarks.md). The bundled CLI gets it
+ * through loadRenderer() (a chunk of its own, imported); run from the sources (tests, benchmarks) it is
+ * required on first use.
+ */
+let xtermModule: XtermModule | undefined
+
+/** Loads xterm for RenderedScreen; call (once is enough) before constructing one in the bundled CLI. */
+export async function loadRenderer(): Promise<void> {
+  if (xtermModule) return
+  const loaded = (await import('@xterm/headless')) as XtermModule & { default?: XtermModule }
+  xtermModule = loaded.default ?? loaded
+}
+
+function xterm(): XtermModule {
+  if (xtermModule) return xtermModule
+  try {
+    xtermModule = createRequire(import.meta.url)('@xterm/headless') as XtermModule
+  } catch (error) {
+    throw new Error('the terminal renderer is not loaded: await loadRenderer() before new RenderedScreen()', {
+      cause: error,
+    })
+  }
+  return xtermModule
+}
 
 /** The text a detector matches, with where it sits so one appearance is told from the next. */
 export interface ScreenLine {
@@ -71,7 +101,7 @@ const FLOOD_RENDER_MS = 250
 /** Switches between the normal and the alternate screen; the last one in skipped bytes is replayed. */
 const SCREEN_SWITCHES = ['\x1b[?1049h', '\x1b[?1049l', '\x1b[?1047h', '\x1b[?1047l', '\x1b[?47h', '\x1b[?47l']
 /** Every switch starts with CSI ?, so one backward search finds the candidates. */
-const PRIVATE_CSI = '\x1b[?'
+const PRIVATE_CSI = Buffer.from('\x1b[?', 'latin1')
 const LONGEST_SWITCH = Math.max(...SCREEN_SWITCHES.map((s) => s.length))
 
 /**
@@ -79,12 +109,14 @@ const LONGEST_SWITCH = Math.max(...SCREEN_SWITCHES.map((s) => s.length))
  * one backward pass (searching for each switch separately made it the costliest step of a flood).
  */
 function lastScreenSwitch(bytes: Buffer): string | null {
-  let at = bytes.lastIndexOf(PRIVATE_CSI, undefined, 'latin1')
+  // Most of a flood has no escape at all: one byte search (memchr) settles it.
+  if (bytes.indexOf(0x1b) === -1) return null
+  let at = bytes.lastIndexOf(PRIVATE_CSI)
   while (at !== -1) {
     const text = bytes.toString('latin1', at, at + LONGEST_SWITCH)
     const found = SCREEN_SWITCHES.find((seq) => text.startsWith(seq))
     if (found) return found
-    at = at === 0 ? -1 : bytes.lastIndexOf(PRIVATE_CSI, at - 1, 'latin1')
+    at = at === 0 ? -1 : bytes.lastIndexOf(PRIVATE_CSI, at - 1)
   }
   return null
 }
@@ -117,7 +149,7 @@ export class RenderedScreen implements OutputView {
   readonly kind = 'screen' as const
   cols: number
   rows: number
-  private readonly term: xterm.Terminal
+  private readonly term: Xterm.Terminal
   private readonly onParsed: (() => void) | undefined
   private unparsedBytes = 0
   private pendingWrites = 0
@@ -143,7 +175,7 @@ export class RenderedScreen implements OutputView {
     this.cols = opts.cols
     this.rows = opts.rows
     this.onParsed = opts.onParsed
-    this.term = new xterm.Terminal({
+    this.term = new (xterm().Terminal)({
       cols: opts.cols,
       rows: opts.rows,
       scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
@@ -221,8 +253,10 @@ export class RenderedScreen implements OutputView {
       this.heldBytes -= dropped.length
       this.skipped += dropped.length
       this.thinned = true
-      this.heldSwitch =
-        lastScreenSwitch(Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)) ?? this.heldSwitch
+      const bytes = Buffer.isBuffer(dropped)
+        ? dropped
+        : Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)
+      this.heldSwitch = lastScreenSwitch(bytes) ?? this.heldSwitch
     }
     if (!this.heldTimer) {
       const window = this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS
