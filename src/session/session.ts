@@ -10,6 +10,7 @@ import type { SessionEvent, SessionReport, SessionStatus, StopHookResult, Verdic
 import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
+import { loadRenderer } from '../supervisor/screen.js'
 import { decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
 import { liveSessions, reconcileOrphans } from '../supervisor/registry.js'
 import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
@@ -417,6 +418,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     ctx.dir,
     ctx.round === 1 ? 'transcript.log' : `transcript.round-${ctx.round}.log`,
   )
+  // A pipe session never loads the terminal renderer (memory; see screen.ts).
+  if (mode === 'pty') await loadRenderer()
   const pipeline = new OutputPipeline({
     mode,
     cols: config.agent.cols,
