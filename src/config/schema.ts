@@ -57,7 +57,8 @@ const respond = z.strictObject({
   stop: z.boolean().optional().meta({ description: 'Stop the agent (SIGTERM to its group)' }),
   notify: z.boolean().optional().meta({ description: 'Record and report only' }),
   delay: duration({ max: 60_000 }).optional().meta({
-    description: 'Wait this long after the prompt appears before answering (it must still be on screen)',
+    description:
+      'Wait this long after the prompt appears before answering (it must still be on screen); for a completion rule, how long the agent must stay idle with it on screen before it counts',
   }),
   retry_after: duration({ min: 100, max: 10 * 60_000 })
     .optional()

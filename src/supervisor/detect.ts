@@ -39,7 +39,10 @@ export interface CompiledRule {
   response: DetectionResponse
   maxFires: number | null
   preset: boolean
-  /** respond.delay: ms an appearance must stay on screen before it is answered (0: at once). */
+  /**
+   * respond.delay: ms an appearance must stay on screen before it is answered (0: at once); for a completion,
+   * ms it must stay on screen with the agent idle before it counts.
+   */
   delayMs: number
   /** respond.retry_after: ms after an answer before answering the same appearance again (null: never). */
   retryAfterMs: number | null
@@ -172,6 +175,8 @@ interface Appearance {
   firstSeen: number
   /** Answers so far (0 while a delayed answer is pending, or a completion is held back). */
   attempts: number
+  /** When it was first answered (or fired). */
+  firstAnswer: number
   lastAttempt: number
   /** workingSeen and first answers given at the last answer: see movedOn(). */
   workingAtAttempt: number
@@ -226,6 +231,12 @@ export class Detector {
   private answersGiven = 0
   /** The last screen scan saw a working line. */
   private workingOnScreen = false
+  /**
+   * Since when (clock ms) the screen has shown a completion that counts, with the agent idle, and when it
+   * falls due (respond.delay); null while it does not. Kept across scans rather than per appearance: an
+   * inline TUI redraws the same done line on new rows while it waits.
+   */
+  private completionIdle: { since: number; due: number } | null = null
   private lastScreen: RenderedScreen | null = null
   /** Per rule, the seq of the last line it fired on (line views). */
   private readonly lastLineFired: number[]
@@ -266,6 +277,7 @@ export class Detector {
    * text was already on screen (a re-render of the transcript) does not count.
    */
   markTyped(): void {
+    this.completionIdle = null
     this.workedSinceTyping = false
     this.staleCompletionTexts = new Set()
     const screen = this.lastScreen
@@ -281,24 +293,32 @@ export class Detector {
     }
   }
 
-  /** When (clock ms) a delayed or repeated answer falls due, so the caller scans then; null: nothing pending. */
+  /**
+   * When (clock ms) a delayed or repeated answer, or a completion held for its delay, falls due, so the
+   * caller scans then; null: nothing pending.
+   */
   nextDeadline(): number | null {
-    let next: number | null = null
+    let next: number | null = this.completionIdle?.due ?? null
     for (const a of this.appearances.keys.values()) {
-      const rule = this.rules[a.rule]!
-      if (!isAnswer(rule)) continue
-      let due: number | null = null
-      if (a.attempts === 0 && !a.spent) due = a.firstSeen + rule.delayMs
-      else if (
-        rule.retryAfterMs !== null &&
-        a.attempts > 0 &&
-        a.attempts < rule.maxAttempts &&
-        !this.movedOn(a)
-      )
-        due = a.lastAttempt + rule.retryAfterMs
+      const due = this.dueAt(a)
       if (due !== null && (next === null || due < next)) next = due
     }
     return next
+  }
+
+  /**
+   * When (clock ms) an answer to an appearance still on screen falls due: the first (respond.delay) or the
+   * next (respond.retry_after); null when none is pending. The one place both the scans and nextDeadline()
+   * take this from. (A completion's delay is completionIdle.)
+   */
+  private dueAt(a: Appearance): number | null {
+    const rule = this.rules[a.rule]!
+    if (a.spent) return null
+    if (a.attempts === 0)
+      return isAnswer(rule) && rule.kind !== COMPLETION_KIND ? a.firstSeen + rule.delayMs : null
+    if (isAnswer(rule) && rule.retryAfterMs !== null && a.attempts < rule.maxAttempts && !this.movedOn(a))
+      return a.lastAttempt + rule.retryAfterMs
+    return null
   }
 
   static fromConfig(config: Pick<Config, 'detect' | 'detect_presets'>, clock?: () => number): Detector {
@@ -330,18 +350,32 @@ export class Detector {
     const current = new Map<string, Appearance>()
     const currentPresets = new Map<number, number>()
     const at = this.clock()
-    const hits: { hit: Hit; key: string; text: string }[] = []
-    let working = false
+    const hits: { hit: Hit; key: string; text: string; line: number }[] = []
+    const workingLines: number[] = []
     for (const screenLine of screen.screenLines()) {
       for (const hit of this.matchLine(screenLine.text, presetOnLine.get(screenLine.line))) {
         if (this.rules[hit.rule]!.kind === WORKING_KIND) {
-          working = true
+          workingLines.push(screenLine.line)
           continue
         }
-        hits.push({ hit, key: `${hit.rule}\0${screenLine.line}\0${hit.match[0]}`, text: screenLine.text })
+        hits.push({
+          hit,
+          key: `${hit.rule}\0${screenLine.line}\0${hit.match[0]}`,
+          text: screenLine.text,
+          line: screenLine.line,
+        })
         if (this.rules[hit.rule]!.preset) currentPresets.set(screenLine.line, hit.rule)
       }
     }
+    // On the normal buffer an inline TUI's screen reads in time order, top to bottom: it redraws below what
+    // it drew before, and copies of earlier frames can stay above (Claude Code 2.1.197 leaves spinners and
+    // answered dialogs of older frames on screen). So what sits above the lowest completion line was shown
+    // before it: a spinner or a prompt there is a leftover, and a completion there is an older one.
+    let latest = -Infinity
+    if (buffer === 'normal')
+      for (const h of hits)
+        if (this.rules[h.hit.rule]!.kind === COMPLETION_KIND) latest = Math.max(latest, h.line)
+    const working = workingLines.some((line) => line > latest)
     this.workingOnScreen = working
     if (working) {
       this.workedSinceTyping = true
@@ -349,16 +383,31 @@ export class Detector {
     }
     // An agent waiting on a dialog or an approval is not done, whatever old "done" line is still on screen.
     const waiting = hits.some(
-      ({ hit }) => this.rules[hit.rule]!.kind === 'approval_request' || isAnswer(this.rules[hit.rule]!),
+      ({ hit, line }) =>
+        line > latest &&
+        (this.rules[hit.rule]!.kind === 'approval_request' || isAnswer(this.rules[hit.rule]!)),
     )
+    // Prompts answered and still on screen, by rule and matched text, with when they were first answered.
+    // On the normal buffer, another line showing the same prompt since before that answer is a copy of it,
+    // not a second prompt: Claude Code 2.1.197 can draw a dialog twice, one copy below the other, and the
+    // Enter sent at the second copy landed in the next dialog. (A prompt shown after the answer is new.)
+    const answered = new Map<string, number>()
+    if (buffer === 'normal')
+      for (const { hit, key } of hits) {
+        const a = previous.get(key)
+        if (a && a.attempts > 0 && isAnswer(this.rules[hit.rule]!))
+          answered.set(`${hit.rule}\0${hit.match[0]}`, a.firstAnswer)
+      }
     const events: DetectionEvent[] = []
-    for (const { hit, key, text } of hits) {
+    let completionPending = false
+    for (const { hit, key, text, line } of hits) {
       const rule = this.rules[hit.rule]!
       const seen = previous.get(key)
       const appearance: Appearance = seen ?? {
         rule: hit.rule,
         firstSeen: at,
         attempts: 0,
+        firstAnswer: 0,
         lastAttempt: 0,
         workingAtAttempt: 0,
         answersAtAttempt: 0,
@@ -367,15 +416,31 @@ export class Detector {
       current.set(key, appearance)
       if (appearance.spent) continue
       if (rule.kind === COMPLETION_KIND && appearance.attempts === 0) {
+        // An older completion: the lowest one speaks for the screen.
+        if (line < latest) continue
         if (!this.completionCounts(text, working || waiting)) {
           // Not yet: the agent has not worked since proctor typed (a re-render), or is still busy.
           if (!this.gatesCompletion || !this.workedSinceTyping) appearance.spent = true
           continue
         }
+        // respond.delay: done and idle for that long, so a frame caught half drawn (old done lines drawn,
+        // the spinner below them not yet) is not taken for the end of the work.
+        completionPending = true
+        const since = this.completionIdle?.since ?? at
+        this.completionIdle = { since, due: since + rule.delayMs }
+        if (at < this.completionIdle.due) continue
       }
       if (appearance.attempts === 0) {
-        if (isAnswer(rule) && at - appearance.firstSeen < rule.delayMs) continue
+        const due = this.dueAt(appearance)
+        if (due !== null && at < due) continue
+        const prompt = `${hit.rule}\0${hit.match[0]}`
+        if (isAnswer(rule) && appearance.firstSeen <= (answered.get(prompt) ?? -Infinity)) {
+          appearance.spent = true
+          continue
+        }
         const event = this.fire(hit, text, at, 1)
+        appearance.firstAnswer = at
+        if (event && isAnswer(rule) && buffer === 'normal') answered.set(prompt, at)
         appearance.attempts = 1
         appearance.lastAttempt = at
         if (event && isAnswer(rule)) this.answersGiven++
@@ -388,18 +453,14 @@ export class Detector {
         }
         continue
       }
-      if (
-        isAnswer(rule) &&
-        rule.retryAfterMs !== null &&
-        appearance.attempts < rule.maxAttempts &&
-        at - appearance.lastAttempt >= rule.retryAfterMs &&
-        !this.movedOn(appearance)
-      ) {
+      const due = this.dueAt(appearance)
+      if (due !== null && at >= due) {
         appearance.attempts++
         appearance.lastAttempt = at
         events.push(this.event(hit, text, at, this.fireCounts[hit.rule]!, appearance.attempts))
       }
     }
+    if (!completionPending) this.completionIdle = null
     // Only what is on screen now is remembered: whatever left comes back as a new appearance.
     this.appearances = { buffer, keys: current, presetOnLine: currentPresets }
     return events
@@ -424,6 +485,7 @@ export class Detector {
 
   /** One completion per stretch of work: the next needs the agent to work again. */
   private completionFired(current: Map<string, Appearance>): void {
+    this.completionIdle = null
     if (!this.gatesCompletion) return
     this.workedSinceTyping = false
     for (const a of [...this.appearances.keys.values(), ...current.values()])

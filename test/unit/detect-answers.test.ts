@@ -99,6 +99,26 @@ describe('respond.delay and respond.retry_after', () => {
     s.dispose()
   })
 
+  it('a prompt drawn twice (one copy below the other) is answered once; the same prompt shown later is new', async () => {
+    // Claude Code 2.1.197 drew the folder-trust dialog a second time below the first before the answer; the
+    // Enter sent at the second copy reached the API-key dialog that followed and picked "No": Not logged in.
+    const s = setup([{ name: 'yes', match: '^\\s*❯ (?:1\\. )?Yes', respond: { send: '\r', delay: '300ms' } }])
+    expect(await s.show('\x1b[H\x1b[2J ❯ 1. Yes, I trust this folder')).toEqual([])
+    s.advance(150)
+    expect(await s.show('\x1b[6;1H ❯ 1. Yes, I trust this folder')).toEqual([])
+    s.advance(150)
+    expect(s.scan().map((e) => e.rule)).toEqual(['yes'])
+    s.advance(150)
+    expect(s.scan()).toEqual([])
+    s.advance(5_000)
+    expect(s.scan()).toEqual([])
+    // Shown after the answer (a script asking again): a new prompt, answered.
+    expect(await s.show('\x1b[10;1H ❯ 1. Yes, I trust this folder')).toEqual([])
+    s.advance(300)
+    expect(s.scan().map((e) => e.rule)).toEqual(['yes'])
+    s.dispose()
+  })
+
   it('a prompt gone before its delay is never answered; one that comes back is a new appearance', async () => {
     const s = setup([
       { name: 'api-key', match: '❯ No \\(recommended\\)', respond: { send: 'x', delay: '1s' } },
@@ -158,6 +178,44 @@ describe('completion only from new activity', () => {
     expect(ask.map((e) => e.rule)).toEqual(['perm'])
     expect(await s.show('\x1b[12;1Hesc to interrupt\x1b[5;1H\x1b[K')).toEqual([])
     expect((await s.show('\x1b[12;1H\x1b[K\x1b[7;1H✻ Worked for 2s')).map((e) => e.rule)).toEqual(['done'])
+    s.dispose()
+  })
+
+  it('on the normal buffer, a spinner or prompt above the lowest done line is a leftover; only that line counts', async () => {
+    // Claude Code 2.1.197 redraws below its previous frame and leaves it on screen: an answered dialog and a
+    // spinner of an older frame stay above the done line that ends the turn.
+    const s = setup([
+      WORKING,
+      DONE,
+      { name: 'api-key', match: '❯ No \\(recommended\\)', respond: { send: '\x1b[A' } },
+    ])
+    expect((await s.show('\x1b[2;1H  ❯ No (recommended)')).map((e) => e.rule)).toEqual(['api-key'])
+    expect(await s.show('\x1b[4;1H✻ Brewed for 1s\x1b[5;1H✢ Pondering… (esc to interrupt)')).toEqual([])
+    const done = await s.show('\x1b[9;1H✻ Worked for 1s')
+    expect(done.map((e) => e.text)).toEqual(['✻ Worked for 1s'])
+    // Work again; a spinner below the lowest done line is current.
+    s.detector.markTyped()
+    expect(await s.show('\x1b[11;1H✢ Pondering… (esc to interrupt)')).toEqual([])
+    expect(s.detector.workingNow).toBe(true)
+    s.dispose()
+  })
+
+  it('respond.delay on a completion: counted once the agent stayed idle that long; busy in between starts it over', async () => {
+    const s = setup([WORKING, { ...DONE, respond: { notify: true, delay: '500ms' } }])
+    expect(await s.show('\x1b[12;1Hesc to interrupt')).toEqual([])
+    expect(await s.show('\x1b[12;1H\x1b[K\x1b[3;1H✻ Churned for 2s')).toEqual([])
+    expect(s.detector.nextDeadline()).toBe(1_500)
+    s.advance(300)
+    // A redraw caught half drawn: the spinner comes back below; the done line waits again.
+    expect(await s.show('\x1b[12;1Hesc to interrupt')).toEqual([])
+    expect(s.detector.nextDeadline()).toBeNull()
+    s.advance(300)
+    expect(await s.show('\x1b[12;1H\x1b[K')).toEqual([])
+    s.advance(499)
+    expect(s.scan()).toEqual([])
+    s.advance(1)
+    expect(s.scan().map((e) => e.rule)).toEqual(['done'])
+    expect(s.detector.nextDeadline()).toBeNull()
     s.dispose()
   })
 

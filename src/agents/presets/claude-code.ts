@@ -12,7 +12,9 @@
 //   is delayed and sent again, bounded, while the dialog stays.
 // - Busy: the spinner line ("✢ Drizzling…") and "esc to interrupt". Done: "✻ <Verb> for 1m 7s". A done
 //   line counts only after the agent was busy since proctor last typed, and not while it still is: Claude
-//   re-renders its whole transcript after SIGCONT, old done lines included.
+//   re-renders its whole transcript after SIGCONT, old done lines included. 2.1.197 draws full redraws
+//   below the previous frame, which stays on screen: the detector reads the normal buffer top to bottom
+//   as time order (see Detector.scanScreen), so leftovers above the lowest done line do not count.
 // - The input box reads "❯" + U+00A0; menus use a plain space after "❯", so a typed "Yes" never matches.
 // - `/exit` then Enter quits it. With `agent.adapter: claude` over the preset, the TUI runs proctor as its own
 //   Stop hook instead of having reasons typed in; the same done line then tells proctor when to end it.
@@ -58,15 +60,20 @@ const dialogs: RuleInput[] = [
   },
   {
     name: 'claude-code:working',
-    match: String.raw`\besc to interrupt\b|^\s*[·✢✳✶✻✽*] [A-Z][a-z]+…`,
+    // Verbs such as "Flambéing…", "Dilly-dallying…", "Beboppin'…": any word up to the ellipsis.
+    match: String.raw`\besc to interrupt\b|^\s*[·✢✳✶✻✽*] [A-Z]\S*…`,
     kind: 'working',
     respond: { notify: true },
   },
   {
     name: 'claude-code:done',
-    match: String.raw`^\s*✻ [A-Z][a-z]+ for [\dhm ]*\ds\b`,
+    // Any verb: one of the eight both versions pick from is "Sautéed" (a done line [A-Z][a-z]+ missed: the
+    // session waited for its timeout, 1 turn in 8).
+    match: String.raw`^\s*✻ [A-Z]\S* for [\dhm ]*\ds\b`,
     kind: 'completion',
-    respond: { notify: true },
+    // Counted once it has stayed 500 ms with Claude idle: a redraw caught half drawn (old done lines drawn,
+    // the spinner below them not yet) is not the end of the work.
+    respond: { notify: true, delay: '500ms' },
   },
 ]
 
