@@ -142,8 +142,8 @@ export class SessionCheckpoints {
     })
     // Neither the watcher's scan nor seeding the private index delays the agent: both grow with the
     // repository, and each git process they start forks proctor (a synchronous ~1 ms per 50 MB of RSS, far
-    // more on a busy machine), so they start once the agent has been spawned (agentRunning), or at the
-    // first checkpoint or the end if it never was. A checkpoint (and the end of the session) waits for the
+    // more on a busy machine), so they start once the agent has been spawned (agentRunning) and its first
+    // burst of output is over, or at the first checkpoint or the end if that comes first. A checkpoint (and the end of the session) waits for the
     // store to open; a store that cannot open fails its checkpoints, which the session counts like any
     // other checkpoint failure.
     this.triggers = triggers
@@ -169,9 +169,15 @@ export class SessionCheckpoints {
     return mode === 'auto' && !inCi ? 'never' : mode
   }
 
-  agentRunning(running: boolean): void {
+  /**
+   * The agent started (or ended). The store and the watcher launch now, or once `launchWhen` resolves
+   * (the session passes the end of the agent's first burst of output: their git processes would stall the
+   * reading of it); a checkpoint or the end launches them earlier if it comes first.
+   */
+  agentRunning(running: boolean, launchWhen?: Promise<void>): void {
     this.running = running
-    this.launch?.()
+    if (launchWhen) void launchWhen.then(() => this.launch?.())
+    else this.launch?.()
   }
 
   /** A detector event listed in checkpoints.on_events. */
