@@ -18,8 +18,6 @@ import {
 const external = [/^@lydell\/node-pty/]
 
 const outDir = process.env.PROCTOR_BUILD_DIR ?? 'dist'
-const xtermMain = fileURLToPath(import.meta.resolve('@xterm/headless'))
-const lazyXterm = fileURLToPath(new URL('./scripts/lazy-xterm.cjs', import.meta.url))
 
 export default {
   input: {
@@ -51,12 +49,10 @@ export default {
   },
   plugins: [
     {
-      // @xterm/headless names a "module" file it does not ship; resolve its CommonJS main instead. The
-      // screen gets it through scripts/lazy-xterm.cjs, which loads it on first use.
+      // @xterm/headless names a "module" file it does not ship; resolve its CommonJS main instead.
       name: 'xterm-headless-main',
-      resolveId(source, importer) {
-        if (source !== '@xterm/headless') return null
-        return importer === lazyXterm ? xtermMain : lazyXterm
+      resolveId(source) {
+        return source === '@xterm/headless' ? fileURLToPath(import.meta.resolve('@xterm/headless')) : null
       },
     },
     typescript({
@@ -66,10 +62,7 @@ export default {
       noEmit: false,
     }),
     nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'] }),
-    // Every CommonJS module runs where it is first required, as in Node: that is what makes xterm run only
-    // when lazy-xterm.cjs asks for it. (Listing xterm alone would stop the default 'auto' mode from wrapping
-    // the modules in require cycles — readable-stream's, in the action's bundle — which then break.)
-    commonjs({ strictRequires: true }),
+    commonjs(),
     json(),
     // The licences of everything rollup bundled, written beside the bundles (node-pty, vendored rather
     // than bundled, is appended by scripts/build.mjs). The build fails on a package without a licence

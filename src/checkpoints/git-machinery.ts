@@ -8,16 +8,19 @@
 // values of the keys that make git run a program or fetch credentials, from every scope (a change in
 // the global config is reported; it cannot be undone from here).
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 import type { Git } from '../git/runner.js'
+import { readGitDirs } from '../git/on-disk.js'
 
 /**
  * Keys whose value makes git run a program, read other config, hand out credentials or send a fetch or
  * push somewhere else (url.*.insteadOf), watched in every scope.
  */
-const SENSITIVE_KEYS =
+const SENSITIVE_KEYS_SOURCE =
   '^(core\\.(hookspath|fsmonitor|sshcommand|pager|editor|askpass|gitproxy|attributesfile|excludesfile|alternaterefscommand)|include\\..*|includeif\\..*|filter\\..*|diff\\.external|diff\\..*\\.(textconv|command)|merge\\..*\\.driver|credential\\..*|url\\..*\\.(insteadof|pushinsteadof)|pager\\..*|protocol\\.(.*\\.)?allow|remote\\..*\\.(uploadpack|receivepack|vcs)|gpg\\.(.*\\.)?program|sequence\\.editor|uploadpack\\.packobjectshook)$'
+const SENSITIVE_KEYS = new RegExp(SENSITIVE_KEYS_SOURCE)
 
 /**
  * Keys of the repository's config files that git writes in ordinary work and that run nothing: the
@@ -58,18 +61,22 @@ export class GitMachinery {
     /** Single files watched (config, info/*): absent at the start is recorded as absent. */
     private readonly singles: string[],
     private readonly configs: Map<string, Map<string, string[]>>,
-    private readonly effective: Map<string, string[]>,
+    private effective: Map<string, string[]>,
+    /** The files the effective values came from, with their stat (see configSources). */
+    private sources: string,
   ) {}
 
   /** Records the machinery of the repository `git` runs in. */
   static async record(git: Git): Promise<GitMachinery> {
     // The effective values need no paths: read side by side with the rest (this runs before the agent
     // starts, so its git processes are waited for by the agent's spawn).
-    const effective = effectiveValues(git)
-    effective.catch(() => undefined)
-    const out = (
-      await git.raw(['rev-parse', '--show-toplevel', '--git-common-dir', '--git-dir'])
-    ).stdout.split('\n')
+    const listing_ = listConfig(git)
+    listing_.catch(() => undefined)
+    // The dirs from `.git` itself when `git` runs at a worktree's top level (a session's runner does).
+    const onDisk = fs.existsSync(path.join(git.cwd, '.git')) ? readGitDirs(git.cwd) : null
+    const out = onDisk
+      ? [git.cwd, onDisk.commonDir, onDisk.gitDir]
+      : (await git.raw(['rev-parse', '--show-toplevel', '--git-common-dir', '--git-dir'])).stdout.split('\n')
     const root = out[0]!
     const common = path.resolve(git.cwd, out[1]!)
     const own = path.resolve(git.cwd, out[2]!)
@@ -86,13 +93,33 @@ export class GitMachinery {
       if (budget < 0) break
       files.set(file, state)
     }
-    const entries = await Promise.all(configFiles.map((file) => configEntries(git, file)))
-    const configs = new Map(configFiles.map((file, i) => [file, entries[i]!]))
-    return new GitMachinery(git, root, files, dirs, singles, configs, await effective)
+    // The repository's config file is read from the same listing as the effective values (one process);
+    // a config.worktree, which that listing may not include, on its own.
+    const listing = await listing_
+    const configs = new Map<string, Map<string, string[]>>()
+    for (const file of configFiles) {
+      const own = file === configFiles[0] ? listing.files.get(realpath(file)) : undefined
+      configs.set(file, own && (own.size > 0 || !nonEmpty(file)) ? own : await configEntries(git, file))
+    }
+    return new GitMachinery(git, root, files, dirs, singles, configs, listing.effective, listing.sources)
   }
 
-  /** What differs from the recording, in a stable order. */
-  async changes(): Promise<MachineryChange[]> {
+  /**
+   * The value git uses for `key` (lower-case, e.g. `core.attributesfile`) from every scope but the command
+   * line, as recorded at the start: the last one, as `git config --get` answers; null when unset. Only
+   * for the keys this recording watches (SENSITIVE_KEYS).
+   */
+  recordedValue(key: string): string | null {
+    const values = this.effective.get(key)
+    return values && values.length > 0 ? values[values.length - 1]! : null
+  }
+
+  /**
+   * What differs from the recording, in a stable order. Between checkpoints (`full` false) the effective
+   * values are read again only when a file they came from, a global or system config file, or an include
+   * target changed (stat); `full` (the session's end) always reads them.
+   */
+  async changes(options: { full?: boolean } = {}): Promise<MachineryChange[]> {
     const changes: MachineryChange[] = []
     const current = new Set([...this.singles, ...this.dirs.flatMap((d) => walk(d))])
     for (const file of [...new Set([...this.files.keys(), ...current])].sort()) {
@@ -104,8 +131,9 @@ export class GitMachinery {
     }
     // Effective values changed with no change to a recorded file: another scope (global, an include).
     const configChanged = changes.some((c) => this.configs.has(this.absolute(c.file)))
-    if (!configChanged) {
-      const effective = await effectiveValues(this.git)
+    if (!configChanged && (options.full || configSources(this.sourceFiles()) !== this.sources)) {
+      const listing = await listConfig(this.git)
+      const effective = listing.effective
       for (const line of diffEntries(this.effective, effective)) {
         const key = line.key
         changes.push({
@@ -117,6 +145,13 @@ export class GitMachinery {
       }
     }
     return changes
+  }
+
+  /** The files named in the recorded sources signature. */
+  private sourceFiles(): string[] {
+    return this.sources === ALWAYS
+      ? []
+      : this.sources.split('\n').map((line) => line.slice(0, line.lastIndexOf('\t')))
   }
 
   /** Puts every recorded file back (and removes files that were added); returns what was restored. */
@@ -249,17 +284,93 @@ async function configEntries(git: Git, file: string): Promise<Map<string, string
 }
 
 /**
- * The effective values of the sensitive keys from every scope but the command line (proctor's own
- * `-c core.hooksPath=/dev/null`, `-c core.fsmonitor=false` would hide the user's).
+ * Every config entry git sees, in one process: the effective values of the sensitive keys from every
+ * scope but the command line (proctor's own `-c core.hooksPath=/dev/null`, `-c core.fsmonitor=false` would
+ * hide the user's), the entries of each file by its real path, and the signature of the files they came
+ * from (configSources).
  */
-async function effectiveValues(git: Git): Promise<Map<string, string[]>> {
-  const result = await git.raw(['config', '--show-scope', '-z', '--get-regexp', SENSITIVE_KEYS], {
+async function listConfig(git: Git): Promise<{
+  effective: Map<string, string[]>
+  files: Map<string, Map<string, string[]>>
+  sources: string
+}> {
+  const result = await git.raw(['config', '--show-scope', '--show-origin', '-z', '--list'], {
     okExitCodes: [1],
   })
   const fields = result.stdout.split('\0')
   const kept: string[] = []
-  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] !== 'command') kept.push(fields[i + 1]!)
-  return parseEntries(kept)
+  const byFile = new Map<string, string[]>()
+  const origins = new Set<string>()
+  let conditional = false
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const [scope, origin, record] = [fields[i]!, fields[i + 1]!, fields[i + 2]!]
+    if (scope === 'command') continue
+    const newline = record.indexOf('\n')
+    const key = newline < 0 ? record : record.slice(0, newline)
+    if (SENSITIVE_KEYS.test(key)) kept.push(record)
+    if (!origin.startsWith('file:')) {
+      conditional = true // a blob or stdin origin: nothing to stat
+      continue
+    }
+    const file = realpath(path.resolve(git.cwd, origin.slice('file:'.length)))
+    origins.add(file)
+    byFile.set(file, [...(byFile.get(file) ?? []), record])
+    if (/^include(if\..*)?\.path$/i.test(key) && newline >= 0) {
+      if (/^includeif\.onbranch:/i.test(key)) conditional = true // follows HEAD, not a file
+      const target = record.slice(newline + 1).replace(/^~(?=\/)/, os.homedir())
+      origins.add(path.resolve(path.dirname(file), target))
+    }
+  }
+  const files = new Map([...byFile].map(([file, records]) => [file, parseEntries(records)]))
+  const sources = conditional ? ALWAYS : configSources([...origins, ...globalConfigFiles()])
+  return { effective: parseEntries(kept), files, sources }
+}
+
+/** A sources signature that never matches: the effective values are read at every check. */
+const ALWAYS = '\0always'
+
+/** Where git looks for global and system config (they need not exist yet). */
+function globalConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const files: string[] = []
+  if (env.GIT_CONFIG_GLOBAL) files.push(env.GIT_CONFIG_GLOBAL)
+  else {
+    const xdg = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config')
+    files.push(path.join(os.homedir(), '.gitconfig'), path.join(xdg, 'git', 'config'))
+  }
+  const noSystem = env.GIT_CONFIG_NOSYSTEM && !/^(0|false|no|off)$/i.test(env.GIT_CONFIG_NOSYSTEM)
+  if (!noSystem) files.push(env.GIT_CONFIG_SYSTEM || '/etc/gitconfig')
+  return files
+}
+
+/** Path, size, times and inode of each file (or absent), one per line: equal only if none changed. */
+function configSources(files: readonly string[]): string {
+  return [...new Set(files)]
+    .sort()
+    .map((file) => {
+      try {
+        const st = fs.statSync(file)
+        return `${file}\t${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`
+      } catch {
+        return `${file}\tabsent`
+      }
+    })
+    .join('\n')
+}
+
+function realpath(file: string): string {
+  try {
+    return fs.realpathSync(file)
+  } catch {
+    return file
+  }
+}
+
+function nonEmpty(file: string): boolean {
+  try {
+    return fs.statSync(file).size > 0
+  } catch {
+    return false
+  }
 }
 
 /** `key\nvalue` records (git config -z) → key → values. */

@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import { Git } from '../git/runner.js'
+import { readGitDirs } from '../git/on-disk.js'
 import { pidExists } from '../supervisor/proc-info.js'
 import { findRepoRoot } from '../state/layout.js'
 
@@ -58,19 +59,13 @@ export async function removeStaleRepoIndexes(
 }
 
 /**
- * `<git dir>/proctor`. In a repository whose `.git` is a directory (not a linked worktree, submodule or
- * a gitdir file) that is `.git/proctor`, read without starting git: each git process forks proctor,
- * which blocks its event loop while an agent's output waits to be read.
+ * `<git dir>/proctor`, read from `.git` (a directory, or the `gitdir:` link of a linked worktree such as a
+ * batch child's) without starting git: each git process forks proctor, which blocks its event loop while
+ * an agent's output waits to be read. Only an unusual layout asks git.
  */
 async function proctorGitPath(cwd: string): Promise<string> {
   const root = findRepoRoot(cwd)
-  if (root) {
-    const dotGit = path.join(root, '.git')
-    try {
-      if (fs.lstatSync(dotGit).isDirectory()) return path.join(dotGit, 'proctor')
-    } catch {
-      // Gone meanwhile: ask git.
-    }
-  }
+  const dirs = root ? readGitDirs(root) : null
+  if (dirs) return path.join(dirs.gitDir, 'proctor')
   return new Git({ cwd }).gitPath('proctor')
 }

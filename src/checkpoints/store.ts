@@ -9,6 +9,7 @@ import type { CheckpointRecord, Violation } from '../report/model.js'
 import { RefMovedError } from '../git/errors.js'
 import { CommitWriter } from '../git/commit-writer.js'
 import { RefUpdater } from '../git/ref-updater.js'
+import { readGitDirs, readIndexSummary } from '../git/on-disk.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
@@ -18,6 +19,9 @@ import { STATE_DIR_NAME } from '../state/layout.js'
 
 /** Triggers that may not wait for min_interval spacing (shutdown, the user, a restore). */
 const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
+
+/** Every how many stagings `update-index` also refreshes the private index's stat data (see stageChanges). */
+const REFRESH_EVERY = 8
 
 export interface ValidateContext {
   seq: number
@@ -49,6 +53,16 @@ export interface CheckpointStoreOptions {
    * base, where the cumulative diff and the policy would never see it. Default: HEAD at open().
    */
   baseCommit?: string
+  /**
+   * What the caller already resolved before the agent's spawn, with one cat-file (see `openingRevisions`):
+   * the store then starts no git process of its own to open.
+   */
+  resolved?: OpeningObjects
+  /**
+   * The effective `core.attributesFile` when the caller already read it (the session's git machinery
+   * recording reads every scope's value): null when unset. Default: one `git config` at open.
+   */
+  attributesFile?: string | null
   /** Policy hook: its violations are counted in the Proctor-Violations trailer. */
   validate?: (context: ValidateContext) => Promise<Violation[]> | Violation[]
   /**
@@ -80,6 +94,20 @@ export interface CheckpointStoreOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
+/** HEAD's (or the base's) commit and tree and the session chain's tip and tree; null where missing. */
+export interface OpeningObjects {
+  startCommit: string | null
+  startTree: string | null
+  chainCommit: string | null
+  chainTree: string | null
+}
+
+/** The revisions, in OpeningObjects' order, that resolve what the store needs to open. */
+export function openingRevisions(session: string, start = 'HEAD'): string[] {
+  const ref = checkpointRef(session)
+  return [`${start}^{commit}`, `${start}^{tree}`, `${ref}^{commit}`, `${ref}^{tree}`]
+}
+
 export interface CheckpointResult {
   record: CheckpointRecord
   tree: string
@@ -102,6 +130,14 @@ export class CheckpointStore {
    */
   private commits: CommitWriter | undefined
   private refs: RefUpdater | undefined
+  /**
+   * Commits this store has written. The first is made with one `commit-tree` and one `update-ref`, which
+   * is all a one-shot `proctor checkpoints create` or a short session ever needs; the long-lived writer
+   * and updater (and the identity probe behind the writer) start with the second.
+   */
+  private commitsMade = 0
+  /** update-index runs so far (see stageChanges). */
+  private stagings = 0
   private root = ''
   private indexFile = ''
   private userIndex = ''
@@ -208,26 +244,13 @@ export class CheckpointStore {
   // ---- opening -----------------------------------------------------------------------------------
 
   private async doOpen(): Promise<void> {
-    // One rev-parse for the paths (--git-path works in linked worktrees) ...
     const indexName = this.options.indexName ?? `index-${this.session}`
-    const paths = (
-      await this.options.git.raw([
-        'rev-parse',
-        '--show-toplevel',
-        '--git-path',
-        'index',
-        '--git-path',
-        `proctor/${indexName}`,
-        '--git-path',
-        'info/attributes',
-      ])
-    ).stdout.split('\n')
-    this.root = paths[0]!
+    const { root, userIndex, gitDir, infoAttributes, configFiles } = await this.locate()
+    this.root = root
     this.git = this.options.git.at(this.root)
     this.refs = new RefUpdater(this.git, 'proctor checkpoint')
-    this.userIndex = path.resolve(this.options.git.cwd, paths[1]!)
-    this.indexFile = path.resolve(this.options.git.cwd, paths[2]!)
-    const infoAttributes = path.resolve(this.options.git.cwd, paths[3]!)
+    this.userIndex = userIndex
+    this.indexFile = path.join(gitDir, 'proctor', indexName)
     this.commits = new CommitWriter(this.git, `${this.indexFile}.commit`)
     fs.mkdirSync(path.dirname(this.indexFile), { recursive: true })
     // A lock left by a crashed proctor of this same session: nobody else uses this private index.
@@ -235,53 +258,106 @@ export class CheckpointStore {
     // The identity probe and the empty tree are only needed at the first commit (see checkpoint()):
     // a session whose agent changes nothing never pays for them, and opening does not compete with them.
     const seeding = !fs.existsSync(this.indexFile)
-    const start = this.options.baseCommit ?? 'HEAD'
-    // ... and one cat-file for HEAD, the chain tip and their trees (missing ones come back as null),
-    // alongside the other reads the seeding needs.
-    const [objects, filters, hidden] = await Promise.all([
-      this.git.resolveObjects([
-        `${start}^{commit}`,
-        `${start}^{tree}`,
-        `${this.ref}^{commit}`,
-        `${this.ref}^{tree}`,
-      ]),
-      this.globalAttributeFiles(infoAttributes),
-      seeding && fs.existsSync(this.userIndex)
-        ? this.git.hasHiddenIndexEntries().catch(() => true)
-        : Promise.resolve(true),
+    // One cat-file for the start commit, the chain tip and their trees (missing ones come back as null),
+    // unless the caller resolved them before the agent's spawn; the attributes files alongside.
+    const [objects, filters] = await Promise.all([
+      this.options.resolved ??
+        this.git
+          .resolveObjects(openingRevisions(this.session, this.options.baseCommit ?? 'HEAD'))
+          .then(([startCommit, startTree, chainCommit, chainTree]) => ({
+            startCommit: startCommit ?? null,
+            startTree: startTree ?? null,
+            chainCommit: chainCommit ?? null,
+            chainTree: chainTree ?? null,
+          })),
+      this.globalAttributeFiles(infoAttributes, configFiles),
     ])
     this.filterAttributeFiles = filters
-    this.head = objects[2] ?? null
+    this.head = objects.chainCommit
     if (this.head) {
       const message = (await this.git.raw(['log', '-1', '--format=%B', this.head])).stdout
       const parsed = parseCheckpointMessage(message)
       this.seq = parsed.seq ?? 0
       this.baseCommit = parsed.base
-      this.headTree = objects[3]!
-      this.baseTree = this.baseCommit ? await this.treeOf(this.baseCommit) : await this.git.emptyTree()
+      this.headTree = objects.chainTree!
+      this.baseTree = !this.baseCommit
+        ? await this.git.emptyTree()
+        : this.baseCommit === objects.startCommit && objects.startTree
+          ? objects.startTree
+          : await this.treeOf(this.baseCommit)
     } else {
-      this.baseCommit = objects[0] ?? null
-      this.baseTree = objects[1] ?? (await this.git.emptyTree())
+      this.baseCommit = objects.startCommit
+      this.baseTree = objects.startTree ?? (await this.git.emptyTree())
       this.headTree = this.baseTree
     }
-    if (seeding) await this.seedIndex(hidden)
+    if (seeding) await this.seedIndex()
+  }
+
+  /**
+   * The worktree's top level, the user's index, the git dir and info/attributes: read from the files git
+   * keeps them in when the layout is a plain one (readGitDirs), else from one `rev-parse` (`--git-path`
+   * knows every layout).
+   */
+  private async locate(): Promise<{
+    root: string
+    userIndex: string
+    gitDir: string
+    infoAttributes: string
+    /** The repository's config files, when known without git (see attributesFileUnset). */
+    configFiles: string[] | null
+  }> {
+    const cwd = this.options.git.cwd
+    const root = fs.existsSync(path.join(cwd, '.git')) ? cwd : null
+    const dirs = root ? readGitDirs(root) : null
+    if (root && dirs) {
+      return {
+        root,
+        userIndex: path.join(dirs.gitDir, 'index'),
+        gitDir: dirs.gitDir,
+        infoAttributes: path.join(dirs.commonDir, 'info', 'attributes'),
+        configFiles: [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')],
+      }
+    }
+    const paths = (
+      await this.options.git.raw([
+        'rev-parse',
+        '--show-toplevel',
+        '--git-path',
+        'index',
+        '--git-dir',
+        '--git-path',
+        'info/attributes',
+      ])
+    ).stdout.split('\n')
+    return {
+      root: paths[0]!,
+      userIndex: path.resolve(cwd, paths[1]!),
+      gitDir: path.resolve(cwd, paths[2]!),
+      infoAttributes: path.resolve(cwd, paths[3]!),
+      configFiles: null,
+    }
   }
 
   /**
    * Seed from the user's index so its stat data is reused (only changed files get hashed), with the
    * mtime preserved: git trusts stat data by comparing it to the index file's own mtime (racy-git), and
    * a fresh mtime would hide same-size edits made in the same second. `read-tree --reset` then drops
-   * what the user staged but did not commit, keeping matching stat entries. Assume-unchanged or
-   * skip-worktree entries, an unborn HEAD or a resumed chain take the plain path.
+   * what the user staged but did not commit, keeping matching stat entries; it is skipped when the
+   * user's index records (in its cache-tree) that it holds exactly the start tree, the common case of a
+   * user who staged nothing. Assume-unchanged or skip-worktree entries, an index this reader does not
+   * understand, an unborn HEAD or a resumed chain take the plain path.
    */
-  private async seedIndex(userIndexHasHiddenEntries: boolean): Promise<void> {
+  private async seedIndex(): Promise<void> {
     const startTree = this.head ? this.headTree : this.baseCommit
+    const summary =
+      startTree !== null && this.headTree ? readIndexSummary(this.userIndex, this.headTree.length / 2) : null
     try {
-      if (startTree !== null && fs.existsSync(this.userIndex) && !userIndexHasHiddenEntries) {
+      if (startTree !== null && summary && !summary.hidden) {
         const stat = fs.statSync(this.userIndex)
         fs.copyFileSync(this.userIndex, this.indexFile)
         fs.utimesSync(this.indexFile, stat.atime, stat.mtime)
-        await this.git.readTree(this.indexFile, startTree, { reset: true })
+        if (summary.tree !== this.headTree)
+          await this.git.readTree(this.indexFile, startTree, { reset: true })
         this.indexMatchesHead = true
         return
       }
@@ -317,9 +393,13 @@ export class CheckpointStore {
     const withheldChanged = withheldKey !== this.withheldKey
     if (staged.length === 0 && this.indexMatchesHead && !withheldChanged) return null
     this.indexMatchesHead = false
-    // What the commit will need (started once per session), overlapping the write-tree and the diffs.
-    this.commits!.prepare()
-    this.refs!.prepare()
+    // From the second commit on: what the commit will need (started once per session), overlapping the
+    // write-tree and the diffs.
+    const firstCommit = this.commitsMade === 0
+    if (!firstCommit) {
+      this.commits!.prepare()
+      this.refs!.prepare()
+    }
     const tree = await this.git.writeTree(this.indexFile)
     if (tree === this.headTree && !withheldChanged) {
       this.indexMatchesHead = true
@@ -350,9 +430,12 @@ export class CheckpointStore {
       skipped,
       maxFileSize: this.options.maxFileSize,
     })
-    const sha = await this.commits!.commit(tree, parent ? [parent] : [], message)
+    const sha = firstCommit
+      ? await this.git.commitTree(tree, parent ? [parent] : [], message)
+      : await this.commits!.commit(tree, parent ? [parent] : [], message)
     try {
-      await this.refs!.updateCas(this.ref, sha, this.head)
+      if (firstCommit) await this.git.updateRefCas(this.ref, sha, this.head, 'proctor checkpoint')
+      else await this.refs!.updateCas(this.ref, sha, this.head)
     } catch (error) {
       if (error instanceof RefMovedError) {
         throw new Error(
@@ -364,6 +447,7 @@ export class CheckpointStore {
       }
       throw error
     }
+    this.commitsMade++
     this.head = sha
     this.headTree = tree
     this.withheldKey = withheldKey
@@ -407,6 +491,10 @@ export class CheckpointStore {
         [
           'update-index',
           ...(this.firstSnapshot.active ? ['--verbose'] : []),
+          // The listing does not write refreshed stat data back, so a file touched but unchanged is compared
+          // by content at every listing until a refresh records its stat. Refreshing is a second stat of
+          // every entry (it doubled update-index at 10k files), so it runs every REFRESH_EVERY stagings.
+          ...(this.stagings++ % REFRESH_EVERY === REFRESH_EVERY - 1 ? ['-q', '--refresh'] : []),
           '--add',
           '--remove',
           '--replace',
@@ -446,43 +534,30 @@ export class CheckpointStore {
   }
 
   /**
-   * Paths whose worktree state differs from the private index (modified, deleted, untracked). Two
-   * listings run side by side instead of one `status`: status also diffs HEAD against the index (work
-   * we never use) and walks tracked and untracked files one after the other. `diff` (not `diff-files`)
-   * confirms stat-only changes by content, so a touched but unchanged file is not counted as changed.
+   * Paths whose worktree state differs from the private index (modified, deleted, untracked), from one
+   * `ls-files -t -m -o`: `-m` compares a file whose stat data changed but whose size did not by content
+   * (as `git diff` does), so a touched but unchanged file is not counted as changed, and submodules are
+   * compared by their HEAD only (`--ignore-submodules=dirty`). Untracked files are tagged `?`.
    */
   private async changedPaths(): Promise<{ paths: string[]; tracked: Set<string> }> {
-    const [modified, untracked] = await Promise.all([
-      this.git.raw(
-        [
-          'diff',
-          '--name-only',
-          '-z',
-          '--no-color',
-          '--no-ext-diff',
-          '--no-textconv',
-          '--no-renames',
-          '--ignore-submodules=dirty',
-        ],
-        // Optional locks on: diff may write refreshed stat data back, but only into OUR index.
-        { indexFile: this.indexFile, env: { GIT_OPTIONAL_LOCKS: '1' } },
-      ),
-      this.git.raw(['ls-files', '-z', '--others', '--exclude-standard'], { indexFile: this.indexFile }),
-    ])
+    const listing = await this.git.raw(
+      ['ls-files', '-z', '-t', '--modified', '--others', '--exclude-standard'],
+      { indexFile: this.indexFile },
+    )
     const paths: string[] = []
     const tracked = new Set<string>()
-    const fields = modified.stdout.split('\0')
-    const firstUntracked = fields.length
-    fields.push(...untracked.stdout.split('\0'))
-    fields.forEach((field, index) => {
-      if (field === '') return
+    const seen = new Set<string>()
+    for (const field of listing.stdout.split('\0')) {
+      if (field.length < 3) continue
       // A nested repository is listed as a directory.
-      const p = field.replace(/\/$/, '')
-      if (p === STATE_DIR_NAME || p.startsWith(`${STATE_DIR_NAME}/`)) return
-      if (this.options.hiddenPaths?.has(path.join(this.root, p))) return
+      const p = field.slice(2).replace(/\/$/, '')
+      if (seen.has(p)) continue
+      seen.add(p)
+      if (p === STATE_DIR_NAME || p.startsWith(`${STATE_DIR_NAME}/`)) continue
+      if (this.options.hiddenPaths?.has(path.join(this.root, p))) continue
       paths.push(p)
-      if (index < firstUntracked) tracked.add(p)
-    })
+      if (field[0] !== '?') tracked.add(p)
+    }
     return { paths, tracked }
   }
 
@@ -564,9 +639,14 @@ export class CheckpointStore {
   }
 
   /** info/attributes, core.attributesFile or the default global file mentions a filter. */
-  private async globalAttributeFiles(infoAttributes: string): Promise<boolean> {
+  private async globalAttributeFiles(infoAttributes: string, configFiles: string[] | null): Promise<boolean> {
     const candidates = [infoAttributes]
-    const configured = await this.git.configGet('core.attributesFile')
+    const configured =
+      this.options.attributesFile !== undefined
+        ? this.options.attributesFile
+        : configFiles && this.attributesFileUnset(configFiles)
+          ? null
+          : await this.git.configGet('core.attributesFile')
     if (configured) candidates.push(configured.replace(/^~(?=\/)/, os.homedir()))
     const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config')
     candidates.push(path.join(xdg, 'git', 'attributes'))
@@ -576,6 +656,44 @@ export class CheckpointStore {
       } catch {
         return false
       }
+    })
+  }
+
+  /**
+   * True when no config file git reads can set core.attributesFile: none of them (the repository's,
+   * global, system) mentions `attributesfile` or an include, and no config comes from the environment.
+   * Saves a one-shot `checkpoints create` its `git config` process; any doubt asks git.
+   */
+  private attributesFileUnset(repositoryFiles: string[]): boolean {
+    const env = (key: string) => this.git.envValue(key)
+    if (env('GIT_CONFIG_PARAMETERS') || env('GIT_CONFIG_COUNT')) return false
+    const home = env('HOME') || os.homedir()
+    const files = [...repositoryFiles]
+    const global = env('GIT_CONFIG_GLOBAL')
+    if (global !== undefined) files.push(global)
+    else
+      files.push(
+        path.join(home, '.gitconfig'),
+        path.join(env('XDG_CONFIG_HOME') || path.join(home, '.config'), 'git', 'config'),
+      )
+    const noSystem = env('GIT_CONFIG_NOSYSTEM')
+    if (!noSystem || /^(0|false|no|off)$/i.test(noSystem)) {
+      // Where distributions and source builds (prefix /usr/local, Homebrew) compile the system file in.
+      const system = env('GIT_CONFIG_SYSTEM')
+      files.push(
+        ...(system !== undefined
+          ? [system]
+          : ['/etc/gitconfig', '/usr/local/etc/gitconfig', '/opt/homebrew/etc/gitconfig']),
+      )
+    }
+    return files.every((file) => {
+      let text: string
+      try {
+        text = fs.readFileSync(file, 'utf8')
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'ENOENT'
+      }
+      return !/attributesfile|include/i.test(text)
     })
   }
 

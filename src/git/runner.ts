@@ -133,6 +133,11 @@ export class Git {
     return other
   }
 
+  /** A variable of the environment git runs with (after sanitizing), e.g. GIT_CONFIG_GLOBAL. */
+  envValue(key: string): string | undefined {
+    return this.env[key]
+  }
+
   /** The escape hatch: any git command, text output. Throws GitError unless the exit code is 0 or allowed. */
   async raw(args: readonly string[], options: GitCallOptions = {}): Promise<GitResult> {
     const result = await this.exec(args, options)
@@ -256,6 +261,16 @@ export class Git {
     const args = ['commit-tree', '--no-gpg-sign']
     for (const parent of parents) args.push('-p', parent)
     args.push('-F', '-', tree)
+    if (!this.identity) {
+      // Most users have an identity: try theirs first (git refuses to guess one under useConfigOnly, as
+      // the probe does), and probe only when that fails, instead of two `git var` before every first commit.
+      const first = await this.raw(args, {
+        input: message,
+        config: ['user.useConfigOnly=true'],
+        okExitCodes: [128],
+      })
+      if (first.exitCode === 0) return first.stdout.trim()
+    }
     const result = await this.raw(args, { input: message, env: await this.identityEnv() })
     return result.stdout.trim()
   }
@@ -265,7 +280,8 @@ export class Git {
    * Throws RefMovedError when someone else moved it.
    */
   async updateRefCas(ref: string, newSha: string, oldSha: string | null, reason = 'proctor'): Promise<void> {
-    const expected = oldSha ?? (await this.zeroOid())
+    // The all-zero id is as long as the new one (sha1 or sha256): no process to learn the hash algorithm.
+    const expected = oldSha ?? '0'.repeat(newSha.length)
     const args = ['update-ref', '-m', reason, '--end-of-options', ref, newSha, expected]
     const result = await this.exec(args, { okExitCodes: [1, 128] })
     if (result.exitCode !== 0) {

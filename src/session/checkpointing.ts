@@ -6,7 +6,12 @@ import type { Config } from '../config/schema.js'
 import type { CheckpointRecord, Violation } from '../report/model.js'
 import type { ReportBuilder } from '../report/builder.js'
 import { Git } from '../git/runner.js'
-import { CheckpointStore, type PauseHooks, type ValidateContext } from '../checkpoints/store.js'
+import {
+  CheckpointStore,
+  openingRevisions,
+  type PauseHooks,
+  type ValidateContext,
+} from '../checkpoints/store.js'
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { PushQueue } from '../checkpoints/push.js'
@@ -94,13 +99,24 @@ export class SessionCheckpoints {
     // Before the agent starts, side by side: the commit its work is judged against (the store opens only
     // after the spawn, when the agent may already have moved HEAD), and what the repository's own
     // machinery looks like untouched.
-    const [head, machinery] = await Promise.all([
-      git.resolveObjects(['HEAD^{commit}']).then(([commit]) => commit ?? null),
+    // The same cat-file also resolves what the store needs to open (HEAD's tree, a resumed chain), so
+    // opening it after the spawn starts no git process for that.
+    const [objects, machinery] = await Promise.all([
+      git.resolveObjects(openingRevisions(this.o.sessionId)),
       config.policy.git_tamper !== 'off' ? GitMachinery.record(git) : null,
     ])
+    const head = objects[0] ?? null
     this.machinery = machinery
     this.store = workspace.store(this.o.sessionId, config, {
       ...(head ? { baseCommit: head } : {}),
+      resolved: {
+        startCommit: head,
+        startTree: objects[1] ?? null,
+        chainCommit: objects[2] ?? null,
+        chainTree: objects[3] ?? null,
+      },
+      // The recording read core.attributesFile from every scope already: no `git config` at open.
+      ...(machinery ? { attributesFile: machinery.recordedValue('core.attributesfile') } : {}),
       hiddenPaths: this.o.hiddenPaths,
       // The session judges each checkpoint itself: it tracks what is resolved and what the agent heard.
       validate: (ctx) => this.validate(ctx),
@@ -126,8 +142,8 @@ export class SessionCheckpoints {
     })
     // Neither the watcher's scan nor seeding the private index delays the agent: both grow with the
     // repository, and each git process they start forks proctor (a synchronous ~1 ms per 50 MB of RSS, far
-    // more on a busy machine), so they start once the agent has been spawned (agentRunning), or at the
-    // first checkpoint or the end if it never was. A checkpoint (and the end of the session) waits for the
+    // more on a busy machine), so they start once the agent has been spawned (agentRunning) and its first
+    // burst of output is over, or at the first checkpoint or the end if that comes first. A checkpoint (and the end of the session) waits for the
     // store to open; a store that cannot open fails its checkpoints, which the session counts like any
     // other checkpoint failure.
     this.triggers = triggers
@@ -153,9 +169,15 @@ export class SessionCheckpoints {
     return mode === 'auto' && !inCi ? 'never' : mode
   }
 
-  agentRunning(running: boolean): void {
+  /**
+   * The agent started (or ended). The store and the watcher launch now, or once `launchWhen` resolves
+   * (the session passes the end of the agent's first burst of output: their git processes would stall the
+   * reading of it); a checkpoint or the end launches them earlier if it comes first.
+   */
+  agentRunning(running: boolean, launchWhen?: Promise<void>): void {
     this.running = running
-    this.launch?.()
+    if (launchWhen) void launchWhen.then(() => this.launch?.())
+    else this.launch?.()
   }
 
   /** A detector event listed in checkpoints.on_events. */
@@ -219,7 +241,7 @@ export class SessionCheckpoints {
     } catch (error) {
       await this.triggers.stop()
       // No final checkpoint without a store, but the machinery is still checked (and undone) at the end.
-      await this.checkMachinery()
+      await this.checkMachinery(true)
       this.noteFailure(error)
       throw error
     }
@@ -258,8 +280,9 @@ export class SessionCheckpoints {
 
   private async take(trigger: string, detail?: string, urgent = false): Promise<CheckpointRecord | null> {
     if (!this.store) return null
-    // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree.
-    await this.checkMachinery()
+    // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree. The
+    // final check reads every scope's config again; earlier ones only when a config file changed.
+    await this.checkMachinery(trigger === 'final')
     this.launch?.()
     let result
     try {
@@ -355,8 +378,8 @@ export class SessionCheckpoints {
   }
 
   /** Compares the repository's machinery with the recording; one check at a time. Never throws. */
-  private checkMachinery(): Promise<void> {
-    const run = this.machineryQueue.then(() => this.compareMachinery())
+  private checkMachinery(full = false): Promise<void> {
+    const run = this.machineryQueue.then(() => this.compareMachinery(full))
     this.machineryQueue = run.catch(() => undefined)
     return run.catch((error: unknown) => {
       this.o.report.event(
@@ -366,9 +389,9 @@ export class SessionCheckpoints {
     })
   }
 
-  private async compareMachinery(): Promise<void> {
+  private async compareMachinery(full: boolean): Promise<void> {
     if (!this.machinery) return
-    const changes = await this.machinery.changes()
+    const changes = await this.machinery.changes({ full })
     const severity = compilePolicy(this.o.config.policy).severityOf('git_tamper')
     const now = new Map(changes.map((c) => [`${c.file}\0${c.what}`, c]))
     for (const [key, v] of this.tamper) {

@@ -10,6 +10,7 @@ import type { SessionEvent, SessionReport, SessionStatus, StopHookResult, Verdic
 import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
+import { loadRenderer } from '../supervisor/screen.js'
 import { decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
 import { liveSessions, pruneFinished, reconcileOrphans } from '../supervisor/registry.js'
 import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
@@ -83,6 +84,11 @@ export interface SessionOutcome {
 const INTERRUPT_GRACE_MS = 2_500
 /** ...and the final push gets this long before report.json is written anyway. */
 const INTERRUPT_PUSH_DEADLINE_MS = 3_000
+/**
+ * The longest the checkpoint machinery waits for the agent's first flood of output to end: changes made
+ * meanwhile are in the next checkpoint all the same (git decides what changed), the watcher only counts.
+ */
+const LAUNCH_AFTER_FLOOD_MAX_MS = 5_000
 
 export async function runSession(opts: SessionOptions): Promise<SessionOutcome> {
   const { config } = opts
@@ -419,6 +425,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     ctx.dir,
     ctx.round === 1 ? 'transcript.log' : `transcript.round-${ctx.round}.log`,
   )
+  // A pipe session never loads the terminal renderer (memory; see screen.ts).
+  if (mode === 'pty') await loadRenderer()
   const pipeline = new OutputPipeline({
     mode,
     cols: config.agent.cols,
@@ -673,8 +681,12 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     ctx.setRun(run)
     run.start()
     report.event('spawn', `agent started (pid ${run.pid}, ${mode})`, { data: { pid: run.pid, round } })
-    ctx.checkpoints.agentRunning(true)
-    ctx.spawned()
+    // The checkpoint store, the watcher and the stale-index sweep start git processes; each forks proctor,
+    // which stalls its reading. An agent that starts by flooding its output (a build log, a large file)
+    // would wait on those stalls, so they start once the flood is over (docs/architecture.md).
+    const calm = pipeline.calm(LAUNCH_AFTER_FLOOD_MAX_MS)
+    ctx.checkpoints.agentRunning(true, calm)
+    void calm.then(ctx.spawned)
     const exit = await run.finished
     ctx.checkpoints.agentRunning(false)
     report.event(

@@ -43,6 +43,23 @@ export interface OutputPipelineEvents {
 
 const DEFAULT_SETTLE_MS = 10
 const DEFAULT_MAX_DELAY_MS = 50
+/**
+ * While the view is thinning a flood, a scan waits for the output to pause (settleMs), or this long: a
+ * prompt cannot be waiting for an answer while the agent is still pouring out output, and a scan reads
+ * (PTY) or decodes (pipe) the whole visible output. The pause at the flood's end is scanned as before.
+ */
+const FLOOD_MAX_DELAY_MS = 250
+/**
+ * calm(): output counts as a flood while more than CALM_MAX_BYTES arrive per CALM_WINDOW_MS (about
+ * 1.3 MB/s). A TUI redrawing its spinner or a model streaming text stays far below that; a build log
+ * or `cat` of a large file is far above it.
+ */
+const CALM_WINDOW_MS = 50
+const CALM_MAX_BYTES = 64 * 1024
+/** How long the rate must have stayed below that. */
+const CALM_SPAN_MS = 200
+/** A freshly started agent may take this long to print its first byte; silence before then is not calm. */
+const CALM_FIRST_OUTPUT_MS = 250
 
 export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   readonly mode: 'pty' | 'pipe'
@@ -57,6 +74,8 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   /** When the first change not yet scanned happened, and the latest one. */
   private dirtySince: number | null = null
   private lastChange = 0
+  /** When the latest chunk arrived (performance.now()): the screen changes later, when xterm parsed it. */
+  private lastWrite = 0
   private lastOutput: number | null = null
   private totalBytes = 0
   private closing: Promise<TranscriptSummary> | null = null
@@ -109,11 +128,53 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     if (this.closing || chunk.length === 0) return
     this.totalBytes += chunk.length
     this.lastOutput = this.clock()
+    this.lastWrite = performance.now()
     this.buffer.append(chunk)
     this.transcript.write(chunk)
     this.view.write(chunk)
     this.paste.write(chunk)
     if (this.view.kind === 'lines') this.markDirty()
+  }
+
+  /**
+   * Resolves once the output is not a flood: when less than CALM_MAX_BYTES per CALM_WINDOW_MS came over
+   * the last CALM_SPAN_MS, counting only time after the first byte (a process starting up is silent
+   * before it floods) or after CALM_FIRST_OUTPUT_MS without one; at the latest after `maxMs`, or at
+   * close().
+   *
+   * For work that can wait and would slow the reading down: every process proctor starts forks it, and a
+   * fork of a process this size blocks its event loop for milliseconds (far longer on a busy machine)
+   * while the agent's output piles up; the child processes then compete with the agent for the CPU.
+   * Nothing per chunk: a timer compares byte counts. The span is several windows long because on a busy
+   * machine the agent (or proctor) can go unscheduled for a window in the middle of a flood.
+   */
+  calm(maxMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const began = performance.now()
+      const initial = this.totalBytes
+      /** [time, bytes so far] at each check, back to the newest one at least CALM_SPAN_MS old. */
+      const samples: [number, number][] = [[began, initial]]
+      const check = (): void => {
+        const now = performance.now()
+        samples.push([now, this.totalBytes])
+        while (samples.length > 2 && now - samples[1]![0] >= CALM_SPAN_MS) samples.shift()
+        const [since, bytesThen] = samples[0]!
+        const started = bytesThen > initial || since - began >= CALM_FIRST_OUTPUT_MS
+        const span = now - since
+        const calm =
+          started &&
+          span >= CALM_SPAN_MS &&
+          (this.totalBytes - bytesThen) / span < CALM_MAX_BYTES / CALM_WINDOW_MS
+        if (calm || this.closing || now - began >= maxMs) resolve()
+        else wait()
+      }
+      // Checked after the next poll for I/O: a timer runs before it, and after proctor itself went
+      // unscheduled the output that piled up meanwhile would not be counted yet.
+      const wait = (): void => {
+        setTimeout(() => setImmediate(check), CALM_WINDOW_MS).unref()
+      }
+      wait()
+    })
   }
 
   /** The agent has turned on bracketed paste (ESC[?2004h, not turned off since): pasted text is one input. */
@@ -177,10 +238,13 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.timer = null
     if (this.dirtySince === null) return
     const now = performance.now()
-    const quietFor = now - this.lastChange
+    // Quiet means no new output either: a thinned flood renders once a window, so the screen alone
+    // would look settled between its renders.
+    const quietFor = now - Math.max(this.lastChange, this.lastWrite)
     const waitedFor = now - this.dirtySince
-    if (quietFor < this.settleMs && waitedFor < this.maxDelayMs) {
-      this.schedule(Math.min(this.settleMs - quietFor, this.maxDelayMs - waitedFor))
+    const maxDelay = this.view.flooding ? Math.max(this.maxDelayMs, FLOOD_MAX_DELAY_MS) : this.maxDelayMs
+    if (quietFor < this.settleMs && waitedFor < maxDelay) {
+      this.schedule(Math.min(this.settleMs - quietFor, maxDelay - waitedFor))
       return
     }
     this.scan()

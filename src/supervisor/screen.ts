@@ -1,7 +1,37 @@
 // What the agent's output looks like to a person: a rendered terminal screen for PTY sessions (TUIs
 // redraw in place, so the raw byte stream is not what is on screen) and plain lines for pipe sessions.
-import xterm from '@xterm/headless'
+import { createRequire } from 'node:module'
+import type * as Xterm from '@xterm/headless'
 import { stripTerminal } from '../util/sanitize.js'
+
+type XtermModule = typeof Xterm
+
+/**
+ * xterm is loaded on first use: loading it costs a pipe session (which never renders) about 6 MB of
+ * memory, and its peak while streaming has a 100 MiB budget (docs/benchmarks.md). The bundled CLI gets it
+ * through loadRenderer() (a chunk of its own, imported); run from the sources (tests, benchmarks) it is
+ * required on first use.
+ */
+let xtermModule: XtermModule | undefined
+
+/** Loads xterm for RenderedScreen; call (once is enough) before constructing one in the bundled CLI. */
+export async function loadRenderer(): Promise<void> {
+  if (xtermModule) return
+  const loaded = (await import('@xterm/headless')) as XtermModule & { default?: XtermModule }
+  xtermModule = loaded.default ?? loaded
+}
+
+function xterm(): XtermModule {
+  if (xtermModule) return xtermModule
+  try {
+    xtermModule = createRequire(import.meta.url)('@xterm/headless') as XtermModule
+  } catch (error) {
+    throw new Error('the terminal renderer is not loaded: await loadRenderer() before new RenderedScreen()', {
+      cause: error,
+    })
+  }
+  return xtermModule
+}
 
 /** The text a detector matches, with where it sits so one appearance is told from the next. */
 export interface ScreenLine {
@@ -23,6 +53,8 @@ export interface OutputView {
   write(chunk: Uint8Array): void
   /** Resolves once everything written so far is reflected in the view. */
   flush(): Promise<void>
+  /** Output is coming faster than it is rendered: only the end of it reaches the view for now. */
+  readonly flooding: boolean
   /** The visible lines (the screen, or the last lines), trailing spaces trimmed. */
   visibleLines(): string[]
   visibleText(): string
@@ -58,11 +90,18 @@ const FEED_WINDOW_MS = 50
 const FEED_BUDGET = 64 * 1024
 /** What is rendered of a thinned flood at the end of a window: far more than a screenful. */
 const FLOOD_TAIL = 32 * 1024
+/**
+ * Once a flood is being thinned, its tail is rendered when the output pauses for FLOOD_QUIET_MS, or every
+ * FLOOD_RENDER_MS while it goes on: in between the screen only scrolls, and the detectors wait for a
+ * pause too (OutputPipeline). Rendering a tail every window made xterm the costliest part of a flood.
+ */
+const FLOOD_QUIET_MS = 15
+const FLOOD_RENDER_MS = 250
 
 /** Switches between the normal and the alternate screen; the last one in skipped bytes is replayed. */
 const SCREEN_SWITCHES = ['\x1b[?1049h', '\x1b[?1049l', '\x1b[?1047h', '\x1b[?1047l', '\x1b[?47h', '\x1b[?47l']
 /** Every switch starts with CSI ?, so one backward search finds the candidates. */
-const PRIVATE_CSI = '\x1b[?'
+const PRIVATE_CSI = Buffer.from('\x1b[?', 'latin1')
 const LONGEST_SWITCH = Math.max(...SCREEN_SWITCHES.map((s) => s.length))
 
 /**
@@ -70,12 +109,14 @@ const LONGEST_SWITCH = Math.max(...SCREEN_SWITCHES.map((s) => s.length))
  * one backward pass (searching for each switch separately made it the costliest step of a flood).
  */
 function lastScreenSwitch(bytes: Buffer): string | null {
-  let at = bytes.lastIndexOf(PRIVATE_CSI, undefined, 'latin1')
+  // Most of a flood has no escape at all: one byte search (memchr) settles it.
+  if (bytes.indexOf(0x1b) === -1) return null
+  let at = bytes.lastIndexOf(PRIVATE_CSI)
   while (at !== -1) {
     const text = bytes.toString('latin1', at, at + LONGEST_SWITCH)
     const found = SCREEN_SWITCHES.find((seq) => text.startsWith(seq))
     if (found) return found
-    at = at === 0 ? -1 : bytes.lastIndexOf(PRIVATE_CSI, at - 1, 'latin1')
+    at = at === 0 ? -1 : bytes.lastIndexOf(PRIVATE_CSI, at - 1)
   }
   return null
 }
@@ -108,7 +149,7 @@ export class RenderedScreen implements OutputView {
   readonly kind = 'screen' as const
   cols: number
   rows: number
-  private readonly term: xterm.Terminal
+  private readonly term: Xterm.Terminal
   private readonly onParsed: (() => void) | undefined
   private unparsedBytes = 0
   private pendingWrites = 0
@@ -118,12 +159,14 @@ export class RenderedScreen implements OutputView {
   private windowStart = -Infinity
   private fedInWindow = 0
   /** The last window was thinned: until a quiet window, only tails are rendered. */
-  private flooding = false
+  private thinning = false
   private thinned = false
   private held: Uint8Array[] = []
   private heldBytes = 0
   private heldSwitch: string | null = null
   private heldTimer: NodeJS.Timeout | null = null
+  /** While thinning: renders the held tail once the output pauses (pushed back by each held chunk). */
+  private quietTimer: NodeJS.Timeout | null = null
   private trimmed = 0
   private trimSource: object | null = null
   private trimSubscription: { dispose(): void } | null = null
@@ -132,12 +175,16 @@ export class RenderedScreen implements OutputView {
     this.cols = opts.cols
     this.rows = opts.rows
     this.onParsed = opts.onParsed
-    this.term = new xterm.Terminal({
+    this.term = new (xterm().Terminal)({
       cols: opts.cols,
       rows: opts.rows,
       scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
       allowProposedApi: true,
     })
+  }
+
+  get flooding(): boolean {
+    return this.thinning || this.thinned
   }
 
   /** Bytes left out of the rendering (flood thinning, or xterm too far behind). */
@@ -167,9 +214,9 @@ export class RenderedScreen implements OutputView {
       // A whole window went by without output to hold: whatever flood there was is over.
       this.windowStart = now
       this.fedInWindow = 0
-      this.flooding = false
+      this.thinning = false
     }
-    const budget = this.flooding ? 0 : FEED_BUDGET
+    const budget = this.thinning ? 0 : FEED_BUDGET
     if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(chunk)
     else this.hold(chunk)
   }
@@ -206,13 +253,23 @@ export class RenderedScreen implements OutputView {
       this.heldBytes -= dropped.length
       this.skipped += dropped.length
       this.thinned = true
-      this.heldSwitch =
-        lastScreenSwitch(Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)) ?? this.heldSwitch
+      const bytes = Buffer.isBuffer(dropped)
+        ? dropped
+        : Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)
+      this.heldSwitch = lastScreenSwitch(bytes) ?? this.heldSwitch
     }
     if (!this.heldTimer) {
-      const wait = Math.max(1, FEED_WINDOW_MS - (performance.now() - this.windowStart))
+      const window = this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS
+      const wait = Math.max(1, window - (performance.now() - this.windowStart))
       this.heldTimer = setTimeout(() => this.releaseHeld(), wait)
       this.heldTimer.unref()
+    }
+    if (this.thinning) {
+      if (this.quietTimer) this.quietTimer.refresh()
+      else {
+        this.quietTimer = setTimeout(() => this.releaseHeld(), FLOOD_QUIET_MS)
+        this.quietTimer.unref()
+      }
     }
   }
 
@@ -221,6 +278,10 @@ export class RenderedScreen implements OutputView {
     if (this.heldTimer) {
       clearTimeout(this.heldTimer)
       this.heldTimer = null
+    }
+    if (this.quietTimer) {
+      clearTimeout(this.quietTimer)
+      this.quietTimer = null
     }
     if (this.held.length === 0 || this.disposed) return
     const data = Buffer.concat(this.held)
@@ -231,7 +292,7 @@ export class RenderedScreen implements OutputView {
       this.skipped += start
       this.heldSwitch = lastScreenSwitch(data.subarray(0, start)) ?? this.heldSwitch
     }
-    this.flooding = this.thinned || start > 0
+    this.thinning = this.thinned || start > 0
     this.thinned = false
     const prefix = this.heldSwitch
     this.heldSwitch = null
@@ -300,6 +361,7 @@ export class RenderedScreen implements OutputView {
     if (this.disposed) return
     this.disposed = true
     if (this.heldTimer) clearTimeout(this.heldTimer)
+    if (this.quietTimer) clearTimeout(this.quietTimer)
     this.held = []
     this.trimSubscription?.dispose()
     this.term.dispose()
@@ -401,6 +463,10 @@ export class LineView implements OutputView {
     this.floodTail = Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars)
   }
 
+  get flooding(): boolean {
+    return this.floodedLast || this.floodedNow
+  }
+
   /** Completed lines never shown to the detector because it fell too far behind. */
   get skippedLines(): number {
     this.settleFlood()
@@ -414,7 +480,9 @@ export class LineView implements OutputView {
       this.windowBytes = 0
       this.floodedLast = this.floodedNow
       this.floodedNow = false
-      this.settleFlood()
+      // Still flooding: what the last window left waiting stays there (the next bytes join it) until the
+      // flood ends or the view is read, so a long flood is decoded once per detection scan at most.
+      if (!this.floodedLast) this.settleFlood()
     }
     this.windowBytes += chunk.length
     const budget = this.floodedLast ? 0 : FLOOD_BUDGET_BYTES

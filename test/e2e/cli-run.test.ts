@@ -1,7 +1,7 @@
 // The built CLI (dist/cli.js) as users run it: real repositories, real agents in PTYs and pipes, real
 // signals — on the pinned Node 24 and on the machine's own Node (the CLI's floor, >= 20.19).
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
@@ -342,3 +342,62 @@ describe('crash recovery', () => {
     )
   })
 })
+
+describe('an agent that starts by flooding its output', () => {
+  // Every git process forks proctor, which stalls its reading of the agent's output; the checkpoint store
+  // and the watcher wait until the first flood is over (the base commit is resolved before the spawn).
+  it.each([
+    ['a PTY', []],
+    ['pipes', ['--no-pty']],
+  ])(
+    'over %s, proctor starts no git process until the flood is over, and captures all of it',
+    async (_mode, flags) => {
+      const r = repo()
+      const bin = tempDirIn(r)
+      const log = join(bin, 'git.log')
+      // A git that notes when it ran, then runs the real one.
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
+      writeFileSync(
+        join(bin, 'git'),
+        `#!/bin/sh\necho "$(date +%s%6N) $1" >> '${log}'\nexec '${realGit}' "$@"\n`,
+      )
+      chmodSync(join(bin, 'git'), 0o755)
+      const marks = join(bin, 'marks')
+      // 20 MB in 1 MB bursts 20 ms apart (over 0.4 s however fast it is read), then a pause before the exit.
+      const burst = `yes 'flood line 0123456789' | head -c 1000000`
+      const agentScript = `date +%s%6N > '${marks}.start'; for i in $(seq 20); do ${burst}; sleep 0.02; done; date +%s%6N > '${marks}.end'; sleep 0.5`
+      const run = await proctor(
+        process.execPath,
+        r,
+        ['run', '--json', ...flags, '--', 'sh', '-c', agentScript],
+        {
+          PATH: `${bin}:${process.env.PATH ?? ''}`,
+        },
+      )
+      expect(run.code, run.stderr).toBe(0)
+      const report = JSON.parse(run.stdout) as SessionReport
+      const floodStart = Number(readFileSync(`${marks}.start`, 'utf8'))
+      const floodEnd = Number(readFileSync(`${marks}.end`, 'utf8'))
+      expect(floodEnd - floodStart).toBeGreaterThan(400_000)
+      const calls = readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => ({ at: Number(line.split(' ')[0]), command: line.split(' ')[1] }))
+      expect(calls.some((c) => c.at < floodStart)).toBe(true) // the base commit, before the spawn
+      expect(calls.filter((c) => c.at > floodStart && c.at < floodEnd)).toEqual([])
+      expect(calls.some((c) => c.at > floodEnd)).toBe(true) // the store, the watcher, the checkpoint
+      // No byte lost: the transcript holds the whole flood.
+      const transcript = readFileSync(join(r.dir, '.proctor/sessions', report.session_id, 'transcript.log'))
+      expect(transcript.length).toBe(report.transcript.bytes)
+      const burstText = 'flood line 0123456789\n'.repeat(Math.ceil(1_000_000 / 22)).slice(0, 1_000_000)
+      expect(transcript.toString().replaceAll('\r\n', '\n')).toBe(burstText.repeat(20))
+    },
+  )
+})
+
+function tempDirIn(r: TempRepo): string {
+  const dir = join(r.dir, '.proctor-test-bin')
+  mkdirSync(dir)
+  writeFileSync(join(r.dir, '.git/info/exclude'), '.proctor-test-bin/\n', { flag: 'a' })
+  return dir
+}

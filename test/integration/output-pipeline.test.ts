@@ -191,6 +191,34 @@ describe('OutputPipeline with recorded bytes', () => {
     ])
   })
 
+  it('a PTY flood that goes on is scanned a few times a second, and the prompt after it at once', async () => {
+    const { p, events } = pipeline({ rules: editRule })
+    let scans = 0
+    p.on('scanned', () => scans++)
+    const line = Buffer.from('compiling module 0123456789 0123456789 0123456789\r\n')
+    const chunk = Buffer.concat(Array.from({ length: Math.floor(4096 / line.length) }, () => line))
+    // One second of 4 KB reads, as fast as the event loop turns (a build log through a PTY).
+    const began = performance.now()
+    await new Promise<void>((resolve) => {
+      const feed = (): void => {
+        for (let i = 0; i < 16; i++) p.write(Buffer.from(chunk))
+        if (performance.now() - began < 1000) setImmediate(feed)
+        else resolve()
+      }
+      feed()
+    })
+    const during = scans
+    // Scanning every 50 ms window of the flood made 20 scans of output the agent was still scrolling past.
+    expect(during).toBeLessThan(12)
+    const detected = nextEvent(p)
+    p.write(Buffer.from('Do you want to make this edit to src/a.ts?'))
+    const at = performance.now()
+    expect((await detected).match).toBe('Do you want to make this edit to src/a.ts?')
+    // Within the flood's own scan cadence (the pause is noticed), not at the next forced scan.
+    expect(performance.now() - at).toBeLessThan(1_000)
+    expect(events).toHaveLength(1)
+  })
+
   it('a bad rule is refused when the pipeline is built', () => {
     expect(() => pipeline({ rules: rules({ name: 'oops', match: '(unclosed' }) })).toThrow(
       /detect rule "oops": match "\(unclosed" is not a valid regular expression/,

@@ -5,7 +5,7 @@ import type { Command } from 'commander'
 import { ConfigError } from '../../config/errors.js'
 import { loadConfig } from '../../config/load.js'
 import { Workspace } from '../../state/workspace.js'
-import { configSchema, type Config } from '../../config/schema.js'
+import type { Config } from '../../config/schema.js'
 import { diffTrees, type ChangedFile } from '../../checkpoints/diff.js'
 import {
   listCheckpoints,
@@ -14,7 +14,6 @@ import {
   type CheckpointInfo,
 } from '../../checkpoints/history.js'
 import { assertSessionId } from '../../checkpoints/refs.js'
-import { restoreCheckpoint, RestoreRefused } from '../../checkpoints/restore.js'
 import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
@@ -161,6 +160,8 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
     .option('--json', 'print JSON')
     .action(async (id: string, opts: Common & { files?: string[] }) => {
       const { git, config } = await context(opts, io)
+      // Loaded by the command that uses it: `create` (run once per checkpoint by scripts) does not pay for it.
+      const { restoreCheckpoint, RestoreRefused } = await import('../../checkpoints/restore.js')
       try {
         const result = await restoreCheckpoint({
           git,
@@ -228,7 +229,9 @@ async function context(
   let config: Config
   try {
     config =
-      needConfig || opts.config ? (await loadConfig({ file: opts.config, cwd: io.cwd() })).config : defaults()
+      needConfig || opts.config
+        ? (await loadConfig({ file: opts.config, cwd: io.cwd() })).config
+        : await defaults()
   } catch (error) {
     if (error instanceof ConfigError) throw new CliExit(ExitCode.usage, error.message)
     throw error
@@ -236,8 +239,12 @@ async function context(
   return { git: workspace.git, config, workspace }
 }
 
-/** Read-only commands need no config; they must not fail on an unrelated problem in proctor.yml. */
-function defaults(): Config {
+/**
+ * Read-only commands need no config; they must not fail on an unrelated problem in proctor.yml. The schema
+ * (zod) is loaded only here, not by `create`.
+ */
+async function defaults(): Promise<Config> {
+  const { configSchema } = await import('../../config/schema.js')
   return configSchema.parse({})
 }
 

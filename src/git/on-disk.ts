@@ -1,0 +1,127 @@
+// What a checkpoint needs to know about a repository that git keeps in plain files, read without starting
+// git: each git process forks proctor (tens of MB of page tables copied per fork), and a one-shot
+// `proctor checkpoints create` or a batch child would otherwise start several just to ask where the git
+// dir is or whether the user's index hides entries. Anything unusual returns null and the caller asks git.
+import fs from 'node:fs'
+import path from 'node:path'
+
+export interface GitDirs {
+  /** The worktree's own git dir (`.git`, or `.git/worktrees/<name>` of a linked worktree). */
+  gitDir: string
+  /** Where shared files live (objects, refs, info/, config): the main repository's `.git`. */
+  commonDir: string
+}
+
+/**
+ * The git dirs of the worktree whose top level is `root`, as `git rev-parse --git-dir --git-common-dir`
+ * gives them; null when `.git` is neither a directory nor a `gitdir:` link, or the config moves the
+ * worktree (core.worktree) or makes the repository bare: then only git can say.
+ */
+export function readGitDirs(root: string): GitDirs | null {
+  try {
+    const dotGit = path.join(root, '.git')
+    const stat = fs.lstatSync(dotGit)
+    let gitDir: string
+    if (stat.isDirectory()) gitDir = dotGit
+    else if (stat.isFile()) {
+      const match = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))
+      if (!match) return null
+      gitDir = path.resolve(root, match[1]!.trim())
+    } else return null
+    if (!fs.statSync(path.join(gitDir, 'HEAD')).isFile()) return null
+    let commonDir = gitDir
+    try {
+      commonDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim())
+    } catch {
+      // No commondir: not a linked worktree.
+    }
+    for (const config of [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')]) {
+      let text = ''
+      try {
+        text = fs.readFileSync(config, 'utf8')
+      } catch {
+        continue
+      }
+      if (/^\s*worktree\s*=|^\s*bare\s*=\s*(true|yes|on|1)\s*$/im.test(text)) return null
+    }
+    return { gitDir, commonDir }
+  } catch {
+    return null
+  }
+}
+
+export interface IndexSummary {
+  /** Assume-unchanged or skip-worktree entries: their stat data cannot be trusted. */
+  hidden: boolean
+  /**
+   * The root tree id of a valid cache-tree (the TREE extension): the index holds exactly this tree.
+   * Null when there is none, it is invalid, or anything in the file (unmerged or intent-to-add entries,
+   * a split or sparse index, untracked cache, fsmonitor data) means it cannot be relied on.
+   */
+  tree: string | null
+}
+
+/** Extensions that change nothing about what the entries say (cache-tree, resolve-undo, offset tables). */
+const PLAIN_EXTENSIONS = new Set(['TREE', 'REUC', 'EOIE', 'IEOT'])
+
+/**
+ * Reads the flags of every entry of an index file (versions 2 to 4) and its cache-tree root. `hashBytes`
+ * is 20 for SHA-1 repositories, 32 for SHA-256. Null when the file is missing or not understood.
+ */
+export function readIndexSummary(file: string, hashBytes: number): IndexSummary | null {
+  let buf: Buffer
+  try {
+    buf = fs.readFileSync(file)
+  } catch {
+    return null
+  }
+  if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC') return null
+  const version = buf.readUInt32BE(4)
+  if (version < 2 || version > 4) return null
+  const count = buf.readUInt32BE(8)
+  const end = buf.length - hashBytes
+  const flagsAt = 40 + hashBytes
+  let offset = 12
+  let hidden = false
+  let plain = true
+  for (let i = 0; i < count; i++) {
+    if (offset + flagsAt + 2 > end) return null
+    const flags = buf.readUInt16BE(offset + flagsAt)
+    let nameAt = offset + flagsAt + 2
+    if (flags & 0x8000) hidden = true
+    if (flags & 0x3000) plain = false // a conflict stage
+    if (flags & 0x4000) {
+      if (version < 3) return null
+      const extended = buf.readUInt16BE(nameAt)
+      if (extended & 0x4000) hidden = true // skip-worktree
+      if (extended & 0x2000) plain = false // intent-to-add
+      nameAt += 2
+    }
+    if (version === 4) {
+      while (nameAt < end && buf[nameAt]! & 0x80) nameAt++
+      nameAt++
+    }
+    const nul = buf.indexOf(0, nameAt)
+    if (nul < 0 || nul >= end) return null
+    offset = version === 4 ? nul + 1 : offset + ((nameAt - offset + (nul - nameAt) + 8) & ~7)
+  }
+  let tree: string | null = null
+  while (offset + 8 <= end) {
+    const signature = buf.toString('latin1', offset, offset + 4)
+    const size = buf.readUInt32BE(offset + 4)
+    const data = offset + 8
+    if (data + size > end) return null
+    if (!PLAIN_EXTENSIONS.has(signature)) plain = false
+    if (signature === 'TREE' && buf[data] === 0) {
+      const newline = buf.indexOf(10, data + 1)
+      const counts = newline > 0 ? buf.toString('latin1', data + 1, newline).split(' ') : []
+      const entries = Number(counts[0])
+      if (entries === count && newline + 1 + hashBytes <= data + size) {
+        tree = buf.toString('hex', newline + 1, newline + 1 + hashBytes)
+      }
+    }
+    offset = data + size
+  }
+  if (offset !== end) return null
+  return { hidden, tree: plain ? tree : null }
+}
