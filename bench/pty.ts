@@ -342,7 +342,6 @@ async function pipelineThroughput(transcriptPath: string): Promise<number> {
     rows: 40,
     transcriptPath,
     transcriptMax: 64 * MB,
-    bufferBytes: MB,
     rules: [
       {
         name: 'approve',

@@ -14,7 +14,7 @@ const DEFAULTS: Config = {
     typing: { paste: 'auto', submit_delay: 50, confirm_timeout: 5000, submit_attempts: 3 },
   },
   timeouts: { total: 1800000, idle: 600000, grace: 5000 },
-  output: { transcript_max: 67108864, buffer: 1048576, passthrough: true },
+  output: { transcript_max: 67108864, passthrough: true },
   detect: [],
   detect_presets: [],
   checkpoints: {

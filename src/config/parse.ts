@@ -74,6 +74,14 @@ export function parseConfigText(text: string, fileName: string, preset: PresetCh
     }
     warnings.push(formatIssue(locate(problem, doc, lineCounter, fileName)))
   }
+  if (config.output.buffer !== undefined) {
+    const problem = {
+      path: ['output', 'buffer'],
+      message:
+        'output.buffer has no effect: detection and the report read the rendered screen (PTY) or the last lines of output (pipe); remove it',
+    }
+    warnings.push(formatIssue(locate(problem, doc, lineCounter, fileName)))
+  }
   return { config, warnings }
 }
 

@@ -184,10 +184,11 @@ export const configSchema = z.strictObject({
   output: z
     .strictObject({
       transcript_max: size().default(64 * 1024 ** 2),
-      buffer: size().default(1024 ** 2),
+      // Accepted so existing files load; parse.ts warns that it does nothing.
+      buffer: size().optional().meta({ description: 'No effect (deprecated): remove it' }),
       passthrough: z.boolean().default(true),
     })
-    .default({ transcript_max: 64 * 1024 ** 2, buffer: 1024 ** 2, passthrough: true }),
+    .default({ transcript_max: 64 * 1024 ** 2, passthrough: true }),
   detect: z.array(detectRule).default([]),
   detect_presets: z.array(z.enum(['prompts'])).default([]),
   checkpoints: z

@@ -433,7 +433,6 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     rows: config.agent.rows,
     transcriptPath,
     transcriptMax: config.output.transcript_max,
-    bufferBytes: config.output.buffer,
     rules: config.detect,
     presets: config.detect_presets,
   })

@@ -3,7 +3,7 @@
 // the caller feeds chunks and acts on the events (send keys, stop...).
 import { EventEmitter } from 'node:events'
 import type { DetectRule } from '../config/schema.js'
-import { RingBuffer, Transcript, type TranscriptSummary } from './capture.js'
+import { Transcript, type TranscriptSummary } from './capture.js'
 import { compileRules, Detector, type DetectionEvent } from './detect.js'
 import type { PresetName } from './presets.js'
 import { LineView, RenderedScreen, type OutputView } from './screen.js'
@@ -16,8 +16,6 @@ export interface OutputPipelineOptions {
   transcriptPath: string
   /** config output.transcript_max */
   transcriptMax: number
-  /** config output.buffer */
-  bufferBytes: number
   /** config detect */
   rules?: readonly DetectRule[]
   /** config detect_presets */
@@ -64,7 +62,6 @@ const CALM_FIRST_OUTPUT_MS = 250
 export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
   readonly mode: 'pty' | 'pipe'
   readonly transcript: Transcript
-  readonly buffer: RingBuffer
   readonly view: OutputView
   readonly detector: Detector
   private readonly clock: () => number
@@ -91,7 +88,6 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.maxDelayMs = Math.max(this.settleMs, opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS)
     this.detector = new Detector(compileRules(opts.rules ?? [], opts.presets ?? []), this.clock)
     this.detector.onSlowRule = (rule, ms) => this.emit('slow_rule', rule, ms)
-    this.buffer = new RingBuffer(opts.bufferBytes)
     // The transcript may throw (its directory cannot be created): before anything needs disposing.
     this.transcript = new Transcript(opts.transcriptPath, opts.transcriptMax)
     this.transcript.on('capped', (max) => this.emit('capped', max))
@@ -129,7 +125,6 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.totalBytes += chunk.length
     this.lastOutput = this.clock()
     this.lastWrite = performance.now()
-    this.buffer.append(chunk)
     this.transcript.write(chunk)
     this.view.write(chunk)
     this.paste.write(chunk)

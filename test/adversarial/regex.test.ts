@@ -24,7 +24,6 @@ function pipeline(match: string, flags?: string) {
     mode: 'pipe',
     transcriptPath: join(dir, 'transcript.log'),
     transcriptMax: 1 << 20,
-    bufferBytes: 1 << 16,
     rules: [{ name: 'hostile', match, flags, kind: 'approval_request', response: 'notify' } as never],
   })
 }

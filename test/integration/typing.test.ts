@@ -24,7 +24,6 @@ async function start(args: string[] = []) {
     mode: 'pty',
     transcriptPath: join(tempDir(), 'transcript.log'),
     transcriptMax: 1 << 20,
-    bufferBytes: 1 << 20,
     rules: configSchema.parse({ detect: [{ name: 'prompt', match: '^> ', kind: 'ready' }] }).detect,
   })
   const log = new OutputLog()

@@ -253,4 +253,11 @@ describe('rules that span several keys', () => {
     expect(low.warnings).toEqual(['proctor.yml:1:24 hooks_async_pool_size: 0 is outside 1–100; using 1'])
     expect(parseConfigText('hooks_async_pool_size: 100\n', 'proctor.yml').warnings).toEqual([])
   })
+
+  it('output.buffer, which nothing reads, still loads but warns that it does nothing', () => {
+    const { warnings } = parseConfigText('output:\n  buffer: 2MiB\n', 'proctor.yml')
+    expect(warnings).toEqual([
+      expect.stringMatching(/^proctor\.yml:2:11 output\.buffer: output\.buffer has no effect/),
+    ])
+  })
 })

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { RingBuffer, Transcript, transcriptCapNote } from '../../src/supervisor/capture.js'
+import { Transcript, transcriptCapNote } from '../../src/supervisor/capture.js'
 
 let dir: string
 beforeEach(() => {
@@ -129,57 +129,5 @@ describe('Transcript', () => {
 
   it('rejects a negative cap with a clear message', () => {
     expect(() => new Transcript(path.join(dir, 't.log'), -1)).toThrow(/non-negative number of bytes, got -1/)
-  })
-})
-
-describe('RingBuffer', () => {
-  it('keeps only the last N bytes however they arrive', () => {
-    const ring = new RingBuffer(10)
-    ring.append(Buffer.from('0123456'))
-    expect(ring.tail().toString()).toBe('0123456')
-    ring.append(Buffer.from('789abc')) // wraps around
-    expect(ring.tail().toString()).toBe('3456789abc')
-    expect(ring.size).toBe(10)
-    expect(ring.totalBytes).toBe(13)
-    ring.append(Buffer.from('ABCDEFGHIJKLMNOP')) // larger than the whole buffer
-    expect(ring.tail().toString()).toBe('GHIJKLMNOP')
-    expect(ring.tail(3).toString()).toBe('NOP')
-    expect(ring.tail(100).toString()).toBe('GHIJKLMNOP')
-  })
-
-  it('matches a reference model over many random appends', () => {
-    const cap = 37
-    const ring = new RingBuffer(cap)
-    let all = Buffer.alloc(0)
-    let seed = 7
-    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
-    for (let i = 0; i < 500; i++) {
-      const chunk = Buffer.from(Array.from({ length: rand(60) }, () => 97 + rand(26)))
-      ring.append(chunk)
-      all = Buffer.concat([all, chunk]).subarray(-cap)
-      const n = rand(cap + 5)
-      expect(ring.tail(n).toString()).toBe(all.subarray(Math.max(0, all.length - n)).toString())
-    }
-  })
-
-  it('never holds more than its capacity in memory', () => {
-    const ring = new RingBuffer(1024)
-    for (let i = 0; i < 1000; i++) ring.append(Buffer.alloc(4096, i % 256))
-    expect(ring.size).toBe(1024)
-    expect(ring.tail().length).toBe(1024)
-    expect(ring.totalBytes).toBe(4096 * 1000)
-  })
-
-  it('tailString starts at a character boundary', () => {
-    const ring = new RingBuffer(5)
-    ring.append(Buffer.from('ééé')) // 6 bytes: the first é is cut in half
-    expect(ring.tailString()).toBe('éé')
-  })
-
-  it('a zero-size buffer holds nothing', () => {
-    const ring = new RingBuffer(0)
-    ring.append(Buffer.from('abc'))
-    expect(ring.tail().length).toBe(0)
-    expect(ring.totalBytes).toBe(3)
   })
 })
