@@ -11,8 +11,16 @@ import module$1 from 'node:module';
 // content, so a rebuilt or upgraded proctor never runs stale code. Hence the imports below are dynamic.
 module$1.enableCompileCache?.();
 async function main(argv) {
+    // `--version` alone answers without commander (half of what `proctor --version` loaded): it is what
+    // scripts and the action call to check the install. Anything else goes through the program.
+    const args = argv.slice(2);
+    if (args.length > 0 && args.every((arg) => arg === '-V' || arg === '--version')) {
+        const { PROCTOR_VERSION } = await import('./chunks/version-BxkMyULi.js');
+        process.stdout.write(PROCTOR_VERSION + '\n');
+        return 0;
+    }
     const [{ buildProgram }, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-        import('./chunks/program-D38fVUSG.js').then(function (n) { return n.p; }),
+        import('./chunks/program-CCr7HKyz.js').then(function (n) { return n.p; }),
         import('./chunks/exit-Qpwlb4p1.js'),
         import('./chunks/errors-7nusPbhT.js'),
     ]);
