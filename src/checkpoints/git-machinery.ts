@@ -12,7 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import type { Git } from '../git/runner.js'
-import { readGitDirs } from '../git/on-disk.js'
+import { globalConfigFiles, readGitDirs } from '../git/on-disk.js'
 
 /**
  * Keys whose value makes git run a program, read other config, hand out credentials or send a fetch or
@@ -322,25 +322,14 @@ async function listConfig(git: Git): Promise<{
     }
   }
   const files = new Map([...byFile].map(([file, records]) => [file, parseEntries(records)]))
-  const sources = conditional ? ALWAYS : configSources([...origins, ...globalConfigFiles()])
+  const sources = conditional
+    ? ALWAYS
+    : configSources([...origins, ...globalConfigFiles((key) => git.envValue(key))])
   return { effective: parseEntries(kept), files, sources }
 }
 
 /** A sources signature that never matches: the effective values are read at every check. */
 const ALWAYS = '\0always'
-
-/** Where git looks for global and system config (they need not exist yet). */
-function globalConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
-  const files: string[] = []
-  if (env.GIT_CONFIG_GLOBAL) files.push(env.GIT_CONFIG_GLOBAL)
-  else {
-    const xdg = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config')
-    files.push(path.join(os.homedir(), '.gitconfig'), path.join(xdg, 'git', 'config'))
-  }
-  const noSystem = env.GIT_CONFIG_NOSYSTEM && !/^(0|false|no|off)$/i.test(env.GIT_CONFIG_NOSYSTEM)
-  if (!noSystem) files.push(env.GIT_CONFIG_SYSTEM || '/etc/gitconfig')
-  return files
-}
 
 /** Path, size, times and inode of each file (or absent), one per line: equal only if none changed. */
 function configSources(files: readonly string[]): string {

@@ -9,7 +9,7 @@ import type { CheckpointRecord, Violation } from '../report/model.js'
 import { RefMovedError } from '../git/errors.js'
 import { CommitWriter } from '../git/commit-writer.js'
 import { RefUpdater } from '../git/ref-updater.js'
-import { readGitDirs, readIndexSummary } from '../git/on-disk.js'
+import { globalConfigFiles, readGitDirs, readIndexSummary } from '../git/on-disk.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
@@ -667,26 +667,7 @@ export class CheckpointStore {
   private attributesFileUnset(repositoryFiles: string[]): boolean {
     const env = (key: string) => this.git.envValue(key)
     if (env('GIT_CONFIG_PARAMETERS') || env('GIT_CONFIG_COUNT')) return false
-    const home = env('HOME') || os.homedir()
-    const files = [...repositoryFiles]
-    const global = env('GIT_CONFIG_GLOBAL')
-    if (global !== undefined) files.push(global)
-    else
-      files.push(
-        path.join(home, '.gitconfig'),
-        path.join(env('XDG_CONFIG_HOME') || path.join(home, '.config'), 'git', 'config'),
-      )
-    const noSystem = env('GIT_CONFIG_NOSYSTEM')
-    if (!noSystem || /^(0|false|no|off)$/i.test(noSystem)) {
-      // Where distributions and source builds (prefix /usr/local, Homebrew) compile the system file in.
-      const system = env('GIT_CONFIG_SYSTEM')
-      files.push(
-        ...(system !== undefined
-          ? [system]
-          : ['/etc/gitconfig', '/usr/local/etc/gitconfig', '/opt/homebrew/etc/gitconfig']),
-      )
-    }
-    return files.every((file) => {
+    return [...repositoryFiles, ...globalConfigFiles(env)].every((file) => {
       let text: string
       try {
         text = fs.readFileSync(file, 'utf8')

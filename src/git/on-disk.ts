@@ -3,6 +3,7 @@
 // `proctor checkpoints create` or a batch child would otherwise start several just to ask where the git
 // dir is or whether the user's index hides entries. Anything unusual returns null and the caller asks git.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 export interface GitDirs {
@@ -124,4 +125,32 @@ export function readIndexSummary(file: string, hashBytes: number): IndexSummary 
   }
   if (offset !== end) return null
   return { hidden, tree: plain ? tree : null }
+}
+
+/**
+ * Where git looks for global and system config, whether or not the files exist yet: `GIT_CONFIG_GLOBAL`
+ * or ~/.gitconfig and $XDG_CONFIG_HOME/git/config; `GIT_CONFIG_SYSTEM` or the places distributions and
+ * source builds (prefix /usr/local, Homebrew) compile the system file in, unless `GIT_CONFIG_NOSYSTEM`.
+ * `env` is the environment git runs with.
+ */
+export function globalConfigFiles(env: (key: string) => string | undefined): string[] {
+  const home = env('HOME') || os.homedir()
+  const files: string[] = []
+  const global = env('GIT_CONFIG_GLOBAL')
+  if (global !== undefined) files.push(global)
+  else
+    files.push(
+      path.join(home, '.gitconfig'),
+      path.join(env('XDG_CONFIG_HOME') || path.join(home, '.config'), 'git', 'config'),
+    )
+  const noSystem = env('GIT_CONFIG_NOSYSTEM')
+  if (!noSystem || /^(0|false|no|off)$/i.test(noSystem)) {
+    const system = env('GIT_CONFIG_SYSTEM')
+    files.push(
+      ...(system !== undefined
+        ? [system]
+        : ['/etc/gitconfig', '/usr/local/etc/gitconfig', '/opt/homebrew/etc/gitconfig']),
+    )
+  }
+  return files
 }
