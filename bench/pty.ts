@@ -121,7 +121,7 @@ export async function runPtyBench(): Promise<Record<string, unknown>> {
         raw_node_pty_mb_s: round(rawMbS),
         /** spawnManaged alone (no capture/detection): the cost of the supervisor's PTY adapter. */
         adapter_only_mb_s: round(median(adapter)),
-        /** spawnManaged + OutputPipeline (transcript, ring buffer, rendered screen, one detect rule). */
+        /** spawnManaged + OutputPipeline (transcript, rendered screen, one detect rule). */
         pipeline_mb_s: round(proctorMbS),
         ratio: round(proctorMbS / rawMbS),
       },

@@ -29,6 +29,7 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
     const spawnSmall: number[] = []
     const spawnLarge: number[] = []
     const spawnConfigured: number[] = []
+    const spawnPty: number[] = []
     const cpuSmall: number[] = []
     const rssLarge: number[] = []
     // Interleaved, so a busy moment of the machine hits every variant alike.
@@ -41,6 +42,7 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
       spawnLarge.push(big.ms)
       if (big.rssMiB !== null) rssLarge.push(big.rssMiB)
       spawnConfigured.push((await timeToSpawn(configured)).ms)
+      spawnPty.push((await timeToSpawn(configured, 'pty')).ms)
     }
     const spawnRatio = median(spawnLarge) / median(spawnSmall)
     const end60 = await sessionEnd(60)
@@ -52,11 +54,14 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
       spawn_ms_50_files: stats(spawnSmall),
       spawn_ms_10k_files: stats(spawnLarge),
       spawn_ms_50_files_with_proctor_yml: stats(spawnConfigured),
+      // What a user's `proctor run -- <agent>` does by default: a proctor.yml and a PTY.
+      spawn_ms_50_files_with_proctor_yml_pty: stats(spawnPty),
       spawn_over_floor_ms: round(median(spawnSmall) - median(floor)),
       proctor_cpu_ms_at_spawn: cpuSmall.length ? stats(cpuSmall) : 'unmeasured (no /proc)',
       spawn_ratio_10k_to_50: round(spawnRatio),
       spawn_targets: '≤ 1.2× and ≤ 150 ms',
-      spawn_ok: spawnRatio <= 1.2 && median(spawnLarge) <= 150,
+      // Every variant within 150 ms: no file, a proctor.yml, and a proctor.yml in a PTY (the default).
+      spawn_ok: spawnRatio <= 1.2 && Math.max(...[spawnLarge, spawnConfigured, spawnPty].map(median)) <= 150,
       peak_rss_mib_10k_files: rssLarge.length ? stats(rssLarge) : 'unmeasured (/usr/bin/time missing)',
       peak_rss_ok: rssLarge.length ? median(rssLarge) <= 100 : null,
       session_end_60_files: end60,
@@ -75,11 +80,12 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
 /**
  * Wall time from launching `proctor run` to the agent's first instruction, proctor's peak RSS, and the CPU
  * time proctor had used by then (read by the agent from /proc: unlike the wall time, it barely moves with
- * the machine's load). `bare` is the floor: a bare `node -e` starting the same agent the same way.
+ * the machine's load). `bare` is the floor: a bare `node -e` starting the same agent the same way; `pty`
+ * runs it in a terminal, as `proctor run` does by default.
  */
 async function timeToSpawn(
   repo: string,
-  mode: 'proctor' | 'bare' = 'proctor',
+  mode: 'proctor' | 'pty' | 'bare' = 'proctor',
 ): Promise<{ ms: number; rssMiB: number | null; cpuMs: number | null }> {
   const marker = path.join(repo, '.proctor-bench-spawned')
   const stat = path.join(repo, '.proctor-bench-stat')
@@ -90,7 +96,7 @@ async function timeToSpawn(
   const args =
     mode === 'bare'
       ? ['-e', `require('node:child_process').spawnSync('sh', ['-c', ${JSON.stringify(agent)}])`]
-      : [cli, 'run', '--quiet', '--no-pty', '--', 'sh', '-c', agent]
+      : [cli, 'run', '--quiet', ...(mode === 'pty' ? [] : ['--no-pty']), '--', 'sh', '-c', agent]
   const started = Date.now()
   const { stderr } = await run(
     timeBin ?? process.execPath,
