@@ -3,12 +3,12 @@ import { createRequire as __proctorCreateRequire } from 'node:module'; const req
 import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-Bf6bp2ZU.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { e as ensureStateDir } from './chunks/layout-TDyFeIjc.js';
+import { e as ensureStateDir } from './chunks/layout-D1plT80L.js';
 import { r as reconcileOrphans } from './chunks/registry-CgLcBUB8.js';
-import { l as loadConfig } from './chunks/load-Lyw4Y9XM.js';
+import { l as loadConfig } from './chunks/load-CWPDeD1Q.js';
 import { configSchema } from './chunks/schema-DQUs3NjE.js';
 import { c as checkpointRef } from './chunks/refs-BmDgSsZw.js';
-import { W as Workspace, l as listCheckpoints } from './chunks/workspace-DHT1xcgn.js';
+import { W as Workspace, l as listCheckpoints } from './chunks/workspace-CTCBxm9R.js';
 import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
 import { R as ReportBuilder } from './chunks/agent-env-DOSZ8v6J.js';
 import { r as readActionsContext, l as linksFor } from './chunks/markdown-Bdof19cS.js';
@@ -56,7 +56,6 @@ import 'node:os';
 import './chunks/errors-7nusPbhT.js';
 import './chunks/events-Dmce78pS.js';
 import './chunks/zod-Dy1kiRk-.js';
-import './chunks/first-snapshot-2mO6LNJP.js';
 import './chunks/model-CLLzfyWv.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
