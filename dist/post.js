@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { e as ensureStateDir } from './chunks/layout-D1plT80L.js';
 import { r as reconcileOrphans } from './chunks/registry-CgLcBUB8.js';
-import { l as loadConfig } from './chunks/load-CWPDeD1Q.js';
+import { l as loadConfig } from './chunks/load-aZCZiay5.js';
 import { configSchema } from './chunks/schema-DQUs3NjE.js';
 import { c as checkpointRef } from './chunks/refs-BmDgSsZw.js';
 import { W as Workspace, l as listCheckpoints } from './chunks/workspace-CTCBxm9R.js';

@@ -78,7 +78,7 @@ export function parseConfigText(text: string, fileName: string, preset: PresetCh
     const problem = {
       path: ['output', 'buffer'],
       message:
-        'output.buffer has no effect: detection and the report read the rendered screen (PTY) or the last lines of output (pipe); remove it',
+        'has no effect (deprecated): detection and the report read the rendered screen (PTY) or the last lines of output (pipe); remove it',
     }
     warnings.push(formatIssue(locate(problem, doc, lineCounter, fileName)))
   }

@@ -257,7 +257,7 @@ describe('rules that span several keys', () => {
   it('output.buffer, which nothing reads, still loads but warns that it does nothing', () => {
     const { warnings } = parseConfigText('output:\n  buffer: 2MiB\n', 'proctor.yml')
     expect(warnings).toEqual([
-      expect.stringMatching(/^proctor\.yml:2:11 output\.buffer: output\.buffer has no effect/),
+      expect.stringMatching(/^proctor\.yml:2:11 output\.buffer: has no effect \(deprecated\)/),
     ])
   })
 })
