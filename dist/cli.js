@@ -20,7 +20,7 @@ async function main(argv) {
         return 0;
     }
     const [{ buildProgram }, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-        import('./chunks/program-BNx4w6ZH.js').then(function (n) { return n.p; }),
+        import('./chunks/program-Bhu0wihZ.js').then(function (n) { return n.p; }),
         import('./chunks/exit-Qpwlb4p1.js'),
         import('./chunks/errors-7nusPbhT.js'),
     ]);

@@ -8,7 +8,7 @@ import { r as reconcileOrphans } from './chunks/registry-CgLcBUB8.js';
 import { l as loadConfig } from './chunks/load-aZCZiay5.js';
 import { configSchema } from './chunks/schema-DQUs3NjE.js';
 import { c as checkpointRef } from './chunks/refs-BmDgSsZw.js';
-import { W as Workspace, l as listCheckpoints } from './chunks/workspace-CTCBxm9R.js';
+import { W as Workspace, l as listCheckpoints } from './chunks/workspace-BEvStxgE.js';
 import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
 import { R as ReportBuilder } from './chunks/agent-env-DOSZ8v6J.js';
 import { r as readActionsContext, l as linksFor } from './chunks/markdown-Bdof19cS.js';

@@ -70,10 +70,10 @@ export class GitMachinery {
   static async record(git: Git): Promise<GitMachinery> {
     // The effective values need no paths: read side by side with the rest (this runs before the agent
     // starts, so its git processes are waited for by the agent's spawn).
-    const listing_ = listConfig(git)
-    listing_.catch(() => undefined)
+    const pendingListing = listConfig(git)
+    pendingListing.catch(() => undefined)
     // The dirs from `.git` itself when `git` runs at a worktree's top level (a session's runner does).
-    const onDisk = fs.existsSync(path.join(git.cwd, '.git')) ? readGitDirs(git.cwd) : null
+    const onDisk = readGitDirs(git.cwd)
     const out = onDisk
       ? [git.cwd, onDisk.commonDir, onDisk.gitDir]
       : (await git.raw(['rev-parse', '--show-toplevel', '--git-common-dir', '--git-dir'])).stdout.split('\n')
@@ -95,11 +95,14 @@ export class GitMachinery {
     }
     // The repository's config file is read from the same listing as the effective values (one process);
     // a config.worktree, which that listing may not include, on its own.
-    const listing = await listing_
+    const listing = await pendingListing
     const configs = new Map<string, Map<string, string[]>>()
     for (const file of configFiles) {
-      const own = file === configFiles[0] ? listing.files.get(realpath(file)) : undefined
-      configs.set(file, own && (own.size > 0 || !nonEmpty(file)) ? own : await configEntries(git, file))
+      const listed = file === configFiles[0] ? listing.files.get(realpath(file)) : undefined
+      configs.set(
+        file,
+        listed && (listed.size > 0 || !nonEmpty(file)) ? listed : await configEntries(git, file),
+      )
     }
     return new GitMachinery(git, root, files, dirs, singles, configs, listing.effective, listing.sources)
   }

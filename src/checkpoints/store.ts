@@ -307,11 +307,11 @@ export class CheckpointStore {
     configFiles: string[] | null
   }> {
     const cwd = this.options.git.cwd
-    const root = fs.existsSync(path.join(cwd, '.git')) ? cwd : null
-    const dirs = root ? readGitDirs(root) : null
-    if (root && dirs) {
+    // readGitDirs answers only for a worktree's top level (it reads `<cwd>/.git`): else rev-parse.
+    const dirs = readGitDirs(cwd)
+    if (dirs) {
       return {
-        root,
+        root: cwd,
         userIndex: path.join(dirs.gitDir, 'index'),
         gitDir: dirs.gitDir,
         infoAttributes: path.join(dirs.commonDir, 'info', 'attributes'),
