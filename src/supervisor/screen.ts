@@ -128,6 +128,84 @@ function tailStart(bytes: Buffer, keep: number): number {
   return nl === -1 || nl === bytes.length - 1 ? from : nl + 1
 }
 
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)
+}
+
+/**
+ * The last `capacity` bytes of a flood, in one buffer allocated once. Chunks are read into a reused buffer
+ * (reuse-read.ts), so what a view keeps is copied; a ring copies each byte once and allocates nothing,
+ * where keeping a copy of every chunk of a flood would allocate megabytes that only wait to be collected.
+ * `onDrop` sees every byte that falls out of it, in order.
+ */
+export class TailRing {
+  private buffer: Buffer | null = null
+  /** Where the next byte goes. */
+  private end = 0
+  private held = 0
+
+  constructor(
+    readonly capacity: number,
+    private readonly onDrop: (bytes: Buffer) => void,
+  ) {}
+
+  get length(): number {
+    return this.held
+  }
+
+  push(chunk: Uint8Array): void {
+    const bytes = asBuffer(chunk)
+    const cap = this.capacity
+    const buffer = (this.buffer ??= Buffer.allocUnsafeSlow(cap))
+    if (bytes.length >= cap) {
+      this.dropOldest(this.held)
+      const head = bytes.length - cap
+      if (head > 0) this.onDrop(bytes.subarray(0, head))
+      buffer.set(head > 0 ? bytes.subarray(head) : bytes, 0)
+      this.end = 0
+      this.held = cap
+      return
+    }
+    this.dropOldest(this.held + bytes.length - cap)
+    const first = Math.min(bytes.length, cap - this.end)
+    buffer.set(first < bytes.length ? bytes.subarray(0, first) : bytes, this.end)
+    if (first < bytes.length) buffer.set(bytes.subarray(first), 0)
+    this.end = (this.end + bytes.length) % cap
+    this.held += bytes.length
+  }
+
+  /** The bytes held, oldest first, in a buffer of their own; the ring is empty afterwards. */
+  take(): Buffer {
+    const out = Buffer.allocUnsafe(this.held)
+    if (this.held > 0) {
+      const [start, first] = this.oldest(this.held)
+      out.set(this.buffer!.subarray(start, start + first), 0)
+      if (first < this.held) out.set(this.buffer!.subarray(0, this.held - first), first)
+    }
+    this.clear()
+    return out
+  }
+
+  clear(): void {
+    this.end = 0
+    this.held = 0
+  }
+
+  private dropOldest(count: number): void {
+    if (count <= 0) return
+    const [start, first] = this.oldest(count)
+    this.onDrop(this.buffer!.subarray(start, start + first))
+    if (first < count) this.onDrop(this.buffer!.subarray(0, count - first))
+    this.held -= count
+  }
+
+  /** Where the oldest byte is, and how many of the oldest `count` lie before the end of the buffer. */
+  private oldest(count: number): [number, number] {
+    const start = (this.end - this.held + this.capacity) % this.capacity
+    return [start, Math.min(count, this.capacity - start)]
+  }
+}
+
 /**
  * Reports and stop hooks read the last 40 lines; the transcript has everything else. Each scrollback
  * line is a live object of 12 bytes per column, and filling 1000 of them in a flood made the screen
@@ -161,8 +239,15 @@ export class RenderedScreen implements OutputView {
   /** The last window was thinned: until a quiet window, only tails are rendered. */
   private thinning = false
   private thinned = false
-  private held: Uint8Array[] = []
-  private heldBytes = 0
+  /** The end of a flood, waiting to be rendered. */
+  private readonly held = new TailRing(FLOOD_TAIL, (bytes) => {
+    this.skipped += bytes.length
+    this.thinned = true
+    this.droppedSinceRelease = true
+    this.heldSwitch = lastScreenSwitch(bytes) ?? this.heldSwitch
+  })
+  /** Bytes fell out of the ring since the last render: the held tail starts somewhere in a line. */
+  private droppedSinceRelease = false
   private heldSwitch: string | null = null
   private heldTimer: NodeJS.Timeout | null = null
   /** While thinning: renders the held tail once the output pauses (pushed back by each held chunk). */
@@ -217,10 +302,12 @@ export class RenderedScreen implements OutputView {
       this.thinning = false
     }
     const budget = this.thinning ? 0 : FEED_BUDGET
-    if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(chunk)
+    // xterm keeps what it is given until it parsed it, and the chunk is only lent (see OutputPipeline.write).
+    if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(Buffer.from(chunk))
     else this.hold(chunk)
   }
 
+  /** `chunk` must be the screen's own: xterm parses it later. */
   private feed(chunk: Uint8Array): void {
     this.fedInWindow += chunk.length
     if (this.unparsedBytes + chunk.length > MAX_UNPARSED_BYTES) {
@@ -244,20 +331,9 @@ export class RenderedScreen implements OutputView {
     return new Promise((resolve) => this.waiters.push(resolve))
   }
 
-  /** Over budget in this window: keep the chunk for the window's end, bounded to about one budget. */
+  /** Over budget in this window: keep the end of the output for the window's end, FLOOD_TAIL at most. */
   private hold(chunk: Uint8Array): void {
     this.held.push(chunk)
-    this.heldBytes += chunk.length
-    while (this.held.length > 1 && this.heldBytes - this.held[0]!.length >= FLOOD_TAIL) {
-      const dropped = this.held.shift()!
-      this.heldBytes -= dropped.length
-      this.skipped += dropped.length
-      this.thinned = true
-      const bytes = Buffer.isBuffer(dropped)
-        ? dropped
-        : Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)
-      this.heldSwitch = lastScreenSwitch(bytes) ?? this.heldSwitch
-    }
     if (!this.heldTimer) {
       const window = this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS
       const wait = Math.max(1, window - (performance.now() - this.windowStart))
@@ -284,10 +360,10 @@ export class RenderedScreen implements OutputView {
       this.quietTimer = null
     }
     if (this.held.length === 0 || this.disposed) return
-    const data = Buffer.concat(this.held)
-    this.held = []
-    this.heldBytes = 0
-    const start = data.length > FLOOD_TAIL ? tailStart(data, FLOOD_TAIL) : 0
+    const data = this.held.take()
+    // What fell out of the ring began a line (or a sequence): render from the next line start.
+    const start = this.droppedSinceRelease ? tailStart(data, data.length) : 0
+    this.droppedSinceRelease = false
     if (start > 0) {
       this.skipped += start
       this.heldSwitch = lastScreenSwitch(data.subarray(0, start)) ?? this.heldSwitch
@@ -362,7 +438,7 @@ export class RenderedScreen implements OutputView {
     this.disposed = true
     if (this.heldTimer) clearTimeout(this.heldTimer)
     if (this.quietTimer) clearTimeout(this.quietTimer)
-    this.held = []
+    this.held.clear()
     this.trimSubscription?.dispose()
     this.term.dispose()
     this.releaseWaiters()
@@ -449,25 +525,30 @@ export class LineView implements OutputView {
   private windowBytes = 0
   private floodedNow = false
   private floodedLast = false
-  private deferred: Uint8Array[] = []
-  private deferredBytes = 0
+  /** The end of a flood, waiting to be decoded. */
+  private readonly deferred: TailRing
   /** The dropped bytes began a line: the next newline ends it, skipped. */
   private lost = false
-  private readonly floodTail: number
 
   constructor(opts: LineViewOptions = {}) {
     this.keepLines = Math.max(1, opts.keepLines ?? 500)
     this.maxLineChars = Math.max(80, opts.maxLineChars ?? 4096)
     this.trackPending = opts.trackPending ?? true
     this.maxPendingChars = Math.max(this.maxLineChars, opts.maxPendingChars ?? 4 * 1024 * 1024)
-    this.floodTail = Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars)
+    this.deferred = new TailRing(Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars), (bytes) =>
+      this.drop(bytes),
+    )
   }
 
   get flooding(): boolean {
     return this.floodedLast || this.floodedNow
   }
 
-  /** Completed lines never shown to the detector because it fell too far behind. */
+  /**
+   * Completed lines never shown to the detector because it fell too far behind: exact when the detector
+   * was slow, at least one per stretch of bytes a flood left out (those are never decoded, nor their
+   * lines counted one by one).
+   */
   get skippedLines(): number {
     this.settleFlood()
     return this.skipped
@@ -490,26 +571,17 @@ export class LineView implements OutputView {
       this.process(chunk)
       return
     }
-    // A flood: the bytes wait, and only the last floodTail of them is ever decoded and split into lines
-    // (at the next window, or when anything reads the view). What comes before is counted as skipped
-    // lines (a newline byte is never part of a UTF-8 sequence, so no decoding is needed to count them):
-    // the transcript has every byte; the detector sees the end of the flood, where a prompt would be.
+    // A flood: the bytes wait, and only the last ring's worth of them is ever decoded and split into
+    // lines (at the next window, or when anything reads the view); what falls out of the ring before that
+    // is dropped. The transcript has every byte; the detector sees the end of the flood, where a prompt
+    // would be.
     this.deferred.push(chunk)
-    this.deferredBytes += chunk.length
-    while (this.deferredBytes - this.deferred[0]!.length >= this.floodTail) {
-      const first = this.deferred.shift()!
-      this.deferredBytes -= first.length
-      this.drop(first)
-      this.floodedNow = true
-    }
   }
 
   /** Decodes what a flood left waiting: the end of its output. */
   private settleFlood(): void {
     if (this.deferred.length === 0) return
-    let bytes = Buffer.concat(this.deferred)
-    this.deferred = []
-    this.deferredBytes = 0
+    let bytes = this.deferred.take()
     if (this.lost) {
       // The line the dropped bytes began: skipped to its end. A line with no end in sight keeps its end
       // (as any line longer than maxLineChars does), so a prompt at the end of a flood is still seen.
@@ -525,6 +597,7 @@ export class LineView implements OutputView {
 
   /** Bytes a flood left out: their lines are counted as skipped, never decoded. */
   private drop(bytes: Uint8Array): void {
+    this.floodedNow = true
     let count = 0
     for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) count++
     this.skipLines(count)
@@ -600,8 +673,7 @@ export class LineView implements OutputView {
 
   dispose(): void {
     this.pending = []
-    this.deferred = []
-    this.deferredBytes = 0
+    this.deferred.clear()
   }
 
   private consume(text: string): void {
