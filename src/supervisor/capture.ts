@@ -21,10 +21,12 @@ export function transcriptCapNote(maxBytes: number, dropped: number): string {
 
 /**
  * A PTY delivers a few KB per read; one disk write per read costs more than everything else proctor
- * does with the bytes. Chunks are copied into one block of BLOCK_BYTES that goes to disk when full,
- * or FLUSH_MS after its first byte so interactive output reaches the file promptly.
+ * does with the bytes. Chunks are copied into one block of TRANSCRIPT_BLOCK_BYTES that goes to disk when
+ * full, or FLUSH_MS after its first byte so interactive output reaches the file promptly. 256 KiB rather
+ * than 64: writing 26 MB to the page cache took 12-20 ms of system time in 64 KiB writes and 9-14 ms in
+ * 256 KiB ones (larger ones gained nothing more).
  */
-const BLOCK_BYTES = 64 * 1024
+export const TRANSCRIPT_BLOCK_BYTES = 256 * 1024
 const FLUSH_MS = 20
 
 /**
@@ -56,7 +58,7 @@ export class Transcript extends EventEmitter<{ capped: [maxBytes: number] }> {
     }
     this.path = filePath
     this.maxBytes = maxBytes
-    this.block = Buffer.allocUnsafeSlow(Math.min(BLOCK_BYTES, Math.max(1, maxBytes)))
+    this.block = Buffer.allocUnsafeSlow(Math.min(TRANSCRIPT_BLOCK_BYTES, Math.max(1, maxBytes)))
     fs.mkdirSync(path.dirname(filePath), { recursive: true })
     try {
       this.fd = fs.openSync(filePath, 'w')

@@ -88,15 +88,21 @@ const MAX_UNPARSED_BYTES = 16 * 1024 * 1024
  */
 const FEED_WINDOW_MS = 50
 const FEED_BUDGET = 64 * 1024
-/** What is rendered of a thinned flood at the end of a window: far more than a screenful. */
-const FLOOD_TAIL = 32 * 1024
+/**
+ * What is rendered of a thinned flood at the end of a window: several screenfuls (a 40x120 screen of
+ * text is under 5 KB, and well under 16 with colours), from a line start. xterm parses about 4 MB/s,
+ * so each KB rendered of a flood is a quarter of a millisecond the agent's output waits.
+ */
+const FLOOD_TAIL = 16 * 1024
 /**
  * Once a flood is being thinned, its tail is rendered when the output pauses for FLOOD_QUIET_MS, or every
- * FLOOD_RENDER_MS while it goes on: in between the screen only scrolls, and the detectors wait for a
- * pause too (OutputPipeline). Rendering a tail every window made xterm the costliest part of a flood.
+ * FLOOD_RENDER_MS while it goes on: in between the screen only scrolls, and a prompt cannot be waiting
+ * for its answer while output pours past it, so the pause is what matters. Rendering a tail every window
+ * made xterm the costliest part of a flood; with 32 KB every 250 ms it still parsed ~160 KB of a 25 MB
+ * stream, ~100 KB with 16 KB every 500 ms.
  */
 const FLOOD_QUIET_MS = 15
-const FLOOD_RENDER_MS = 250
+const FLOOD_RENDER_MS = 500
 
 /** Switches between the normal and the alternate screen; the last one in skipped bytes is replayed. */
 const SCREEN_SWITCHES = ['\x1b[?1049h', '\x1b[?1049l', '\x1b[?1047h', '\x1b[?1047l', '\x1b[?47h', '\x1b[?47l']
@@ -250,8 +256,9 @@ export class RenderedScreen implements OutputView {
   private droppedSinceRelease = false
   private heldSwitch: string | null = null
   private heldTimer: NodeJS.Timeout | null = null
-  /** While thinning: renders the held tail once the output pauses (pushed back by each held chunk). */
+  /** While thinning: renders the held tail once the output pauses (FLOOD_QUIET_MS after lastHeld). */
   private quietTimer: NodeJS.Timeout | null = null
+  private lastHeld = 0
   private trimmed = 0
   private trimSource: object | null = null
   private trimSubscription: { dispose(): void } | null = null
@@ -304,7 +311,7 @@ export class RenderedScreen implements OutputView {
     const budget = this.thinning ? 0 : FEED_BUDGET
     // xterm keeps what it is given until it parsed it, and the chunk is only lent (see OutputPipeline.write).
     if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(Buffer.from(chunk))
-    else this.hold(chunk)
+    else this.hold(chunk, now)
   }
 
   /** `chunk` must be the screen's own: xterm parses it later. */
@@ -332,21 +339,28 @@ export class RenderedScreen implements OutputView {
   }
 
   /** Over budget in this window: keep the end of the output for the window's end, FLOOD_TAIL at most. */
-  private hold(chunk: Uint8Array): void {
+  private hold(chunk: Uint8Array, now: number): void {
     this.held.push(chunk)
+    this.lastHeld = now
     if (!this.heldTimer) {
       const window = this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS
-      const wait = Math.max(1, window - (performance.now() - this.windowStart))
+      const wait = Math.max(1, window - (now - this.windowStart))
       this.heldTimer = setTimeout(() => this.releaseHeld(), wait)
       this.heldTimer.unref()
     }
-    if (this.thinning) {
-      if (this.quietTimer) this.quietTimer.refresh()
-      else {
-        this.quietTimer = setTimeout(() => this.releaseHeld(), FLOOD_QUIET_MS)
-        this.quietTimer.unref()
-      }
-    }
+    // Not pushed back per chunk (re-arming a timer thousands of times a second costs measurably): when
+    // it fires, it waits out what is left of the pause since the latest chunk.
+    if (this.thinning && !this.quietTimer) this.armQuiet(FLOOD_QUIET_MS)
+  }
+
+  private armQuiet(ms: number): void {
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null
+      const quietFor = performance.now() - this.lastHeld
+      if (quietFor < FLOOD_QUIET_MS) this.armQuiet(Math.max(1, FLOOD_QUIET_MS - quietFor))
+      else this.releaseHeld()
+    }, ms)
+    this.quietTimer.unref()
   }
 
   /** Renders the tail of what was held (from a line start), after the last screen switch it skipped. */
@@ -465,7 +479,11 @@ export class RenderedScreen implements OutputView {
   }
 }
 
-/** One line of a pipe session's output. `seq` numbers lines from 0; the unfinished last line keeps its seq. */
+/**
+ * One line of a pipe session's output. `seq` tells lines apart, in order: from 0, one per line, except
+ * that the lines a flood left out move it on by at least one rather than one each. The unfinished last
+ * line keeps its seq.
+ */
 export interface TextLine {
   seq: number
   text: string
@@ -595,14 +613,18 @@ export class LineView implements OutputView {
     if (bytes.length > 0) this.process(bytes)
   }
 
-  /** Bytes a flood left out: their lines are counted as skipped, never decoded. */
+  /**
+   * Bytes a flood left out, never decoded. A newline among them ended at least one line unseen: the line
+   * numbers move on by one, not by the count (searching for every newline of 25 MB, a call per line,
+   * cost more than everything else proctor does with the bytes; the numbers only have to tell lines
+   * apart and keep their order). A newline byte is never part of a UTF-8 sequence, so none is missed.
+   */
   private drop(bytes: Uint8Array): void {
     this.floodedNow = true
-    let count = 0
-    for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) count++
-    this.skipLines(count)
+    const lineEnded = bytes.indexOf(0x0a) !== -1
+    this.skipLines(lineEnded ? 1 : 0)
     // The bytes after the last newline began a line whose start is gone: it is skipped to its end.
-    if (count > 0) this.lost = true
+    if (lineEnded) this.lost = true
   }
 
   /** `count` lines ended unseen; the line in progress (if any) is cut off. */

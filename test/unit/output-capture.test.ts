@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { Transcript, transcriptCapNote } from '../../src/supervisor/capture.js'
+import { Transcript, TRANSCRIPT_BLOCK_BYTES, transcriptCapNote } from '../../src/supervisor/capture.js'
 
 let dir: string
 beforeEach(() => {
@@ -62,17 +62,17 @@ describe('Transcript', () => {
     let maxPending = 0
     // Mostly PTY-sized reads, some larger than a block, some empty: 8 MB in all.
     for (let total = 0; total < 8 * 1024 * 1024;) {
-      const size = rand(10) === 0 ? 100_000 + rand(200_000) : rand(5000)
+      const size = rand(10) === 0 ? 200_000 + rand(200_000) : rand(5000)
       const chunk = Buffer.alloc(size, chunks.length % 251)
       chunks.push(chunk)
       t.write(chunk)
       total += size
       maxPending = Math.max(maxPending, t.pendingBytes)
     }
-    expect(maxPending).toBeLessThanOrEqual(64 * 1024)
+    expect(maxPending).toBeLessThanOrEqual(TRANSCRIPT_BLOCK_BYTES)
     const expected = Buffer.concat(chunks)
     // Everything but the last partial block is on disk before close.
-    expect(fs.statSync(file).size).toBeGreaterThanOrEqual(expected.length - 64 * 1024)
+    expect(fs.statSync(file).size).toBeGreaterThanOrEqual(expected.length - TRANSCRIPT_BLOCK_BYTES)
     const summary = await t.close()
     expect(summary).toMatchObject({ bytes: expected.length, capped: false, dropped: 0, error: null })
     expect(fs.readFileSync(file).equals(expected)).toBe(true)
