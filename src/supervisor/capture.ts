@@ -48,6 +48,8 @@ export class Transcript extends EventEmitter<{ capped: [maxBytes: number] }> {
   private closing: Promise<TranscriptSummary> | null = null
   private readonly block: Buffer
   private blockUsed = 0
+  /** performance.now() when the block took its first byte. */
+  private blockStarted = 0
   private flushTimer: NodeJS.Timeout | null = null
 
   /** Throws when the directory cannot be created; a file that cannot be opened is reported by close(). */
@@ -104,21 +106,30 @@ export class Transcript extends EventEmitter<{ capped: [maxBytes: number] }> {
       this.writeAll(chunk)
       return
     }
+    if (this.blockUsed === 0) this.blockStarted = performance.now()
     this.block.set(chunk, this.blockUsed)
     this.blockUsed += chunk.length
     if (this.blockUsed === this.block.length) this.writeBlock()
-    else if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.writeBlock(), FLUSH_MS)
-      this.flushTimer.unref()
-    }
+    else if (!this.flushTimer) this.armFlush(FLUSH_MS)
+  }
+
+  /**
+   * One timer for as long as blocks keep filling, not one per block: when it fires it writes a block
+   * that has waited FLUSH_MS, or waits out what is left for the current one.
+   */
+  private armFlush(ms: number): void {
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null
+      if (this.blockUsed === 0) return
+      const waited = performance.now() - this.blockStarted
+      if (waited < FLUSH_MS - 1) this.armFlush(FLUSH_MS - waited)
+      else this.writeBlock()
+    }, ms)
+    this.flushTimer.unref()
   }
 
   /** Hands the collected block to the file. */
   private writeBlock(): void {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer)
-      this.flushTimer = null
-    }
     if (this.blockUsed === 0) return
     const used = this.blockUsed
     this.blockUsed = 0
@@ -150,6 +161,8 @@ export class Transcript extends EventEmitter<{ capped: [maxBytes: number] }> {
   /** Appends the cap note when capped, flushes and closes the file. Idempotent. */
   close(): Promise<TranscriptSummary> {
     if (!this.closing) {
+      if (this.flushTimer) clearTimeout(this.flushTimer)
+      this.flushTimer = null
       this.writeBlock()
       if (this.capped) this.writeAll(Buffer.from(transcriptCapNote(this.maxBytes, this.droppedBytes)))
       if (this.fd !== null) {

@@ -50,7 +50,8 @@ export interface ScreenLine {
 /** The common face of both views: what the pipeline and reports use. */
 export interface OutputView {
   readonly kind: 'screen' | 'lines'
-  write(chunk: Uint8Array): void
+  /** `hasEscape`: whether the chunk holds an ESC byte, when the caller already looked. */
+  write(chunk: Uint8Array, hasEscape?: boolean): void
   /** Resolves once everything written so far is reflected in the view. */
   flush(): Promise<void>
   /** Output is coming faster than it is rendered: only the end of it reaches the view for now. */
@@ -142,7 +143,8 @@ function asBuffer(chunk: Uint8Array): Buffer {
  * The last `capacity` bytes of a flood, in one buffer allocated once. Chunks are read into a reused buffer
  * (reuse-read.ts), so what a view keeps is copied; a ring copies each byte once and allocates nothing,
  * where keeping a copy of every chunk of a flood would allocate megabytes that only wait to be collected.
- * `onDrop` sees every byte that falls out of it, in order.
+ * `onDrop` sees every byte that falls out of it, in order: `source[start, end)`, which began at byte
+ * `offset` of everything pushed (no view is allocated for it: a flood drops bytes at every chunk).
  */
 export class TailRing {
   private buffer: Buffer | null = null
@@ -152,8 +154,12 @@ export class TailRing {
 
   constructor(
     readonly capacity: number,
-    private readonly onDrop: (bytes: Buffer) => void,
+    private readonly onDrop: (source: Buffer, start: number, end: number, offset: number) => void,
   ) {}
+
+  /** Bytes pushed so far (the offset after the last one). */
+  pushed = 0
+  private dropped = 0
 
   get length(): number {
     return this.held
@@ -163,10 +169,14 @@ export class TailRing {
     const bytes = asBuffer(chunk)
     const cap = this.capacity
     const buffer = (this.buffer ??= Buffer.allocUnsafeSlow(cap))
+    this.pushed += bytes.length
     if (bytes.length >= cap) {
       this.dropOldest(this.held)
       const head = bytes.length - cap
-      if (head > 0) this.onDrop(bytes.subarray(0, head))
+      if (head > 0) {
+        this.onDrop(bytes, 0, head, this.dropped)
+        this.dropped += head
+      }
       buffer.set(head > 0 ? bytes.subarray(head) : bytes, 0)
       this.end = 0
       this.held = cap
@@ -195,13 +205,16 @@ export class TailRing {
   clear(): void {
     this.end = 0
     this.held = 0
+    // What was held is gone too: offsets of later drops go on from the end of it.
+    this.dropped = this.pushed
   }
 
   private dropOldest(count: number): void {
     if (count <= 0) return
     const [start, first] = this.oldest(count)
-    this.onDrop(this.buffer!.subarray(start, start + first))
-    if (first < count) this.onDrop(this.buffer!.subarray(0, count - first))
+    this.onDrop(this.buffer!, start, start + first, this.dropped)
+    if (first < count) this.onDrop(this.buffer!, 0, count - first, this.dropped + first)
+    this.dropped += count
     this.held -= count
   }
 
@@ -246,12 +259,17 @@ export class RenderedScreen implements OutputView {
   private thinning = false
   private thinned = false
   /** The end of a flood, waiting to be rendered. */
-  private readonly held = new TailRing(FLOOD_TAIL, (bytes) => {
-    this.skipped += bytes.length
+  private readonly held = new TailRing(FLOOD_TAIL, (source, start, end, offset) => {
+    this.skipped += end - start
     this.thinned = true
     this.droppedSinceRelease = true
-    this.heldSwitch = lastScreenSwitch(bytes) ?? this.heldSwitch
+    // Only bytes of a chunk that held an ESC can hold a screen switch.
+    if (offset < this.escapesBefore) {
+      this.heldSwitch = lastScreenSwitch(source.subarray(start, end)) ?? this.heldSwitch
+    }
   })
+  /** Every ESC pushed into `held` lies before this offset of it. */
+  private escapesBefore = 0
   /** Bytes fell out of the ring since the last render: the held tail starts somewhere in a line. */
   private droppedSinceRelease = false
   private heldSwitch: string | null = null
@@ -299,7 +317,7 @@ export class RenderedScreen implements OutputView {
     return this.term.buffer.active.type
   }
 
-  write(chunk: Uint8Array): void {
+  write(chunk: Uint8Array, hasEscape?: boolean): void {
     if (this.disposed || chunk.length === 0) return
     const now = performance.now()
     if (now - this.windowStart >= FEED_WINDOW_MS && this.held.length === 0) {
@@ -311,7 +329,7 @@ export class RenderedScreen implements OutputView {
     const budget = this.thinning ? 0 : FEED_BUDGET
     // xterm keeps what it is given until it parsed it, and the chunk is only lent (see OutputPipeline.write).
     if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(Buffer.from(chunk))
-    else this.hold(chunk, now)
+    else this.hold(chunk, now, hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1)
   }
 
   /** `chunk` must be the screen's own: xterm parses it later. */
@@ -339,7 +357,8 @@ export class RenderedScreen implements OutputView {
   }
 
   /** Over budget in this window: keep the end of the output for the window's end, FLOOD_TAIL at most. */
-  private hold(chunk: Uint8Array, now: number): void {
+  private hold(chunk: Uint8Array, now: number, hasEscape: boolean): void {
+    if (hasEscape) this.escapesBefore = this.held.pushed + chunk.length
     this.held.push(chunk)
     this.lastHeld = now
     if (!this.heldTimer) {
@@ -553,8 +572,8 @@ export class LineView implements OutputView {
     this.maxLineChars = Math.max(80, opts.maxLineChars ?? 4096)
     this.trackPending = opts.trackPending ?? true
     this.maxPendingChars = Math.max(this.maxLineChars, opts.maxPendingChars ?? 4 * 1024 * 1024)
-    this.deferred = new TailRing(Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars), (bytes) =>
-      this.drop(bytes),
+    this.deferred = new TailRing(Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars), (source, start, end) =>
+      this.drop(source.subarray(start, end)),
     )
   }
 

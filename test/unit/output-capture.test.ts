@@ -91,16 +91,26 @@ describe('Transcript', () => {
 
   it('small writes reach the disk without waiting for close', async () => {
     const file = path.join(dir, 'transcript.log')
-    const t = new Transcript(file, 1000)
-    t.write(Buffer.from('prompt> '))
+    const t = new Transcript(file, 1024 * 1024)
     // No event marks a write landing on disk: poll with a generous deadline.
-    const deadline = Date.now() + 20_000
     const read = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')
-    while (read() !== 'prompt> ') {
-      if (Date.now() > deadline) throw new Error('transcript never reached the disk')
-      await new Promise((resolve) => setTimeout(resolve, 10))
+    const landed = async (text: string) => {
+      const deadline = Date.now() + 20_000
+      while (read() !== text) {
+        if (Date.now() > deadline) throw new Error(`transcript never reached ${JSON.stringify(text)}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
     }
-    expect(await t.close()).toMatchObject({ bytes: 8, capped: false })
+    t.write(Buffer.from('prompt> '))
+    await landed('prompt> ')
+    // A block that fills goes at once; one begun after it lands on its own while the flush timer armed
+    // for the one before is still pending.
+    t.write(Buffer.from('a> '))
+    const fill = 'x'.repeat(TRANSCRIPT_BLOCK_BYTES - 3)
+    t.write(Buffer.from(fill))
+    t.write(Buffer.from('answer'))
+    await landed('prompt> a> ' + fill + 'answer')
+    expect(await t.close()).toMatchObject({ bytes: 8 + TRANSCRIPT_BLOCK_BYTES + 6, capped: false })
   })
 
   it('close() is idempotent and later writes are ignored', async () => {
