@@ -74,6 +74,36 @@ describe('RenderedScreen (real @xterm/headless)', () => {
     screen.dispose()
   })
 
+  it('keeps what it renders when every chunk comes in one buffer that the next read overwrites', async () => {
+    // How the agent's output arrives (src/supervisor/reuse-read.ts): the screen must copy what it keeps.
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    const reused = Buffer.alloc(4096)
+    const lend = (bytes: Buffer) => {
+      for (let i = 0; i < bytes.length; i += reused.length) {
+        const n = bytes.copy(reused, 0, i, i + reused.length)
+        screen.write(reused.subarray(0, n))
+        reused.fill(0x21) // the next read lands here
+      }
+    }
+    lend(Buffer.from('\x1b[31mfirst\x1b[0m frame\r\nDo you want to proceed?'))
+    await screen.flush()
+    expect(screen.visibleLines().slice(0, 2)).toEqual(['first frame', 'Do you want to proceed?'])
+    // A flood, thinned to its tail, then the prompt after it.
+    const lines = Array.from({ length: 100_000 }, (_, i) => `line ${i}`)
+    lend(Buffer.from('\r\n' + lines.join('\r\n') + '\r\n'))
+    lend(Buffer.from('Allow this action?'))
+    await screen.flush()
+    expect(screen.skippedBytes).toBeGreaterThan(0)
+    expect(screen.visibleLines()).toEqual([
+      'line 99996',
+      'line 99997',
+      'line 99998',
+      'line 99999',
+      'Allow this action?',
+    ])
+    screen.dispose()
+  })
+
   it('a switch to the alternate screen inside a skipped flood still takes effect', async () => {
     const screen = new RenderedScreen({ cols: 40, rows: 5 })
     const filler = Buffer.from('x'.repeat(39) + '\r\n')
@@ -254,6 +284,27 @@ describe('LineView', () => {
     expect(end.map((l) => l.seq)).toEqual(end.map((_, i) => last.seq - 100 + i))
     expect(taken.slice(0, -1).every((l) => l.text === line.toString().trimEnd())).toBe(true)
     expect(view.tailText(1)).toBe('Overwrite 3 files? [y/N]')
+  })
+
+  it('keeps what it decodes when every chunk comes in one buffer that the next read overwrites', () => {
+    const view = new LineView()
+    const reused = Buffer.alloc(65536)
+    const lend = (bytes: Buffer) => {
+      for (let i = 0; i < bytes.length; i += reused.length) {
+        const n = bytes.copy(reused, 0, i, i + reused.length)
+        view.write(reused.subarray(0, n))
+        reused.fill(0x21)
+      }
+    }
+    const line = 'build step 0123456789 0123456789 0123456789 ok\n'
+    // 8 MB at once: a flood, so the lines wait in the view before they are decoded.
+    lend(Buffer.from(line.repeat(Math.ceil((8 * 1024 * 1024) / line.length))))
+    lend(Buffer.from('Overwrite 3 files? [y/N] '))
+    const taken = view.takeLines()
+    expect(view.skippedLines).toBeGreaterThan(0)
+    expect(taken.at(-1)).toMatchObject({ text: 'Overwrite 3 files? [y/N] ', complete: false })
+    expect(taken.slice(0, -1).every((l) => l.text === line.trimEnd())).toBe(true)
+    expect(view.tailText(2)).toBe(`${line.trimEnd()}\nOverwrite 3 files? [y/N]`)
   })
 
   it('survives random bytes and escape fragments', () => {
