@@ -526,14 +526,17 @@ const OPEN_ESCAPE = /\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|\]|[PX^_][^\x1b]*(?:\x
 /** An unterminated OSC/DCS longer than this is garbage, not a sequence worth waiting for. */
 const MAX_OPEN_ESCAPE = 4096
 /**
- * Pipe output is split into lines as it comes, up to FLOOD_BUDGET_BYTES per FLOOD_WINDOW_MS; beyond that
- * (and in every window after one that went beyond it) only the last FLOOD_TAIL_BYTES are: decoding and
- * splitting 25 MB of a build log line by line cost proctor more CPU than reading it, which slowed the
- * agent writing it to a quarter of a plain pipe's speed.
+ * Pipe output is split into lines as it comes, up to FLOOD_BUDGET_BYTES per FLOOD_WINDOW_MS (the rate
+ * OutputPipeline.calm() calls a flood, as the PTY screen's budget); beyond that (and in every window after
+ * one that went beyond it) only the last FLOOD_TAIL_BYTES are: decoding and splitting 25 MB of a build log
+ * line by line cost proctor more CPU than reading it, which slowed the agent writing it to a quarter of a
+ * plain pipe's speed. Every line split is also matched against every rule: with 256 KB budgets and 64 KB
+ * tails, the lines of a 25 MB flood's first window and tails were a tenth of proctor's CPU for it.
  */
 const FLOOD_WINDOW_MS = 50
-const FLOOD_BUDGET_BYTES = 256 * 1024
-const FLOOD_TAIL_BYTES = 64 * 1024
+const FLOOD_BUDGET_BYTES = 64 * 1024
+/** The end of a flood the detector sees: a few hundred lines of a build log (at least 4 × maxLineChars). */
+const FLOOD_TAIL_BYTES = 16 * 1024
 
 /**
  * Lines of a pipe session: UTF-8 decoded (invalid bytes become U+FFFD), escape sequences removed, the
