@@ -90,6 +90,13 @@ const MAX_UNPARSED_BYTES = 16 * 1024 * 1024
 const FEED_WINDOW_MS = 50
 const FEED_BUDGET = 64 * 1024
 /**
+ * Of a window's budget, this much is rendered as it comes; the rest waits for the window's end and is
+ * rendered in full then if the window stayed within its budget (a large redraw of a TUI, 50 ms late at
+ * most), or only as a flood's tail if it did not: rendering the whole budget of a flood's first window
+ * at once was half of what xterm parsed of a 25 MB stream.
+ */
+const FEED_AT_ONCE = 16 * 1024
+/**
  * What is rendered of a thinned flood at the end of a window: several screenfuls (a 40x120 screen of
  * text is under 5 KB, and well under 16 with colours), from a line start. xterm parses about 4 MB/s,
  * so each KB rendered of a flood is a quarter of a millisecond the agent's output waits.
@@ -272,6 +279,10 @@ export class RenderedScreen implements OutputView {
   private escapesBefore = 0
   /** Bytes fell out of the ring since the last render: the held tail starts somewhere in a line. */
   private droppedSinceRelease = false
+  /** This window's output beyond FEED_AT_ONCE, while it is within FEED_BUDGET (see FEED_AT_ONCE). */
+  private burst: Buffer | null = null
+  private burstBytes = 0
+  private burstEscape = false
   private heldSwitch: string | null = null
   private heldTimer: NodeJS.Timeout | null = null
   /** While thinning: renders the held tail once the output pauses (FLOOD_QUIET_MS after lastHeld). */
@@ -320,16 +331,33 @@ export class RenderedScreen implements OutputView {
   write(chunk: Uint8Array, hasEscape?: boolean): void {
     if (this.disposed || chunk.length === 0) return
     const now = performance.now()
-    if (now - this.windowStart >= FEED_WINDOW_MS && this.held.length === 0) {
+    if (now - this.windowStart >= FEED_WINDOW_MS && this.held.length === 0 && this.burstBytes === 0) {
       // A whole window went by without output to hold: whatever flood there was is over.
       this.windowStart = now
       this.fedInWindow = 0
       this.thinning = false
     }
     const budget = this.thinning ? 0 : FEED_BUDGET
-    // xterm keeps what it is given until it parsed it, and the chunk is only lent (see OutputPipeline.write).
-    if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(Buffer.from(chunk))
-    else this.hold(chunk, now, hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1)
+    if (this.held.length === 0 && this.fedInWindow + this.burstBytes + chunk.length <= budget) {
+      // xterm keeps what it is given until it parsed it, and the chunk is only lent (OutputPipeline.write).
+      if (this.burstBytes === 0 && this.fedInWindow + chunk.length <= FEED_AT_ONCE) {
+        this.feed(Buffer.from(chunk))
+        return
+      }
+      this.burst ??= Buffer.allocUnsafeSlow(FEED_BUDGET)
+      this.burst.set(chunk, this.burstBytes)
+      this.burstBytes += chunk.length
+      this.burstEscape ||= hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1
+      if (!this.heldTimer) this.armHeldTimer(FEED_WINDOW_MS, now)
+      return
+    }
+    if (this.burstBytes > 0) {
+      // Over budget after all: what waited is the start of a flood.
+      const burst = this.burst!.subarray(0, this.burstBytes)
+      this.burstBytes = 0
+      this.hold(burst, now, this.burstEscape)
+    }
+    this.hold(chunk, now, hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1)
   }
 
   /** `chunk` must be the screen's own: xterm parses it later. */
@@ -361,15 +389,16 @@ export class RenderedScreen implements OutputView {
     if (hasEscape) this.escapesBefore = this.held.pushed + chunk.length
     this.held.push(chunk)
     this.lastHeld = now
-    if (!this.heldTimer) {
-      const window = this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS
-      const wait = Math.max(1, window - (now - this.windowStart))
-      this.heldTimer = setTimeout(() => this.releaseHeld(), wait)
-      this.heldTimer.unref()
-    }
+    if (!this.heldTimer) this.armHeldTimer(this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS, now)
     // Not pushed back per chunk (re-arming a timer thousands of times a second costs measurably): when
     // it fires, it waits out what is left of the pause since the latest chunk.
     if (this.thinning && !this.quietTimer) this.armQuiet(FLOOD_QUIET_MS)
+  }
+
+  /** Renders what waits at the end of the window (`window` ms after it began). */
+  private armHeldTimer(window: number, now: number): void {
+    this.heldTimer = setTimeout(() => this.releaseHeld(), Math.max(1, window - (now - this.windowStart)))
+    this.heldTimer.unref()
   }
 
   private armQuiet(ms: number): void {
@@ -392,7 +421,18 @@ export class RenderedScreen implements OutputView {
       clearTimeout(this.quietTimer)
       this.quietTimer = null
     }
-    if (this.held.length === 0 || this.disposed) return
+    if (this.disposed) return
+    if (this.burstBytes > 0) {
+      // The window stayed within its budget: all of it is rendered.
+      const data = Buffer.from(this.burst!.subarray(0, this.burstBytes))
+      this.burstBytes = 0
+      this.burstEscape = false
+      this.windowStart = performance.now()
+      this.fedInWindow = 0
+      this.feed(data)
+      return
+    }
+    if (this.held.length === 0) return
     const data = this.held.take()
     // What fell out of the ring began a line (or a sequence): render from the next line start.
     const start = this.droppedSinceRelease ? tailStart(data, data.length) : 0
@@ -472,6 +512,7 @@ export class RenderedScreen implements OutputView {
     if (this.heldTimer) clearTimeout(this.heldTimer)
     if (this.quietTimer) clearTimeout(this.quietTimer)
     this.held.clear()
+    this.burstBytes = 0
     this.trimSubscription?.dispose()
     this.term.dispose()
     this.releaseWaiters()
@@ -569,6 +610,8 @@ export class LineView implements OutputView {
   private readonly deferred: TailRing
   /** The dropped bytes began a line: the next newline ends it, skipped. */
   private lost = false
+  /** The decoder may hold part of a character (it decoded since it was last reset). */
+  private decoderUsed = false
 
   constructor(opts: LineViewOptions = {}) {
     this.keepLines = Math.max(1, opts.keepLines ?? 500)
@@ -643,6 +686,9 @@ export class LineView implements OutputView {
    */
   private drop(bytes: Uint8Array): void {
     this.floodedNow = true
+    // A line already ended in this gap: it moved the numbers on, and the rest of the gap is skipped to the
+    // next newline after it anyway. Nothing more to look at until the flood's end is decoded.
+    if (this.lost) return
     const lineEnded = bytes.indexOf(0x0a) !== -1
     this.skipLines(lineEnded ? 1 : 0)
     // The bytes after the last newline began a line whose start is gone: it is skipped to its end.
@@ -654,7 +700,10 @@ export class LineView implements OutputView {
     this.current = ''
     this.currentTouched = false
     this.carry = ''
-    this.decoder.decode() // drops a half-received character
+    if (this.decoderUsed) {
+      this.decoder.decode() // drops a half-received character
+      this.decoderUsed = false
+    }
     if (count === 0) return
     this.nextSeq += count
     this.skipped += count
@@ -664,6 +713,7 @@ export class LineView implements OutputView {
   }
 
   private process(chunk: Uint8Array): void {
+    this.decoderUsed = true
     let text = this.carry + this.decoder.decode(chunk, { stream: true })
     this.carry = ''
     const esc = text.lastIndexOf('\x1b')

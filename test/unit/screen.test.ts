@@ -104,6 +104,37 @@ describe('RenderedScreen (real @xterm/headless)', () => {
     screen.dispose()
   })
 
+  it("renders little of a flood's first window: what came at once, then the end of it", async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    const lines = Array.from({ length: 50_000 }, (_, i) => `line ${i}`)
+    const flood = Buffer.from(lines.join('\r\n') + '\r\n')
+    for (let i = 0; i < flood.length; i += 4096) screen.write(flood.subarray(i, i + 4096))
+    await screen.flush()
+    // 16 KB at once and a 16 KB tail (it was the whole 64 KB budget of the window, then a 32 KB tail).
+    expect(flood.length - screen.skippedBytes).toBeLessThanOrEqual(40 * 1024)
+    expect(screen.visibleLines()).toEqual(['line 49996', 'line 49997', 'line 49998', 'line 49999', ''])
+    screen.dispose()
+  })
+
+  it('renders a large redraw in full when the window stays within its budget', async () => {
+    const screen = new RenderedScreen({ cols: 120, rows: 40 })
+    // A TUI repainting every cell in colour: about 30 KB at once, more than is rendered as it comes.
+    const rows = Array.from({ length: 40 }, (_, r) =>
+      Array.from({ length: 120 }, (_, c) => String.fromCharCode(97 + ((r + c) % 26))).join(''),
+    )
+    const redraw = Buffer.from(
+      rows
+        .map((row, r) => `\x1b[${r + 1};1H` + [...row].map((ch, c) => `\x1b[3${c % 8}m${ch}`).join(''))
+        .join(''),
+    )
+    expect(redraw.length).toBeGreaterThan(20 * 1024)
+    for (let i = 0; i < redraw.length; i += 4096) screen.write(redraw.subarray(i, i + 4096))
+    await screen.flush()
+    expect(screen.skippedBytes).toBe(0)
+    expect(screen.visibleLines()).toEqual(rows)
+    screen.dispose()
+  })
+
   it('a switch to the alternate screen inside a skipped flood still takes effect', async () => {
     const screen = new RenderedScreen({ cols: 40, rows: 5 })
     const filler = Buffer.from('x'.repeat(39) + '\r\n')
