@@ -92,8 +92,9 @@ export function spawnPty(opts: AdapterOptions): ChildAdapter {
   const socket = internals._socket
   // node-pty's socket keeps the handle (input is written through it) and its 'error'/'close' handlers,
   // which end the terminal; the reads move to a socket of our own that forwards its end to it.
+  // (POSIX only: the master is one fd there; Windows' conpty sockets are left as node-pty reads them.)
   const reader =
-    opts.reuseBuffer && socket
+    opts.reuseBuffer && socket && process.platform !== 'win32'
       ? readIntoReusedBuffer(socket as unknown as Readable, { onData: deliver, shareHandle: true })
       : null
   if (!reader) {
