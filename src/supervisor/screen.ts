@@ -81,11 +81,11 @@ const MAX_UNPARSED_BYTES = 16 * 1024 * 1024
 
 /**
  * Rendering costs more CPU per byte than reading the PTY. In a flood (more than FEED_BUDGET bytes
- * within FEED_WINDOW_MS) only the last FLOOD_TAIL bytes of the rest of the window are rendered: everything
- * before it would have scrolled off the screen before the next detection scan anyway, and the
- * transcript keeps every byte. Interactive output never comes close to this rate. Once a window had to
- * be thinned, the next ones get no budget of their own (only their tail is rendered) until output
- * slows down: a budget rendered at the start of every window of a flood is scrolled away unseen.
+ * within FEED_WINDOW_MS) only the last FLOOD_TAIL bytes of it are rendered, when it pauses or every
+ * FLOOD_RENDER_MS: everything before would have scrolled off the screen before the next detection scan
+ * anyway, and the transcript keeps every byte. Interactive output never comes close to this rate. Once a
+ * window had to be thinned, the next ones get no budget of their own (only their tail is rendered) until
+ * output slows down: a budget rendered at the start of every window of a flood is scrolled away unseen.
  */
 const FEED_WINDOW_MS = 50
 const FEED_BUDGET = 64 * 1024
@@ -351,8 +351,15 @@ export class RenderedScreen implements OutputView {
       if (!this.heldTimer) this.armHeldTimer(FEED_WINDOW_MS, now)
       return
     }
+    if (!this.thinning) {
+      // Over budget: a flood. Its tail is rendered when it pauses or FLOOD_RENDER_MS on, not at the end of
+      // this window: the code xterm runs is still cold at the start of a stream (and tens of ms per 16 KB).
+      this.thinning = true
+      if (this.heldTimer) clearTimeout(this.heldTimer)
+      this.heldTimer = null
+    }
     if (this.burstBytes > 0) {
-      // Over budget after all: what waited is the start of a flood.
+      // What waited is the start of the flood.
       const burst = this.burst!.subarray(0, this.burstBytes)
       this.burstBytes = 0
       this.hold(burst, now, this.burstEscape)
