@@ -425,7 +425,8 @@ export class CheckpointStore {
 
   private async checkpoint(trigger: string, urgent: boolean): Promise<CheckpointResult | null> {
     // With pause_agent the worktree is only read while the agent is paused (below), so no early listing.
-    this.opened ??= this.doOpen(!this.options.pauser)
+    // A synchronous runner (one-shot create) runs one git at a time: nothing would overlap.
+    this.opened ??= this.doOpen(!this.options.pauser && !this.git.synchronous)
     await this.opened
     if (!(await this.waitForSpacing(urgent))) return null
     const startedAt = performance.now()
@@ -448,9 +449,11 @@ export class CheckpointStore {
     if (staged.length === 0 && this.indexMatchesHead && !withheldChanged) return null
     this.indexMatchesHead = false
     // From the second commit on: what the commit will need (started once per session), overlapping the
-    // write-tree and the diffs.
-    const firstCommit = this.commitsMade === 0
-    if (!firstCommit) {
+    // write-tree and the diffs. A synchronous runner (a one-shot create) starts no long-lived git: one
+    // commit-tree and one update-ref.
+    const streams = !this.git.synchronous
+    const plainCommit = this.commitsMade === 0 || !streams
+    if (!plainCommit) {
       this.commits!.prepare()
       this.refs!.prepare()
     }
@@ -484,11 +487,12 @@ export class CheckpointStore {
       skipped,
       maxFileSize: this.options.maxFileSize,
     })
-    const sha = firstCommit
+    const sha = plainCommit
       ? await this.git.commitTree(tree, parent ? [parent] : [], message)
       : await this.commits!.commit(tree, parent ? [parent] : [], message)
     try {
-      await this.refs!.updateCas(this.ref, sha, this.head)
+      if (streams) await this.refs!.updateCas(this.ref, sha, this.head)
+      else await this.git.updateRefCas(this.ref, sha, this.head, 'proctor checkpoint')
     } catch (error) {
       if (error instanceof RefMovedError) {
         throw new Error(
@@ -561,7 +565,7 @@ export class CheckpointStore {
       // Something will most likely be committed: the ref updater's git starts while update-index works
       // (the runner spawns it on a later microtask; a spawn blocks this thread for a few ms), so its
       // start-up overlaps the staging, the tree and the commit instead of following them.
-      setImmediate(() => this.refs?.prepare())
+      if (!this.git.synchronous) setImmediate(() => this.refs?.prepare())
       await staging
     } catch {
       try {

@@ -84,7 +84,8 @@ export async function createCheckpoint(opts: CreateOptions, io: CreateIO = proce
       ? (await import('../../policy/index.js')).forbiddenAreaOf(policy)
       : undefined
   const store = new CheckpointStore({
-    git: new Git({ cwd: root }),
+    // Nothing else happens in this process meanwhile: each git runs to completion (see runGitSync).
+    git: new Git({ cwd: root, synchronous: true }),
     session,
     maxFileSize: config.checkpoints.max_file_size,
     minIntervalMs: config.checkpoints.min_interval,
