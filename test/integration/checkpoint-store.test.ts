@@ -269,6 +269,25 @@ describe('CheckpointStore.create', () => {
     expect(second!.withheld.map((f) => f.path).sort()).toEqual(['secrets/new\nline', 'secrets/old.txt'])
   })
 
+  for (const synchronous of [false, true]) {
+    it(`refuses to overwrite a ref another process created before the first commit (synchronous: ${synchronous})`, async () => {
+      const repo = setup()
+      const store = new CheckpointStore({
+        git: new Git({ cwd: repo.dir, env: repo.env, synchronous }),
+        session: 'test-session',
+        maxFileSize: 1024 * 1024,
+      })
+      stores.push(store)
+      await store.open()
+      repo.git(['update-ref', 'refs/proctor/test-session', 'HEAD'])
+      repo.write('x.txt', '1\n')
+      await expect(store.create('interval')).rejects.toThrow(/moved by another process/)
+      expect(repo.git(['rev-parse', 'refs/proctor/test-session']).trim()).toBe(
+        repo.git(['rev-parse', 'HEAD']).trim(),
+      )
+    })
+  }
+
   it('serializes concurrent calls: every change lands in exactly one checkpoint', async () => {
     const repo = setup()
     const store = open(repo)
