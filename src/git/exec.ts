@@ -2,7 +2,7 @@
 // Deciding what a result means (which exit codes are answers) stays here too, so the runner only builds
 // argv and environment. Plain node:child_process with an argv array (no shell), like the long-lived
 // processes in stream.ts: no git library sits underneath (docs/architecture.md, "Running git", says why).
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { statSync } from 'node:fs'
 
 import { GitError, type GitErrorDetails } from './errors.js'
@@ -97,6 +97,56 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
     child.stdin.on('error', () => undefined)
     child.stdin.end(call.input ?? '')
   })
+}
+
+/**
+ * runGit for a process with nothing else to do meanwhile (a one-shot `proctor checkpoints create`): git runs
+ * to completion before this returns, with no pipes or streams on Node's side. A cold process pays several ms
+ * of CPU to set up its first asynchronous child (sockets, stream machinery); a synchronous one costs a
+ * fraction of that, and each later call about 1 ms less. Same results and errors as runGit; `onStdout`
+ * sees the whole output at once.
+ */
+export function runGitSync(call: GitInvocation): Promise<GitBufferResult> {
+  const { args, cwd } = call
+  if (!isDirectory(cwd)) return Promise.reject(refused(call, 'the directory does not exist'))
+  const argv = [...call.config.flatMap((setting) => ['-c', setting]), ...call.argv]
+  const result = spawnSync(call.binary, argv, {
+    cwd,
+    env: call.env,
+    input: call.input ?? '',
+    maxBuffer: Infinity,
+    windowsHide: true,
+    ...(call.timeoutMs ? { timeout: call.timeoutMs, killSignal: 'SIGTERM' as const } : {}),
+  })
+  if (result.error && result.pid === 0) {
+    return Promise.reject(couldNotStart(call, result.error as NodeJS.ErrnoException))
+  }
+  const stdout = result.stdout ?? Buffer.alloc(0)
+  const err = (result.stderr ?? Buffer.alloc(0)).toString('utf8')
+  if (stdout.length > 0) {
+    try {
+      call.onStdout?.(stdout)
+    } catch {
+      // Progress is a courtesy: it never breaks the git call.
+    }
+  }
+  const code = result.status
+  const signal = result.signal
+  if (code === 0 || (code !== null && call.okExitCodes?.includes(code))) {
+    return Promise.resolve({ stdout, stderr: err, exitCode: code })
+  }
+  const details: GitErrorDetails = { args, cwd, exitCode: code, signal, stderr: err }
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') {
+    return Promise.reject(
+      new GitError(details, `git ${args.join(' ')} timed out after ${call.timeoutMs} ms and was killed`),
+    )
+  }
+  if (code === null) {
+    return Promise.reject(
+      new GitError(details, `git ${args.join(' ')} was killed by ${signal ?? 'a signal'} in ${cwd}`),
+    )
+  }
+  return Promise.reject(new GitError(details))
 }
 
 function isDirectory(path: string): boolean {

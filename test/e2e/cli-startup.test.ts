@@ -50,9 +50,19 @@ afterEach(() => {
 
 /** The dist/ files the CLI had loaded when it started its agent (or exited). */
 function loadedBefore(args: string[], files: Record<string, string> = {}): string[] {
+  return traced(args, files).loaded
+}
+
+/** Runs the CLI in a new repository (`files` committed, then `prepare`), tracing what it loads. */
+function traced(
+  args: string[],
+  files: Record<string, string> = {},
+  prepare: (repo: TempRepo) => void = () => {},
+): { loaded: string[]; stdout: string; repo: TempRepo } {
   const repo = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
   repos.push(repo)
   repo.commitAll('init')
+  prepare(repo)
   const tracer = join(repo.dir, '.git', 'tracer.mjs')
   const out = join(repo.dir, '.git', 'loaded.json')
   writeFileSync(tracer, TRACER)
@@ -64,13 +74,19 @@ function loadedBefore(args: string[], files: Record<string, string> = {}): strin
     encoding: 'utf8',
   })
   expect(run.status, run.stderr).toBe(0)
-  return (JSON.parse(readFileSync(out, 'utf8')) as string[])
+  const loaded = (JSON.parse(readFileSync(out, 'utf8')) as string[])
     .map((url) => fileURLToPath(url))
     .filter((file) => file.startsWith(join(root, 'dist')))
+  return { loaded, stdout: run.stdout, repo }
 }
 
-const parserIn = (files: string[]) =>
-  files.filter((file) => PARSER_CODE.some((code) => code.test(readFileSync(file, 'utf8'))))
+const parserIn = (files: string[]) => withCode(files, PARSER_CODE)
+const withCode = (files: string[], code: RegExp[]) =>
+  files.filter((file) => code.some((c) => c.test(readFileSync(file, 'utf8'))))
+/** commander's code, the policy's glob matcher (picomatch), the push queue and the session's code. */
+const COMMANDER_CODE = [/class CommanderError/]
+const PICOMATCH_CODE = [/POSIX_REGEX_SOURCE/]
+const OTHER_CODE = [/class PushQueue/, /class CheckpointTriggers/]
 
 // module.registerHooks: Node >= 22.15 (the pinned Node 24 runs this suite).
 describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads only what it uses', () => {
@@ -85,6 +101,44 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
       'proctor.yml': 'timeouts: { total: 10m }\n',
     })
     expect(parserIn(loaded).length).toBeGreaterThan(0)
+  })
+
+  it('proctor checkpoints create takes its checkpoint without commander, the policy matcher or other commands', () => {
+    const { loaded, stdout, repo } = traced(
+      ['checkpoints', 'create', '--session=one-shot', '--json'],
+      {},
+      (r) => r.write('work.txt', 'agent work\n'),
+    )
+    expect(JSON.parse(stdout)).toMatchObject({ seq: 1, files_changed: ['work.txt'] })
+    expect(repo.git(['show', 'refs/proctor/one-shot:work.txt'])).toBe('agent work\n')
+    expect(withCode(loaded, COMMANDER_CODE)).toEqual([])
+    expect(withCode(loaded, PICOMATCH_CODE)).toEqual([])
+    expect(withCode(loaded, OTHER_CODE)).toEqual([])
+    expect(parserIn(loaded)).toEqual([])
+  })
+
+  it('proctor checkpoints create withholds policy.forbidden_areas (its matcher loaded for them)', () => {
+    const { loaded, stdout, repo } = traced(
+      ['checkpoints', 'create', '--session', 'withheld'],
+      { 'proctor.yml': 'policy:\n  forbidden_areas: [secrets/**]\n' },
+      (r) => {
+        r.write('secrets/key.txt', 'AKIA\n')
+        r.write('work.txt', 'agent work\n')
+      },
+    )
+    expect(stdout).toContain('withheld@1')
+    expect(repo.git(['ls-tree', '-r', '--name-only', 'refs/proctor/withheld'])).not.toContain('secrets/')
+    expect(withCode(loaded, PICOMATCH_CODE).length).toBeGreaterThan(0)
+    expect(withCode(loaded, COMMANDER_CODE)).toEqual([])
+  })
+
+  it('proctor checkpoints create with anything else goes through commander as before', () => {
+    const run = spawnSync(process.execPath, [cli, 'checkpoints', 'create', '--sesion', 'x'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toMatch(/unknown option '--sesion'[\s\S]*\(Did you mean --session\?\)/)
   })
 
   it('proctor --version loads neither the command tree nor any command', () => {
