@@ -3,6 +3,8 @@
 // main.ts runs it without commander when the arguments are the plain ones (plainCreateOptions), and it
 // loads only the checkpoint store, the config loader and git's runner: not the other subcommands, not the
 // workspace's push and history code, and the policy's glob matcher only when policy.forbidden_areas is set.
+import { parseArgs } from 'node:util'
+
 import { ConfigError } from '../../config/errors.js'
 import { loadConfig } from '../../config/load.js'
 import type { Config } from '../../config/schema.js'
@@ -29,33 +31,40 @@ const processIO: CreateIO = {
 }
 
 /**
- * The options of `checkpoints create <args>` when they are only the documented ones, each once, in the
- * shapes commander accepts (`--session x`, `--session=x`, `-c x`, `--config=x`, `--json`); null for
- * anything else (help, an unknown option, a missing value, a value that looks like an option), which
- * commander then parses and reports as it always has.
+ * The options of `checkpoints create <args>` when they are only the documented ones, each once (node's own
+ * parseArgs, strict: `--session x`, `--session=x`, `-c x`, `--config=x`, `--json`); null for anything else
+ * (help, an unknown option or argument, a missing value, a value that looks like an option, a repeat),
+ * which commander then parses and reports as it always has.
  */
 export function plainCreateOptions(args: readonly string[]): CreateOptions | null {
-  const options: CreateOptions = {}
-  const valued: Record<string, 'session' | 'config'> = {
-    '--session': 'session',
-    '--config': 'config',
-    '-c': 'config',
+  let parsed: ReturnType<typeof parseCreateArgs>
+  try {
+    parsed = parseCreateArgs(args)
+  } catch {
+    return null
   }
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (arg === '--json') {
-      if (options.json) return null
-      options.json = true
-      continue
-    }
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1
-    const key = valued[eq === -1 ? arg : arg.slice(0, eq)]
-    if (!key || options[key] !== undefined) return null
-    const value = eq === -1 ? args[++i] : arg.slice(eq + 1)
-    if (value === undefined || (eq === -1 && value.startsWith('-'))) return null
-    options[key] = value
-  }
-  return options
+  const { values, tokens } = parsed
+  const names = tokens.filter((token) => token.kind === 'option').map((token) => token.name)
+  const repeated = names.length !== new Set(names).size
+  // `-cp.yml` (a short option with its value joined) and `--` are commander's to read.
+  const joined = args.some((arg) => /^-[^-]./.test(arg))
+  const terminated = tokens.some((token) => token.kind === 'option-terminator')
+  if (repeated || joined || terminated) return null
+  return values
+}
+
+function parseCreateArgs(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    tokens: true,
+    options: {
+      session: { type: 'string' },
+      config: { type: 'string', short: 'c' },
+      json: { type: 'boolean' },
+    },
+  })
 }
 
 /** Takes a checkpoint of the worktree now (trigger "manual") and prints it; nothing new if unchanged. */
