@@ -425,8 +425,9 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     ctx.dir,
     ctx.round === 1 ? 'transcript.log' : `transcript.round-${ctx.round}.log`,
   )
-  // A pipe session never loads the terminal renderer (memory; see screen.ts).
-  if (mode === 'pty') await loadRenderer()
+  // A pipe session never loads the terminal renderer (memory; see screen.ts). A PTY session's screen
+  // loads it after the spawn below (the constructor only starts the import) and renders the output that
+  // came meanwhile then: the agent does not wait for xterm.
   const pipeline = new OutputPipeline({
     mode,
     cols: config.agent.cols,
@@ -679,6 +680,13 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   try {
     ctx.setRun(run)
     run.start()
+    if (mode === 'pty')
+      loadRenderer().catch((error: unknown) =>
+        report.event(
+          'warning',
+          `the terminal renderer did not load (${(error as Error).message}): detection sees no output; the transcript keeps it`,
+        ),
+      )
     report.event('spawn', `agent started (pid ${run.pid}, ${mode})`, { data: { pid: run.pid, round } })
     // The checkpoint store, the watcher and the stale-index sweep start git processes; each forks proctor,
     // which stalls its reading. An agent that starts by flooding its output (a build log, a large file)

@@ -14,9 +14,11 @@ const root = resolve(import.meta.dirname, '../..')
 const cli = join(root, 'dist/cli.js')
 
 // Preloaded into the CLI: records every module of dist/ as it is loaded, and writes the list out when the
-// process first starts something that is not git (the agent) — or when it exits, if it never does.
+// process first starts something that is not git (the agent, through child_process or node-pty's native
+// fork) — or when it exits, if it never does.
 const TRACER = `
 import module from 'node:module'
+import { Module } from 'node:module'
 import cp from 'node:child_process'
 import fs from 'node:fs'
 const loaded = []
@@ -36,6 +38,19 @@ const spawn = cp.ChildProcess.prototype.spawn
 cp.ChildProcess.prototype.spawn = function (options) {
   if (options.file !== 'git') write()
   return spawn.call(this, options)
+}
+const load = Module._load
+Module._load = function (request, ...rest) {
+  const exports = load.call(this, request, ...rest)
+  if (request === '@lydell/node-pty' && !exports.traced) {
+    const ptySpawn = exports.spawn
+    exports.spawn = function (...args) {
+      write()
+      return ptySpawn.apply(this, args)
+    }
+    exports.traced = true
+  }
+  return exports
 }
 process.on('exit', write)
 `
@@ -72,6 +87,10 @@ function loadedBefore(args: string[], files: Record<string, string> = {}): strin
 const parserIn = (files: string[]) =>
   files.filter((file) => PARSER_CODE.some((code) => code.test(readFileSync(file, 'utf8'))))
 
+/** xterm's own code (the terminal renderer), whichever chunk it is in. */
+const rendererIn = (files: string[]) =>
+  files.filter((file) => /EscapeSequenceParser/.test(readFileSync(file, 'utf8')))
+
 // module.registerHooks: Node >= 22.15 (the pinned Node 24 runs this suite).
 describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads only what it uses', () => {
   it('proctor run without a proctor.yml starts the agent before loading zod or yaml', () => {
@@ -85,6 +104,14 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
       'proctor.yml': 'timeouts: { total: 10m }\n',
     })
     expect(parserIn(loaded).length).toBeGreaterThan(0)
+  })
+
+  it('proctor run in a PTY starts the agent before loading the terminal renderer (xterm)', () => {
+    const loaded = loadedBefore(['run', '--quiet', '--', 'sh', '-c', 'printf "hello from the agent"'], {
+      'proctor.yml': 'timeouts: { total: 10m }\n',
+    })
+    expect(loaded.some((file) => file.includes('session'))).toBe(true)
+    expect(rendererIn(loaded)).toEqual([])
   })
 
   it('proctor --version loads neither the command tree nor any command', () => {
