@@ -25,7 +25,7 @@ import { quitAgent } from '../supervisor/quit.js'
 import type { StopContext } from '../hooks/context.js'
 import { ensureStateDir, sessionDir } from '../state/layout.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
-import { SessionCheckpoints } from './checkpointing.js'
+import { SessionCheckpoints, type CheckpointReads } from './checkpointing.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
@@ -72,6 +72,12 @@ export interface SessionOptions {
   role?: string
   /** proctor's credential for the checkpoint pushes only (tokenHeaderConfig); never in .git/config. */
   pushSecretConfig?: readonly [string, string][]
+  /**
+   * The git reads checkpoints need before the agent starts, begun before the config was parsed
+   * (startCheckpointReads, for `sessionId` and `cwd`); used when nothing ran in between that may have
+   * changed the repository.
+   */
+  checkpointReads?: CheckpointReads | null
 }
 
 export interface SessionOutcome {
@@ -189,6 +195,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     },
     onNotice: (message) => opts.listener?.notice?.(message),
     onProgress: (progress) => opts.listener?.checkpointProgress?.(progress),
+    // Reads begun before the session are of the repository as it is before the agent starts only when
+    // nothing ran since: no orphan was reaped (it may have written until then) and no session_start hook
+    // runs before the checkpoints start (it may commit or change the git config).
+    reads: reaped.length === 0 && !config.hooks.session_start?.length ? opts.checkpointReads : null,
   })
 
   let ending: Ending

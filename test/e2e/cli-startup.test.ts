@@ -28,17 +28,26 @@ module.registerHooks({
     return next(url, context)
   },
 })
+// What happened before the agent started, in order: each git process, and each read of proctor.yml.
+const events = []
 let written = false
 const write = () => {
   if (written) return
   written = true
-  fs.writeFileSync(process.env.TRACE_OUT, JSON.stringify(loaded))
+  fs.writeFileSync(process.env.TRACE_OUT, JSON.stringify({ loaded, events }))
 }
 const spawn = cp.ChildProcess.prototype.spawn
 cp.ChildProcess.prototype.spawn = function (options) {
   if (options.file !== 'git') write()
+  else events.push('git ' + options.args.find((arg, i) => i > 0 && !arg.startsWith('-') && options.args[i - 1] !== '-c'))
   return spawn.call(this, options)
 }
+const readFileSync = fs.readFileSync
+fs.readFileSync = function (file, ...rest) {
+  if (String(file).endsWith('proctor.yml')) events.push('read proctor.yml')
+  return readFileSync.call(this, file, ...rest)
+}
+module.syncBuiltinESMExports()
 const load = Module._load
 Module._load = function (request, ...rest) {
   const exports = load.call(this, request, ...rest)
@@ -65,6 +74,14 @@ afterEach(() => {
 
 /** The dist/ files the CLI had loaded when it started its agent (or exited). */
 function loadedBefore(args: string[], files: Record<string, string> = {}): string[] {
+  return traceBefore(args, files).loaded
+}
+
+/** ...and the git processes it started and its reads of proctor.yml until then, in order. */
+function traceBefore(
+  args: string[],
+  files: Record<string, string> = {},
+): { loaded: string[]; events: string[] } {
   const repo = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
   repos.push(repo)
   repo.commitAll('init')
@@ -79,9 +96,13 @@ function loadedBefore(args: string[], files: Record<string, string> = {}): strin
     encoding: 'utf8',
   })
   expect(run.status, run.stderr).toBe(0)
-  return (JSON.parse(readFileSync(out, 'utf8')) as string[])
-    .map((url) => fileURLToPath(url))
-    .filter((file) => file.startsWith(join(root, 'dist')))
+  const trace = JSON.parse(readFileSync(out, 'utf8')) as { loaded: string[]; events: string[] }
+  return {
+    loaded: trace.loaded
+      .map((url) => fileURLToPath(url))
+      .filter((file) => file.startsWith(join(root, 'dist'))),
+    events: trace.events,
+  }
 }
 
 const parserIn = (files: string[]) =>
@@ -112,6 +133,15 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
       'proctor.yml': 'hooks:\n  session_end: [{ command: "true" }]\n',
     })
     expect(loaded.filter((file) => /\$ZodObject/.test(readFileSync(file, 'utf8'))).length).toBeGreaterThan(0)
+  })
+
+  it('proctor run starts the git processes its checkpoints need before the agent while it reads proctor.yml', () => {
+    const { events } = traceBefore(['run', '--quiet', '--no-pty', '--', 'sh', '-c', 'exit 0'], {
+      'proctor.yml': 'timeouts: { total: 10m }\n',
+    })
+    // The base commit (cat-file) and the repository's git config, both started before the file is read.
+    expect(events.slice(0, 3).sort()).toEqual(['git cat-file', 'git config', 'read proctor.yml'])
+    expect(events.indexOf('read proctor.yml'), events.join(', ')).toBe(2)
   })
 
   it('proctor run in a PTY starts the agent before loading the terminal renderer (xterm)', () => {
