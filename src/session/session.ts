@@ -11,6 +11,7 @@ import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
 import { loadRenderer } from '../supervisor/screen.js'
+import { loadNodePty } from '../supervisor/pty.js'
 import { decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
 import { liveSessions, pruneFinished, reconcileOrphans } from '../supervisor/registry.js'
 import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
@@ -209,7 +210,18 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
 
   try {
     await fire(lifecycle, 'session_start', { command: commandArgv(opts.command), cwd: opts.cwd, mode })
-    await checkpoints.start()
+    const starting = checkpoints.start()
+    // A PTY agent needs node-pty's native module (~7 ms to load): loaded while the git processes the
+    // checkpoints wait for run (`proctor run` started them before it read the config). If it cannot
+    // load, the spawn says so.
+    if (mode === 'pty') {
+      try {
+        loadNodePty()
+      } catch {
+        // reported by the spawn
+      }
+    }
+    await starting
     opts.listener?.started?.(report.snapshot())
 
     let round = 1
