@@ -24,7 +24,7 @@ import fs from 'node:fs'
 const loaded = []
 module.registerHooks({
   load(url, context, next) {
-    if (url.startsWith('file:')) loaded.push(url)
+    if (url.startsWith('file:') || url.startsWith('node:')) loaded.push(url)
     return next(url, context)
   },
 })
@@ -81,7 +81,7 @@ function loadedBefore(args: string[], files: Record<string, string> = {}): strin
 function traceBefore(
   args: string[],
   files: Record<string, string> = {},
-): { loaded: string[]; events: string[] } {
+): { loaded: string[]; builtins: string[]; events: string[] } {
   const repo = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
   repos.push(repo)
   repo.commitAll('init')
@@ -99,8 +99,10 @@ function traceBefore(
   const trace = JSON.parse(readFileSync(out, 'utf8')) as { loaded: string[]; events: string[] }
   return {
     loaded: trace.loaded
+      .filter((url) => url.startsWith('file:'))
       .map((url) => fileURLToPath(url))
       .filter((file) => file.startsWith(join(root, 'dist'))),
+    builtins: trace.loaded.filter((url) => url.startsWith('node:')),
     events: trace.events,
   }
 }
@@ -141,6 +143,14 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
     // The base commit (cat-file) and the repository's git config, both started before the file is read.
     expect(events.slice(0, 3).sort()).toEqual(['git cat-file', 'git config', 'read proctor.yml'])
     expect(events.indexOf('read proctor.yml'), events.join(', ')).toBe(2)
+  })
+
+  it('proctor run imports no node:crypto as an ES module before the agent starts (its namespace loads all of it)', () => {
+    const { builtins } = traceBefore(['run', '--quiet', '--', 'sh', '-c', 'exit 0'], {
+      'proctor.yml': 'timeouts: { total: 10m }\n',
+    })
+    expect(builtins).toContain('node:events') // the hook sees builtins
+    expect(builtins).not.toContain('node:crypto')
   })
 
   it('proctor run in a PTY starts the agent before loading the terminal renderer (xterm)', () => {
