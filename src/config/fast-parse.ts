@@ -1,5 +1,5 @@
 // The common proctor.yml validated without zod. Building the zod schema and running it for the first time
-// cost ~35 ms of CPU (more than anything else `proctor run` did before its agent started);
+// cost ~35 ms of CPU (more than anything else `proctor run` does before its agent starts, yaml included);
 // most files set a few scalars, lists, detect rules and stop hooks, which a table and a small interpreter
 // check in well under a millisecond. The answer is a Config only when it is certain: valid by the same
 // rules, with nothing to warn about. For anything else — a problem, a warning, a preset, a key this table
@@ -8,8 +8,8 @@
 // The table mirrors schema.ts, the single source of truth: test/unit/config-fast-path.test.ts checks both
 // against each other on thousands of generated files (every answer here must equal zod's), and checks
 // that each field below has the kind, limits and default the schema gives it.
+import { LineCounter, parseDocument } from 'yaml'
 import type { Config } from './schema.js'
-import { readSimpleYaml } from './mini-yaml.js'
 import { defaultConfig } from './defaults.js'
 import { crossCheck } from './cross-checks.js'
 import { semanticProblems } from './semantic-checks.js'
@@ -288,38 +288,28 @@ function inRange(n: number, spec: { min?: number; max?: number }): boolean {
 
 /**
  * proctor.yml text → the validated Config, when this table can decide it and zod would accept it without
- * a warning; null otherwise (then parse.ts decides). Never throws. The common YAML is read by
- * mini-yaml.ts; the yaml library is loaded only for the rest.
+ * a warning; null otherwise (then parse.ts decides). Never throws.
  */
-export async function fastParse(text: string, preset: PresetChoice = {}): Promise<Config | null> {
+export function fastParse(text: string, preset: PresetChoice = {}): Config | null {
   try {
-    let raw = readSimpleYaml(text)
-    if (raw === undefined) {
-      const { LineCounter, parseDocument } = await import('yaml')
-      const doc = parseDocument(text, {
-        lineCounter: new LineCounter(),
-        uniqueKeys: true,
-        strict: true,
-        prettyErrors: true,
-      })
-      if (doc.errors.length > 0 || doc.warnings.length > 0) return null
-      raw = doc.toJS()
-    }
-    return decideConfig(raw ?? {}, preset)
+    const doc = parseDocument(text, {
+      lineCounter: new LineCounter(),
+      uniqueKeys: true,
+      strict: true,
+      prettyErrors: true,
+    })
+    if (doc.errors.length > 0 || doc.warnings.length > 0) return null
+    const raw: unknown = doc.toJS() ?? {}
+    // A preset is applied beneath the file (parse.ts): that merge and its checks are zod's path.
+    if (preset.preset !== undefined || chosenPreset(raw, preset) !== null) return null
+    if (isObject(raw) && isObject(raw.agent) && raw.agent.preset !== undefined) return null
+    const decided = decide(FAST_SCHEMA, raw)
+    if (decided === UNDECIDED || crossCheck(raw).length > 0) return null
+    const config = decided as Config
+    const semantic = semanticProblems(config)
+    if (semantic.problems.length > 0 || semantic.warnings.length > 0) return null
+    return config
   } catch {
     return null
   }
-}
-
-/** The raw (parsed YAML) config → the validated Config, or null when zod must decide (see fastParse). */
-export function decideConfig(raw: unknown, preset: PresetChoice = {}): Config | null {
-  // A preset is applied beneath the file (parse.ts): that merge and its checks are zod's path.
-  if (preset.preset !== undefined || chosenPreset(raw, preset) !== null) return null
-  if (isObject(raw) && isObject(raw.agent) && raw.agent.preset !== undefined) return null
-  const decided = decide(FAST_SCHEMA, raw)
-  if (decided === UNDECIDED || crossCheck(raw).length > 0) return null
-  const config = decided as Config
-  const semantic = semanticProblems(config)
-  if (semantic.problems.length > 0 || semantic.warnings.length > 0) return null
-  return config
 }

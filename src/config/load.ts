@@ -61,7 +61,7 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   // The common file is decided without zod (fast-parse.ts); anything it cannot decide — a problem to
   // report with its line, a warning, a preset — goes through the full parser.
   const { fastParse } = await import('./fast-parse.js')
-  const fast = await fastParse(text, opts.preset)
+  const fast = fastParse(text, opts.preset)
   if (fast) return { config: fast, file, source: 'file', warnings: [] }
   const { parseConfigText } = await import('./parse.js')
   const { config, warnings } = parseConfigText(text, displayName(file, opts.cwd), opts.preset)

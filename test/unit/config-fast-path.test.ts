@@ -173,11 +173,11 @@ function* oneLeafFiles(spec: Spec, wrap: (value: unknown) => unknown): Generator
 }
 
 describe('proctor.yml fast path', () => {
-  it('decides a file setting one key exactly when zod accepts it without a warning, at every limit', async () => {
+  it('decides a file setting one key exactly when zod accepts it without a warning, at every limit', () => {
     let files = 0
     for (const value of oneLeafFiles(FAST_SCHEMA, (v) => v)) {
       const text = stringify(value)
-      const fast = await fastParse(text)
+      const fast = fastParse(text)
       const expected = full(text)
       files++
       if (expected === 'error' || expected.warnings.length > 0) {
@@ -190,7 +190,7 @@ describe('proctor.yml fast path', () => {
     expect(files).toBeGreaterThan(300)
   })
 
-  it('decides only what zod decides the same way, on generated files', async () => {
+  it('decides only what zod decides the same way, on generated files', () => {
     const rnd = random(17)
     let decided = 0
     /** Files zod accepts without a warning that set neither lifecycle hooks nor batch tasks. */
@@ -198,7 +198,7 @@ describe('proctor.yml fast path', () => {
     for (let i = 0; i < 2000; i++) {
       const value = generate(FAST_SCHEMA, rnd, i % 2 === 0)
       const text = rnd() < 0.5 ? stringify(value) : stringify(value, { collectionStyle: 'flow' })
-      const fast = await fastParse(text)
+      const fast = fastParse(text)
       const expected = full(text)
       const plain = expected !== 'error' && expected.warnings.length === 0 && !/\b(hooks|batch):/.test(text)
       if (plain) total++
@@ -216,22 +216,22 @@ describe('proctor.yml fast path', () => {
     expect(decided).toBeGreaterThan(250)
   })
 
-  it('decides the example files that have no lifecycle hooks or batch tasks, as zod does', async () => {
+  it('decides the example files that have no lifecycle hooks or batch tasks, as zod does', () => {
     const dir = path.join(root, 'examples/configs')
     const decidable = ['minimal.yml', 'claude-code.yml', 'interactive-tui.yml']
     for (const name of decidable) {
       const text = fs.readFileSync(path.join(dir, name), 'utf8')
-      const fast = await fastParse(text)
+      const fast = fastParse(text)
       expect(fast, name).not.toBeNull()
       const expected = full(text)
       expect(expected).not.toBe('error')
       if (expected !== 'error') expect(JSON.stringify(fast)).toBe(JSON.stringify(expected.config))
     }
     // The reference file sets lifecycle hooks and batch tasks: left to zod.
-    expect(await fastParse(fs.readFileSync(path.join(root, 'examples/proctor.yml'), 'utf8'))).toBeNull()
+    expect(fastParse(fs.readFileSync(path.join(root, 'examples/proctor.yml'), 'utf8'))).toBeNull()
   })
 
-  it('leaves to zod every file with a problem or a warning, and presets', async () => {
+  it('leaves to zod every file with a problem or a warning, and presets', () => {
     const undecided = [
       'timeouts: { total: 0s }\n', // below the minimum
       'timeouts: { totl: 5m }\n', // unknown key
@@ -249,7 +249,7 @@ describe('proctor.yml fast path', () => {
       '- a\n- b\n', // not a mapping
       'timeouts: !!str 5m\n', // a tag: decided only by the full parser if at all
     ]
-    for (const text of undecided) expect(await fastParse(text), text).toBeNull()
-    expect(await fastParse('timeouts: { total: 5m }\n', { preset: 'codex' })).toBeNull()
+    for (const text of undecided) expect(fastParse(text), text).toBeNull()
+    expect(fastParse('timeouts: { total: 5m }\n', { preset: 'codex' })).toBeNull()
   })
 })
