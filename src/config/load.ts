@@ -47,8 +47,8 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   if (file === null && !opts.preset?.preset) {
     return { config: defaultConfig(), file: null, source: 'defaults', warnings: [] }
   }
+  const { parseConfigText } = await import('./parse.js')
   if (file === null) {
-    const { parseConfigText } = await import('./parse.js')
     const { config } = parseConfigText('', 'defaults', opts.preset)
     return { config, file: null, source: 'defaults', warnings: [] }
   }
@@ -58,12 +58,6 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   } catch (error) {
     throw fileProblem(file, opts.cwd, `cannot read the config file: ${(error as Error).message}`)
   }
-  // The common file is decided without zod (fast-parse.ts); anything it cannot decide — a problem to
-  // report with its line, a warning, a preset — goes through the full parser.
-  const { fastParse } = await import('./fast-parse.js')
-  const fast = fastParse(text, opts.preset)
-  if (fast) return { config: fast, file, source: 'file', warnings: [] }
-  const { parseConfigText } = await import('./parse.js')
   const { config, warnings } = parseConfigText(text, displayName(file, opts.cwd), opts.preset)
   return { config, file, source: 'file', warnings }
 }
