@@ -1,10 +1,9 @@
 // Start and end of a session, with the built CLI, each as a ratio or a margin against a baseline in the
 // same run:
 // - `proctor run` start → the agent's spawn, in a 50-file and a 10,000-file repository (the ratio shows
-//   whether start-up grows with the tree), with a proctor.yml (parsed before the spawn; also one that only
-//   zod decides, as a figure), against the floor
-//   of a bare `node -e` starting the same agent; proctor's CPU time at the spawn; its peak RSS at 10,000
-//   files;
+//   whether start-up grows with the tree), with a proctor.yml (parsed before the spawn) in a pipe and in a
+//   PTY, against the floor of a bare `node -e` starting the same agent; proctor's CPU time at the spawn; its
+//   peak RSS at 10,000 files;
 // - the agent's exit → proctor's exit, minus the final checkpoint's own time, when 60 or 1,000 files
 //   changed and a triggered checkpoint is waiting out min_interval;
 // - `proctor --version` and each command's `--help` against a bare `node -e 0`, and the action's first
@@ -25,19 +24,12 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
   const large = makeRepo(10_000)
   const configured = makeRepo(50)
   fs.writeFileSync(path.join(configured, 'proctor.yml'), 'timeouts: { total: 30m }\n')
-  // A file src/config/fast-parse.ts leaves to zod (lifecycle hooks): what the full parser costs.
-  const zodConfigured = makeRepo(50)
-  fs.writeFileSync(
-    path.join(zodConfigured, 'proctor.yml'),
-    'timeouts: { total: 30m }\nhooks:\n  session_end: [{ command: "true" }]\n',
-  )
   try {
     const floor: number[] = []
     const spawnSmall: number[] = []
     const spawnLarge: number[] = []
     const spawnConfigured: number[] = []
     const spawnPty: number[] = []
-    const spawnZod: number[] = []
     const cpuSmall: number[] = []
     const cpuPty: number[] = []
     const rssLarge: number[] = []
@@ -54,7 +46,6 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
       const pty = await timeToSpawn(configured, 'pty')
       spawnPty.push(pty.ms)
       if (pty.cpuMs !== null) cpuPty.push(pty.cpuMs)
-      spawnZod.push((await timeToSpawn(zodConfigured)).ms)
     }
     const spawnRatio = median(spawnLarge) / median(spawnSmall)
     const end60 = await sessionEnd(60)
@@ -68,8 +59,6 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
       spawn_ms_50_files_with_proctor_yml: stats(spawnConfigured),
       // What a user's `proctor run -- <agent>` does by default: a proctor.yml and a PTY.
       spawn_ms_50_files_with_proctor_yml_pty: stats(spawnPty),
-      // Not in spawn_ok: a proctor.yml the fast path leaves to zod (lifecycle hooks, batch, a preset, a problem).
-      spawn_ms_50_files_with_proctor_yml_zod: stats(spawnZod),
       spawn_over_floor_ms: round(median(spawnSmall) - median(floor)),
       proctor_cpu_ms_at_spawn: cpuSmall.length ? stats(cpuSmall) : 'unmeasured (no /proc)',
       proctor_cpu_ms_at_spawn_pty_with_proctor_yml: cpuPty.length ? stats(cpuPty) : 'unmeasured (no /proc)',
@@ -88,8 +77,7 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
       action_first_line_ok: median(actionFirstLine.values) <= 150,
     }
   } finally {
-    for (const dir of [small, large, configured, zodConfigured])
-      fs.rmSync(dir, { recursive: true, force: true })
+    for (const dir of [small, large, configured]) fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 

@@ -1,6 +1,7 @@
 // What the built CLI (dist/) loads before it does its job: `proctor run` without a proctor.yml starts its
-// agent before any of the config parser's code (zod, yaml) has been loaded, and `--version` answers without
-// the command tree. (The time this saves is in `npm run bench -- startup`; this checks the structure that
+// agent before any of the config parser's code (zod, yaml) has been loaded, nor xterm in a PTY, nor
+// node:crypto; its git reads run while proctor.yml is parsed; `checkpoints create` loads neither commander
+// nor other commands; and `--version` answers without the command tree. (The time this saves is in `npm run bench -- startup`; this checks the structure that
 // saves it, which the timings are too noisy to show on a busy machine.)
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
