@@ -83,6 +83,7 @@ async function benchSize(count: number): Promise<SizeResult> {
         stdio: ['ignore', 'ignore', 'pipe'],
       })
     }
+    await settleIndexes([dir, rawDir, policyDir], env)
     const files = listFiles(dir)
     let tick = 0
     const touch = (): void => {
@@ -244,6 +245,7 @@ export async function benchOneShot(): Promise<Record<string, unknown> & { ratio:
   const cli = path.resolve(import.meta.dirname, '../dist/cli.js')
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-bench-oneshot-')))
   const rawDir = `${dir}-raw`
+  const listedDir = `${dir}-listed`
   const env = benchEnv()
   const run = (file: string, args: string[], cwd: string, extra: NodeJS.ProcessEnv = {}): Promise<void> =>
     new Promise((resolve, reject) =>
@@ -253,34 +255,60 @@ export async function benchOneShot(): Promise<Record<string, unknown> & { ratio:
     )
   try {
     generateRepo(dir, 10, env)
-    execFileSync('git', ['clone', '-q', '--no-hardlinks', dir, rawDir], { env, stdio: 'ignore' })
+    for (const copy of [rawDir, listedDir])
+      execFileSync('git', ['clone', '-q', '--no-hardlinks', dir, copy], { env, stdio: 'ignore' })
+    await settleIndexes([dir, rawDir, listedDir], env)
     const files = listFiles(dir)
-    const rawIndex = path.join(rawDir, '.git', 'bench-oneshot-index')
-    const rawIdx = { GIT_INDEX_FILE: rawIndex }
-    await run('git', ['read-tree', 'HEAD'], rawDir, rawIdx)
+    const indexIn = (root: string): string => path.join(root, '.git', 'bench-oneshot-index')
+    for (const root of [rawDir, listedDir])
+      await run('git', ['read-tree', 'HEAD'], root, { GIT_INDEX_FILE: indexIn(root) })
     const raw = rawGit(rawDir, env)
-    const proctorMs: number[] = []
-    const rawMs: number[] = []
-    for (let round = 0; round < ROUNDS + 1; round++) {
-      for (const root of [dir, rawDir])
-        fs.appendFileSync(path.join(root, files[round % files.length]!), `// one-shot ${round}\n`)
+    const listed = rawGit(listedDir, env)
+    const times: [number[], number[], number[]] = [[], [], []]
+    const contenders = [
       // A new session each round, as a bare `create` makes one per second.
-      const p = await timed(() =>
+      (round: number) =>
         run(process.execPath, [cli, 'checkpoints', 'create', '--session', `one-shot-${round}`], dir),
-      )
-      const r = await timed(async () => {
+      async () => {
         await run(process.execPath, ['-e', '0'], rawDir)
-        await raw(['add', '-A'], rawIndex)
-        const tree = (await raw(['write-tree'], rawIndex)).trim()
+        await raw(['add', '-A'], indexIn(rawDir))
+        const tree = (await raw(['write-tree'], indexIn(rawDir))).trim()
         const commit = (await raw(['commit-tree', tree, '-p', 'HEAD', '-m', 'bench'])).trim()
         await raw(['update-ref', 'refs/bench/one-shot', commit])
-      })
-      // The first round warms caches for both sides.
-      if (round > 0) {
-        proctorMs.push(p)
-        rawMs.push(r)
+      },
+      // What proctor must do besides: list the changes and leave out files over max_file_size before
+      // anything is hashed (`add -A` would hash a file of any size), then stage only the rest.
+      async () => {
+        await run(process.execPath, ['-e', '0'], listedDir)
+        const index = indexIn(listedDir)
+        const changed = (await listed(['ls-files', '-z', '-m', '-o', '--exclude-standard'], index))
+          .split('\0')
+          .filter((p) => p !== '')
+        const kept = changed.filter((p) => {
+          try {
+            return fs.lstatSync(path.join(listedDir, p)).size <= 5 << 20
+          } catch {
+            return true // deleted: staged as a removal
+          }
+        })
+        await listed(['update-index', '--add', '--remove', '-z', '--stdin'], index, kept.join('\0') + '\0')
+        const tree = (await listed(['write-tree'], index)).trim()
+        const commit = (await listed(['commit-tree', tree, '-p', 'HEAD', '-m', 'bench'])).trim()
+        await listed(['update-ref', 'refs/bench/one-shot', commit])
+      },
+    ]
+    for (let round = 0; round < ROUNDS + 1; round++) {
+      for (const root of [dir, rawDir, listedDir])
+        fs.appendFileSync(path.join(root, files[round % files.length]!), `// one-shot ${round}\n`)
+      // Rotated, so no side always runs right after another's git processes.
+      for (let i = 0; i < contenders.length; i++) {
+        const k = (round + i) % contenders.length
+        const ms = await timed(() => contenders[k]!(round))
+        // The first round warms caches for all sides.
+        if (round > 0) times[k]!.push(ms)
       }
     }
+    const [proctorMs, rawMs, listedMs] = times
     const ratio = median(proctorMs) / median(rawMs)
     return {
       files: 10,
@@ -288,9 +316,30 @@ export async function benchOneShot(): Promise<Record<string, unknown> & { ratio:
       raw_plus_node_ms: round1(median(rawMs)),
       ratio: round2(ratio),
       ratio_per_round: proctorMs.map((p, i) => round2(p / rawMs[i]!)),
+      listed_raw_plus_node_ms: round1(median(listedMs)),
+      ratio_vs_listed: round2(median(proctorMs) / median(listedMs)),
     }
   } finally {
-    for (const root of [dir, rawDir]) fs.rmSync(root, { recursive: true, force: true })
+    for (const root of [dir, rawDir, listedDir]) fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Leaves every contender's own index (the one its first checkpoint is seeded from) in the same state: a
+ * clone's checkout or a commit right after writing the files leaves entries "racily clean" (mtime not
+ * before the index's own), which git must compare by content at every listing until an index write
+ * refreshes them. Which repository got how many of those depended on where the second boundaries fell,
+ * so the first checkpoint's ratio swung between runs. Waits out the second, then refreshes and rewrites
+ * each index.
+ */
+async function settleIndexes(roots: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1100))
+  for (const root of roots) {
+    execFileSync('git', ['update-index', '-q', '--refresh', '--force-write-index'], {
+      cwd: root,
+      env,
+      stdio: 'ignore',
+    })
   }
 }
 
@@ -372,14 +421,15 @@ function benchEnv(): NodeJS.ProcessEnv {
 
 /** Plain execFile git: the "raw plumbing" baseline. */
 function rawGit(cwd: string, env: NodeJS.ProcessEnv) {
-  return (args: string[], indexFile?: string): Promise<string> =>
+  return (args: string[], indexFile?: string, input?: string): Promise<string> =>
     new Promise((resolve, reject) => {
-      execFile(
+      const child = execFile(
         'git',
         args,
         { cwd, env: indexFile ? { ...env, GIT_INDEX_FILE: indexFile } : env, maxBuffer: 1 << 28 },
         (error, stdout) => (error ? reject(error) : resolve(stdout)),
       )
+      if (input !== undefined) child.stdin!.end(input)
     })
 }
 

@@ -1,9 +1,9 @@
 // Start and end of a session, with the built CLI, each as a ratio or a margin against a baseline in the
 // same run:
 // - `proctor run` start → the agent's spawn, in a 50-file and a 10,000-file repository (the ratio shows
-//   whether start-up grows with the tree), with a proctor.yml (parsed before the spawn), against the floor
-//   of a bare `node -e` starting the same agent; proctor's CPU time at the spawn; its peak RSS at 10,000
-//   files;
+//   whether start-up grows with the tree), with a proctor.yml (parsed before the spawn) in a pipe and in a
+//   PTY, against the floor of a bare `node -e` starting the same agent; proctor's CPU time at the spawn; its
+//   peak RSS at 10,000 files;
 // - the agent's exit → proctor's exit, minus the final checkpoint's own time, when 60 or 1,000 files
 //   changed and a triggered checkpoint is waiting out min_interval;
 // - `proctor --version` and each command's `--help` against a bare `node -e 0`, and the action's first
@@ -31,6 +31,7 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
     const spawnConfigured: number[] = []
     const spawnPty: number[] = []
     const cpuSmall: number[] = []
+    const cpuPty: number[] = []
     const rssLarge: number[] = []
     // Interleaved, so a busy moment of the machine hits every variant alike.
     for (let i = 0; i < ROUNDS; i++) {
@@ -42,7 +43,9 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
       spawnLarge.push(big.ms)
       if (big.rssMiB !== null) rssLarge.push(big.rssMiB)
       spawnConfigured.push((await timeToSpawn(configured)).ms)
-      spawnPty.push((await timeToSpawn(configured, 'pty')).ms)
+      const pty = await timeToSpawn(configured, 'pty')
+      spawnPty.push(pty.ms)
+      if (pty.cpuMs !== null) cpuPty.push(pty.cpuMs)
     }
     const spawnRatio = median(spawnLarge) / median(spawnSmall)
     const end60 = await sessionEnd(60)
@@ -58,6 +61,7 @@ export async function runStartupBench(): Promise<Record<string, unknown>> {
       spawn_ms_50_files_with_proctor_yml_pty: stats(spawnPty),
       spawn_over_floor_ms: round(median(spawnSmall) - median(floor)),
       proctor_cpu_ms_at_spawn: cpuSmall.length ? stats(cpuSmall) : 'unmeasured (no /proc)',
+      proctor_cpu_ms_at_spawn_pty_with_proctor_yml: cpuPty.length ? stats(cpuPty) : 'unmeasured (no /proc)',
       spawn_ratio_10k_to_50: round(spawnRatio),
       spawn_targets: '≤ 1.2× and ≤ 150 ms',
       // Every variant within 150 ms: no file, a proctor.yml, and a proctor.yml in a PTY (the default).

@@ -4,7 +4,7 @@
 // - files are written through a throwaway private index (`read-tree` + `checkout-index`), so the
 //   user's index, HEAD and branches are never touched;
 // - only files that exist now but not in the checkpoint (added after it) are deleted, never ignored ones.
-import crypto from 'node:crypto'
+import { randomHex } from '../util/random.js'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -75,7 +75,7 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     session: checkpoint.session,
     maxFileSize: Number.MAX_SAFE_INTEGER,
     ...(options.withhold ? { withhold: options.withhold } : {}),
-    indexName: `restore-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
+    indexName: `restore-${process.pid}-${randomHex(4)}`,
   })
   let safetyResult
   let latestSeq: number
@@ -299,9 +299,7 @@ async function writeFromCheckpoint(
   commit: string,
   files: readonly string[] | 'all',
 ): Promise<void> {
-  const indexFile = await git.gitPath(
-    `proctor/restore-index-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
-  )
+  const indexFile = await git.gitPath(`proctor/restore-index-${process.pid}-${randomHex(4)}`)
   fs.mkdirSync(path.dirname(indexFile), { recursive: true })
   try {
     await git.readTree(indexFile, commit)

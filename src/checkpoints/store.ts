@@ -131,11 +131,17 @@ export class CheckpointStore {
   private commits: CommitWriter | undefined
   private refs: RefUpdater | undefined
   /**
-   * Commits this store has written. The first is made with one `commit-tree` and one `update-ref`, which
-   * is all a one-shot `proctor checkpoints create` or a short session ever needs; the long-lived writer
-   * and updater (and the identity probe behind the writer) start with the second.
+   * Commits this store has written. The first is made with one `commit-tree`, which is all a one-shot
+   * `proctor checkpoints create` or a short session ever needs; the long-lived writer (and the identity
+   * probe behind it) starts with the second. The ref updater's one process serves them all: it starts as
+   * soon as a listing finds changes, so even the first update waits for no git start-up.
    */
   private commitsMade = 0
+  /**
+   * The first checkpoint's listing when it was started while the store opened, before git said what HEAD
+   * holds (see listEarly); taken by that checkpoint only.
+   */
+  private earlyListing: Promise<Listing> | undefined
   /** update-index runs so far (see stageChanges). */
   private stagings = 0
   private root = ''
@@ -199,7 +205,7 @@ export class CheckpointStore {
 
   /** Find the repository, resume an existing chain and seed the private index. Idempotent. */
   open(): Promise<void> {
-    this.opened ??= this.doOpen()
+    this.opened ??= this.doOpen(false)
     return this.opened
   }
 
@@ -243,7 +249,12 @@ export class CheckpointStore {
 
   // ---- opening -----------------------------------------------------------------------------------
 
-  private async doOpen(): Promise<void> {
+  /**
+   * `listEarly`: the store opens for a checkpoint that is about to list the worktree anyway (a one-shot
+   * `checkpoints create`, or a first checkpoint before anything opened the store), so the listing may start
+   * now, alongside the cat-file that resolves HEAD, instead of after it (see listEarly).
+   */
+  private async doOpen(listEarly: boolean): Promise<void> {
     const indexName = this.options.indexName ?? `index-${this.session}`
     const { root, userIndex, gitDir, infoAttributes, configFiles } = await this.locate()
     this.root = root
@@ -258,6 +269,7 @@ export class CheckpointStore {
     // The identity probe and the empty tree are only needed at the first commit (see checkpoint()):
     // a session whose agent changes nothing never pays for them, and opening does not compete with them.
     const seeding = !fs.existsSync(this.indexFile)
+    const guessedTree = seeding && listEarly && !this.options.resolved ? this.listEarly() : null
     // One cat-file for the start commit, the chain tip and their trees (missing ones come back as null),
     // unless the caller resolved them before the agent's spawn; the attributes files alongside.
     const [objects, filters] = await Promise.all([
@@ -290,7 +302,47 @@ export class CheckpointStore {
       this.baseTree = objects.startTree ?? (await this.git.emptyTree())
       this.headTree = this.baseTree
     }
+    if (guessedTree !== null && guessedTree === this.headTree && (this.head ?? this.baseCommit) !== null) {
+      // The copy of the user's index holds exactly the tree to start from (what seedIndex would have left
+      // in it): seeded, and the listing stands.
+      this.indexMatchesHead = true
+      return
+    }
+    if (this.earlyListing) {
+      // Listed against an index that is not the seed after all: wait for git to let go of the file first.
+      await this.earlyListing.catch(() => undefined)
+      this.earlyListing = undefined
+    }
     if (seeding) await this.seedIndex()
+  }
+
+  /**
+   * The seed as seedIndex makes it in the common case (a copy of the user's index, mtime kept), made before
+   * git has said what HEAD holds, and the first checkpoint's listing started on it at once: the cat-file
+   * then costs no time of its own. Returns the tree the copy's cache-tree says it holds; doOpen keeps the
+   * seed and the listing only when that is the tree to start from (HEAD's, or the resumed chain's), else
+   * it seeds as always. Null when the copy cannot be relied on (nothing was listed).
+   */
+  private listEarly(): string | null {
+    try {
+      const stat = fs.statSync(this.userIndex)
+      fs.copyFileSync(this.userIndex, this.indexFile)
+      fs.utimesSync(this.indexFile, stat.atime, stat.mtime)
+    } catch {
+      fs.rmSync(this.indexFile, { force: true })
+      return null
+    }
+    // Read from the copy, not the user's file, which may have changed since. SHA-1, else SHA-256: a wrong
+    // guess of the hash size cannot give the start tree's id.
+    const summary = readIndexSummary(this.indexFile, 20) ?? readIndexSummary(this.indexFile, 32)
+    if (!summary?.tree || summary.hidden) {
+      fs.rmSync(this.indexFile, { force: true })
+      return null
+    }
+    this.earlyListing = this.changedPaths()
+    // Awaited by the checkpoint, or by doOpen when the seed was wrong.
+    this.earlyListing.catch(() => undefined)
+    return summary.tree
   }
 
   /**
@@ -372,9 +424,12 @@ export class CheckpointStore {
   // ---- one checkpoint ----------------------------------------------------------------------------
 
   private async checkpoint(trigger: string, urgent: boolean): Promise<CheckpointResult | null> {
-    await this.open()
+    // With pause_agent the worktree is only read while the agent is paused (below), so no early listing.
+    // A synchronous runner (one-shot create) runs one git at a time: nothing would overlap.
+    this.opened ??= this.doOpen(!this.options.pauser && !this.git.synchronous)
+    await this.opened
     if (!(await this.waitForSpacing(urgent))) return null
-    const startedAt = performance.now()
+    const startedAt = monotonicMs()
     const skipped: SkippedFile[] = []
     const withheld: ChangedFile[] = []
     this.attributesCache.clear()
@@ -394,9 +449,11 @@ export class CheckpointStore {
     if (staged.length === 0 && this.indexMatchesHead && !withheldChanged) return null
     this.indexMatchesHead = false
     // From the second commit on: what the commit will need (started once per session), overlapping the
-    // write-tree and the diffs.
-    const firstCommit = this.commitsMade === 0
-    if (!firstCommit) {
+    // write-tree and the diffs. A synchronous runner (a one-shot create) starts no long-lived git: one
+    // commit-tree and one update-ref.
+    const streams = !this.git.synchronous
+    const plainCommit = this.commitsMade === 0 || !streams
+    if (!plainCommit) {
       this.commits!.prepare()
       this.refs!.prepare()
     }
@@ -430,12 +487,12 @@ export class CheckpointStore {
       skipped,
       maxFileSize: this.options.maxFileSize,
     })
-    const sha = firstCommit
+    const sha = plainCommit
       ? await this.git.commitTree(tree, parent ? [parent] : [], message)
       : await this.commits!.commit(tree, parent ? [parent] : [], message)
     try {
-      if (firstCommit) await this.git.updateRefCas(this.ref, sha, this.head, 'proctor checkpoint')
-      else await this.refs!.updateCas(this.ref, sha, this.head)
+      if (streams) await this.refs!.updateCas(this.ref, sha, this.head)
+      else await this.git.updateRefCas(this.ref, sha, this.head, 'proctor checkpoint')
     } catch (error) {
       if (error instanceof RefMovedError) {
         throw new Error(
@@ -463,7 +520,7 @@ export class CheckpointStore {
       violations: violations.length,
       skipped: skipped.map((s) => s.path),
       created_at: new Date().toISOString(),
-      duration_ms: Math.round(performance.now() - startedAt),
+      duration_ms: Math.round(monotonicMs() - startedAt),
     }
     return { record, tree, parent, files, cumulative, violations, skipped, withheld }
   }
@@ -476,7 +533,9 @@ export class CheckpointStore {
    * nested repositories git cannot record.
    */
   private async stageChanges(skipped: SkippedFile[], withheld: ChangedFile[]): Promise<string[]> {
-    const { paths: changed, tracked } = await this.changedPaths()
+    const early = this.earlyListing
+    this.earlyListing = undefined
+    const { paths: changed, tracked } = await (early ?? this.changedPaths())
     this.firstSnapshot.begin(changed, this.seq)
     if (changed.length === 0) return []
     const exclude = [
@@ -487,7 +546,7 @@ export class CheckpointStore {
     const paths = changed.filter((p) => !excluded.has(p))
     if (paths.length === 0) return []
     try {
-      await this.git.raw(
+      const staging = this.git.raw(
         [
           'update-index',
           ...(this.firstSnapshot.active ? ['--verbose'] : []),
@@ -503,6 +562,11 @@ export class CheckpointStore {
         ],
         { indexFile: this.indexFile, input: paths.join('\0') + '\0', ...this.progressCounter(paths.length) },
       )
+      // Something will most likely be committed: the ref updater's git starts while update-index works
+      // (the runner spawns it on a later microtask; a spawn blocks this thread for a few ms), so its
+      // start-up overlaps the staging, the tree and the commit instead of following them.
+      if (!this.git.synchronous) setImmediate(() => this.refs?.prepare())
+      await staging
     } catch {
       try {
         await this.git.addAll(this.indexFile, { exclude: [STATE_DIR_NAME, ...exclude] })
@@ -539,7 +603,7 @@ export class CheckpointStore {
    * (as `git diff` does), so a touched but unchanged file is not counted as changed, and submodules are
    * compared by their HEAD only (`--ignore-submodules=dirty`). Untracked files are tagged `?`.
    */
-  private async changedPaths(): Promise<{ paths: string[]; tracked: Set<string> }> {
+  private async changedPaths(): Promise<Listing> {
     const listing = await this.git.raw(
       ['ls-files', '-z', '-t', '--modified', '--others', '--exclude-standard'],
       { indexFile: this.indexFile },
@@ -705,6 +769,20 @@ export class CheckpointStore {
   private async treeOf(commit: string): Promise<string> {
     return (await this.git.raw(['rev-parse', '--verify', `${commit}^{tree}`])).stdout.trim()
   }
+}
+
+/**
+ * A monotonic clock in ms. Not `performance.now()`: the first use of the `performance` global loads eight
+ * of Node's perf modules (~1 ms), which a one-shot `checkpoints create` would pay for one duration.
+ */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6
+}
+
+/** Paths that differ from the private index, and which of them it tracks. */
+interface Listing {
+  paths: string[]
+  tracked: Set<string>
 }
 
 /** A withheld path described as a diff entry, from the disk (its content is never hashed into git). */

@@ -17,14 +17,21 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(PROCTOR_VERSION + '\n')
     return 0
   }
-  const [{ buildProgram }, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-    import('./program.js'),
+  // `checkpoints create` with its plain options runs without commander (scripts run it once per checkpoint);
+  // anything else about it (--help, a typo) goes through the program as before.
+  const create =
+    args[0] === 'checkpoints' && args[1] === 'create'
+      ? await import('./commands/checkpoints-create.js')
+      : null
+  const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null
+  const [program, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
+    plainCreate ? null : import('./program.js').then(({ buildProgram }) => buildProgram(argv)),
     import('./exit.js'),
     import('../config/errors.js'),
   ])
-  const program = await buildProgram(argv)
   try {
-    await program.parseAsync(argv)
+    if (program) await program.parseAsync(argv)
+    else await create!.createCheckpoint(plainCreate!)
     return 0
   } catch (error) {
     if (error instanceof CliExit) {

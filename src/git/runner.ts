@@ -11,7 +11,7 @@ import pLimit, { type LimitFunction } from 'p-limit'
 import { configEnv } from './credentials.js'
 import { BASE_CONFIG, FALLBACK_IDENTITY, PRIVATE_INDEX_CONFIG, sanitizedGitEnv } from './env.js'
 import { GitError, RefMovedError, tail } from './errors.js'
-import { runGit, type GitBufferResult, type GitInvocation } from './exec.js'
+import { runGit, runGitSync, type GitBufferResult, type GitInvocation } from './exec.js'
 import { GitStream } from './stream.js'
 import {
   parseCheckAttrZ,
@@ -72,6 +72,12 @@ export interface GitRunnerOptions {
   env?: NodeJS.ProcessEnv
   /** The git executable; defaults to `git` on PATH. */
   binary?: string
+  /**
+   * Run each git to completion before returning (runGitSync), for a process with nothing else to do
+   * meanwhile: a one-shot `proctor checkpoints create`. Never in a session (it would stall the agent's
+   * output). Long-lived processes (stream) are not offered then; see `synchronous`.
+   */
+  synchronous?: boolean
 }
 
 export interface PushOptions {
@@ -115,6 +121,8 @@ export class Git {
   private readonly env: Record<string, string>
   private readonly maxConcurrent: number
   private readonly limit: LimitFunction
+  /** See GitRunnerOptions.synchronous. */
+  readonly synchronous: boolean
   private identity: Promise<{ env: Record<string, string>; idents: CommitIdents }> | undefined
   private emptyTreeSha: Promise<string> | undefined
 
@@ -124,11 +132,18 @@ export class Git {
     this.env = sanitizedGitEnv(options.env ?? process.env)
     this.maxConcurrent = Math.max(1, options.maxConcurrent ?? 6)
     this.limit = pLimit(this.maxConcurrent)
+    this.synchronous = options.synchronous === true
   }
 
   /** A runner for another directory (a worktree, a bare remote) with the same settings. */
   at(cwd: string): Git {
-    const other = new Git({ cwd, binary: this.binary, maxConcurrent: this.maxConcurrent, env: {} })
+    const other = new Git({
+      cwd,
+      binary: this.binary,
+      maxConcurrent: this.maxConcurrent,
+      env: {},
+      synchronous: this.synchronous,
+    })
     Object.assign(other.env, this.env)
     return other
   }
@@ -580,7 +595,8 @@ export class Git {
   }
 
   private spawnGit(args: readonly string[], options: GitCallOptions): Promise<GitBufferResult> {
-    return runGit(this.invocation(args, options))
+    const call = this.invocation(args, options)
+    return this.synchronous ? runGitSync(call) : runGit(call)
   }
 
   private invocation(args: readonly string[], options: GitCallOptions): GitInvocation {

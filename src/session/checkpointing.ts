@@ -28,6 +28,35 @@ import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
 import { Workspace } from '../state/workspace.js'
 
+/**
+ * The git reads start() makes before the agent starts — the commit its work is judged against, and the
+ * repository's machinery untouched — begun early by the CLI (startCheckpointReads), so their processes
+ * run while the config is parsed instead of after it.
+ */
+export interface CheckpointReads {
+  cwd: string
+  sessionId: string
+  workspace: Workspace
+  objects: Promise<(string | null)[]>
+  machinery: Promise<GitMachinery>
+}
+
+/**
+ * Starts the reads start() would make for `sessionId` in `cwd`; null outside a repository. Read-only: if
+ * the session does not use them (checkpoints off, a session_start hook that may change the repository
+ * runs first, orphans were reaped), nothing is left behind.
+ */
+export function startCheckpointReads(cwd: string, sessionId: string): CheckpointReads | null {
+  const workspace = Workspace.find(cwd)
+  if (!workspace) return null
+  const objects = workspace.git.resolveObjects(openingRevisions(sessionId))
+  const machinery = GitMachinery.record(workspace.git)
+  // Awaited by start(), if at all: never an unhandled rejection meanwhile.
+  objects.catch(() => undefined)
+  machinery.catch(() => undefined)
+  return { cwd, sessionId, workspace, objects, machinery }
+}
+
 export interface SessionCheckpointsOptions {
   config: Config
   cwd: string
@@ -52,6 +81,8 @@ export interface SessionCheckpointsOptions {
   onProgress?: (progress: SnapshotProgress) => void
   /** Absolute paths never recorded (settings files proctor itself writes); may grow after start(). */
   hiddenPaths?: ReadonlySet<string>
+  /** The reads start() makes, begun earlier for this session and cwd (startCheckpointReads). */
+  reads?: CheckpointReads | null
 }
 
 /** The key a violation is reported under: each (constraint, file) once per session. */
@@ -88,7 +119,9 @@ export class SessionCheckpoints {
   async start(): Promise<void> {
     const { config, report } = this.o
     if (!config.checkpoints.enabled) return
-    const workspace = Workspace.find(this.o.cwd)
+    const begun = this.o.reads
+    const reads = begun && begun.cwd === this.o.cwd && begun.sessionId === this.o.sessionId ? begun : null
+    const workspace = reads ? reads.workspace : Workspace.find(this.o.cwd)
     if (!workspace) {
       report.event('warning', 'not inside a git repository: checkpoints are off for this session')
       return
@@ -102,8 +135,8 @@ export class SessionCheckpoints {
     // The same cat-file also resolves what the store needs to open (HEAD's tree, a resumed chain), so
     // opening it after the spawn starts no git process for that.
     const [objects, machinery] = await Promise.all([
-      git.resolveObjects(openingRevisions(this.o.sessionId)),
-      config.policy.git_tamper !== 'off' ? GitMachinery.record(git) : null,
+      reads ? reads.objects : git.resolveObjects(openingRevisions(this.o.sessionId)),
+      config.policy.git_tamper === 'off' ? null : reads ? reads.machinery : GitMachinery.record(git),
     ])
     const head = objects[0] ?? null
     this.machinery = machinery

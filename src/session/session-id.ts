@@ -1,6 +1,6 @@
 // Session ids name the checkpoint ref and branch, so they must be valid in a git ref and unique per run.
 // In GitHub Actions they carry run id, attempt and job so re-runs and matrix jobs never collide.
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../util/random.js'
 
 export function makeSessionId(
   env: Record<string, string | undefined> = process.env,
@@ -14,7 +14,7 @@ export function makeSessionId(
     return sanitizeRefPart(parts.join('-'))
   }
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
-  return `${stamp}-${randomBytes(3).toString('hex')}`
+  return `${stamp}-${randomHex(3)}`
 }
 
 /** Keeps what `git check-ref-format` accepts in one component. */

@@ -11,6 +11,7 @@ import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
 import { loadRenderer } from '../supervisor/screen.js'
+import { loadNodePty } from '../supervisor/pty.js'
 import { decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
 import { liveSessions, pruneFinished, reconcileOrphans } from '../supervisor/registry.js'
 import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
@@ -25,7 +26,7 @@ import { quitAgent } from '../supervisor/quit.js'
 import type { StopContext } from '../hooks/context.js'
 import { ensureStateDir, sessionDir } from '../state/layout.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
-import { SessionCheckpoints } from './checkpointing.js'
+import { SessionCheckpoints, type CheckpointReads } from './checkpointing.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
@@ -72,6 +73,12 @@ export interface SessionOptions {
   role?: string
   /** proctor's credential for the checkpoint pushes only (tokenHeaderConfig); never in .git/config. */
   pushSecretConfig?: readonly [string, string][]
+  /**
+   * The git reads checkpoints need before the agent starts, begun before the config was parsed
+   * (startCheckpointReads, for `sessionId` and `cwd`); used when nothing ran in between that may have
+   * changed the repository.
+   */
+  checkpointReads?: CheckpointReads | null
 }
 
 export interface SessionOutcome {
@@ -189,6 +196,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     },
     onNotice: (message) => opts.listener?.notice?.(message),
     onProgress: (progress) => opts.listener?.checkpointProgress?.(progress),
+    // Reads begun before the session are of the repository as it is before the agent starts only when
+    // nothing ran since: no orphan was reaped (it may have written until then) and no session_start hook
+    // runs before the checkpoints start (it may commit or change the git config).
+    reads: reaped.length === 0 && !config.hooks.session_start?.length ? opts.checkpointReads : null,
   })
 
   let ending: Ending
@@ -199,7 +210,18 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
 
   try {
     await fire(lifecycle, 'session_start', { command: commandArgv(opts.command), cwd: opts.cwd, mode })
-    await checkpoints.start()
+    const starting = checkpoints.start()
+    // A PTY agent needs node-pty's native module (~7 ms to load): loaded while the git processes the
+    // checkpoints wait for run (`proctor run` started them before it read the config). If it cannot
+    // load, the spawn says so.
+    if (mode === 'pty') {
+      try {
+        loadNodePty()
+      } catch {
+        // reported by the spawn
+      }
+    }
+    await starting
     opts.listener?.started?.(report.snapshot())
 
     let round = 1
@@ -425,8 +447,9 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     ctx.dir,
     ctx.round === 1 ? 'transcript.log' : `transcript.round-${ctx.round}.log`,
   )
-  // A pipe session never loads the terminal renderer (memory; see screen.ts).
-  if (mode === 'pty') await loadRenderer()
+  // A pipe session never loads the terminal renderer (memory; see screen.ts). A PTY session's screen
+  // loads it after the spawn below (the constructor only starts the import) and renders the output that
+  // came meanwhile then: the agent does not wait for xterm.
   const pipeline = new OutputPipeline({
     mode,
     cols: config.agent.cols,
@@ -679,6 +702,13 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   try {
     ctx.setRun(run)
     run.start()
+    if (mode === 'pty')
+      loadRenderer().catch((error: unknown) =>
+        report.event(
+          'warning',
+          `the terminal renderer did not load (${(error as Error).message}): detection sees no output; the transcript keeps it`,
+        ),
+      )
     report.event('spawn', `agent started (pid ${run.pid}, ${mode})`, { data: { pid: run.pid, round } })
     // The checkpoint store, the watcher and the stale-index sweep start git processes; each forks proctor,
     // which stalls its reading. An agent that starts by flooding its output (a build log, a large file)

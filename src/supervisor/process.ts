@@ -1,7 +1,7 @@
 // spawnManaged: the one way proctor starts a process. The command is resolved before spawning,
 // the child leads its own process group (PTY: session leader; pipes: detached), and the group is
 // what we stop, pause and reap — so a grandchild can't outlive its agent.
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../util/random.js'
 import type { ChildAdapter, LeaderExit } from './adapter.js'
 import { signalTarget, terminateGroup, type GroupTarget } from './group.js'
 import { groupHasLiveMembers, isOwnLiveChild } from './proc-info.js'
@@ -54,7 +54,7 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(opts.env)) if (value !== undefined) env[key] = value
   // The proof, after a crash, that a process group is this run's (see registry.ts).
-  const runToken = opts.registry ? randomBytes(16).toString('hex') : undefined
+  const runToken = opts.registry ? randomHex(16) : undefined
   if (runToken) env[RUN_TOKEN_ENV] = runToken
   const onOutput = opts.onOutput ?? (() => undefined)
   const adapterOptions = {

@@ -8,7 +8,7 @@
 // nothing, and a child that outlived its leader (it ignored SIGHUP) is still found and stopped.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { randomBytes } from 'node:crypto'
+import { randomHex } from '../util/random.js'
 import {
   currentBootId,
   hostName,
@@ -107,7 +107,7 @@ export function recordSpawn(stateDir: string, run: NewRun): RunRecord {
   const me = owner()
   const record: RunRecord = {
     version: 1,
-    id: `${Date.now().toString(36)}-${run.pid}-${randomBytes(3).toString('hex')}`,
+    id: `${Date.now().toString(36)}-${run.pid}-${randomHex(3)}`,
     pid: run.pid,
     pgid: run.pid,
     start: processStartToken(run.pid),

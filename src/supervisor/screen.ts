@@ -1,6 +1,5 @@
 // What the agent's output looks like to a person: a rendered terminal screen for PTY sessions (TUIs
 // redraw in place, so the raw byte stream is not what is on screen) and plain lines for pipe sessions.
-import { createRequire } from 'node:module'
 import type * as Xterm from '@xterm/headless'
 import { stripTerminal } from '../util/sanitize.js'
 
@@ -8,29 +7,25 @@ type XtermModule = typeof Xterm
 
 /**
  * xterm is loaded on first use: loading it costs a pipe session (which never renders) about 6 MB of
- * memory, and its peak while streaming has a 100 MiB budget (docs/benchmarks.md). The bundled CLI gets it
- * through loadRenderer() (a chunk of its own, imported); run from the sources (tests, benchmarks) it is
- * required on first use.
+ * memory, and its peak while streaming has a 100 MiB budget (docs/benchmarks.md). It is a chunk of its
+ * own in the bundled CLI, imported by loadRenderer(); a RenderedScreen constructed before it is loaded
+ * starts loading it and holds the output until then, so a PTY agent is spawned without waiting for
+ * xterm's ~15 ms of evaluation.
  */
 let xtermModule: XtermModule | undefined
+let loading: Promise<XtermModule> | undefined
 
-/** Loads xterm for RenderedScreen; call (once is enough) before constructing one in the bundled CLI. */
+/** Loads xterm for RenderedScreen (once; later calls share the first). */
 export async function loadRenderer(): Promise<void> {
-  if (xtermModule) return
-  const loaded = (await import('@xterm/headless')) as XtermModule & { default?: XtermModule }
-  xtermModule = loaded.default ?? loaded
+  await xterm()
 }
 
-function xterm(): XtermModule {
-  if (xtermModule) return xtermModule
-  try {
-    xtermModule = createRequire(import.meta.url)('@xterm/headless') as XtermModule
-  } catch (error) {
-    throw new Error('the terminal renderer is not loaded: await loadRenderer() before new RenderedScreen()', {
-      cause: error,
-    })
-  }
-  return xtermModule
+function xterm(): Promise<XtermModule> {
+  loading ??= import('@xterm/headless').then((loaded: XtermModule & { default?: XtermModule }) => {
+    xtermModule = loaded.default ?? loaded
+    return xtermModule
+  })
+  return loading
 }
 
 /** The text a detector matches, with where it sits so one appearance is told from the next. */
@@ -253,7 +248,12 @@ export class RenderedScreen implements OutputView {
   readonly kind = 'screen' as const
   cols: number
   rows: number
-  private readonly term: Xterm.Terminal
+  /** Null until xterm is loaded; output written meanwhile waits in `early`. */
+  private term: Xterm.Terminal | null = null
+  private early: Uint8Array[] | null = null
+  private earlyBytes = 0
+  private readonly ready: Promise<void> | null = null
+  private readonly scrollback: number
   private readonly onParsed: (() => void) | undefined
   private unparsedBytes = 0
   private pendingWrites = 0
@@ -296,10 +296,37 @@ export class RenderedScreen implements OutputView {
     this.cols = opts.cols
     this.rows = opts.rows
     this.onParsed = opts.onParsed
-    this.term = new (xterm().Terminal)({
-      cols: opts.cols,
-      rows: opts.rows,
-      scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK,
+    this.scrollback = opts.scrollback ?? DEFAULT_SCROLLBACK
+    if (xtermModule) {
+      this.term = this.open(xtermModule)
+      return
+    }
+    // xterm is read, compiled and evaluated from the next turn on (unless loadRenderer() started it
+    // already): whatever runs synchronously after this constructor (the session spawns its agent) does
+    // not wait for it. The output until then is rendered once it is here.
+    this.early = []
+    this.ready = new Promise<void>((resolve) => setImmediate(resolve)).then(xterm).then(
+      (module) => {
+        const early = this.early ?? []
+        this.early = null
+        this.earlyBytes = 0
+        if (this.disposed) return
+        this.term = this.open(module)
+        for (const chunk of early) this.write(chunk)
+      },
+      () => {
+        // Not renderable (a broken install): the transcript keeps the output; the screen stays empty.
+        this.skipped += this.earlyBytes
+        this.early = null
+      },
+    )
+  }
+
+  private open(module: XtermModule): Xterm.Terminal {
+    return new module.Terminal({
+      cols: this.cols,
+      rows: this.rows,
+      scrollback: this.scrollback,
       allowProposedApi: true,
     })
   }
@@ -320,16 +347,30 @@ export class RenderedScreen implements OutputView {
     this.releaseHeld()
     this.cols = cols
     this.rows = rows
-    this.term.resize(cols, rows)
+    this.term?.resize(cols, rows)
   }
 
   /** Which buffer is showing: full-screen TUIs switch to the alternate one (no scrollback). */
   get bufferType(): 'normal' | 'alternate' {
-    return this.term.buffer.active.type
+    return this.term?.buffer.active.type ?? 'normal'
   }
 
   write(chunk: Uint8Array, hasEscape?: boolean): void {
     if (this.disposed || chunk.length === 0) return
+    if (this.early) {
+      // Bounded like xterm's own queue (MAX_UNPARSED_BYTES); beyond it the rendering skips, as in a flood.
+      if (this.earlyBytes + chunk.length > MAX_UNPARSED_BYTES) this.skipped += chunk.length
+      else {
+        // The chunk is only lent (OutputPipeline.write): what waits is a copy.
+        this.early.push(Buffer.from(chunk))
+        this.earlyBytes += chunk.length
+      }
+      return
+    }
+    if (!this.term) {
+      this.skipped += chunk.length
+      return
+    }
     const now = performance.now()
     if (now - this.windowStart >= FEED_WINDOW_MS && this.held.length === 0 && this.burstBytes === 0) {
       // A whole window went by without output to hold: whatever flood there was is over.
@@ -376,7 +417,7 @@ export class RenderedScreen implements OutputView {
     }
     this.unparsedBytes += chunk.length
     this.pendingWrites++
-    this.term.write(chunk, () => {
+    this.term!.write(chunk, () => {
       this.followTrims()
       this.unparsedBytes -= chunk.length
       this.pendingWrites--
@@ -386,6 +427,7 @@ export class RenderedScreen implements OutputView {
   }
 
   flush(): Promise<void> {
+    if (this.early && this.ready) return this.ready.then(() => this.flush())
     this.releaseHeld()
     if (this.pendingWrites === 0 || this.disposed) return Promise.resolve()
     return new Promise((resolve) => this.waiters.push(resolve))
@@ -461,6 +503,7 @@ export class RenderedScreen implements OutputView {
   /** The logical lines on the visible screen, for matching. */
   screenLines(): ScreenLine[] {
     this.followTrims()
+    if (!this.term) return []
     const buffer = this.term.buffer.active
     const top = buffer.baseY
     const trimmed = buffer.type === 'normal' ? this.trimmed : 0
@@ -478,6 +521,7 @@ export class RenderedScreen implements OutputView {
   }
 
   visibleLines(): string[] {
+    if (!this.term) return Array.from({ length: this.rows }, () => '')
     const buffer = this.term.buffer.active
     const lines: string[] = []
     for (let row = 0; row < this.rows; row++) {
@@ -496,6 +540,7 @@ export class RenderedScreen implements OutputView {
   }
 
   tailText(lines: number): string {
+    if (!this.term) return ''
     const buffer = this.term.buffer.active
     let end = buffer.baseY + this.rows
     while (
@@ -520,8 +565,9 @@ export class RenderedScreen implements OutputView {
     if (this.quietTimer) clearTimeout(this.quietTimer)
     this.held.clear()
     this.burstBytes = 0
+    this.early = null
     this.trimSubscription?.dispose()
-    this.term.dispose()
+    this.term?.dispose()
     this.releaseWaiters()
   }
 
@@ -532,7 +578,7 @@ export class RenderedScreen implements OutputView {
    * Without it, identities are exact until the scrollback fills.
    */
   private followTrims(): void {
-    const lines = (this.term as unknown as XtermInternals)._core?.buffers?.normal?.lines
+    const lines = (this.term as unknown as XtermInternals | null)?._core?.buffers?.normal?.lines
     if (!lines || lines === this.trimSource || typeof lines.onTrim !== 'function') return
     this.trimSubscription?.dispose()
     this.trimSource = lines

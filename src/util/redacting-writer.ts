@@ -7,7 +7,7 @@
 // Bytes are decoded with one streaming UTF-8 decoder: a character split across chunks comes out whole.
 // A partial line is held back until its newline, or written once it grows past `maxHold` (a progress
 // bar without newlines must still show) — a token can only be split at that rare boundary.
-import { randomBytes } from 'node:crypto'
+import { randomHex } from './random.js'
 import type { Sanitizer } from './sanitize.js'
 import { neutralizeWorkflowCommands, stripOsc } from './sanitize.js'
 
@@ -37,7 +37,7 @@ export class RedactingWriter {
     this.maxHold = opts.maxHold ?? 8192
     // Random per writer: output cannot guess it to resume command processing, and it is long enough
     // (> 6 characters) for the runner to mask it.
-    this.stopToken = opts.stopCommands ? `proctor-${randomBytes(16).toString('hex')}` : null
+    this.stopToken = opts.stopCommands ? `proctor-${randomHex(16)}` : null
   }
 
   write(chunk: string | Uint8Array): boolean {

@@ -1,6 +1,7 @@
 // What the built CLI (dist/) loads before it does its job: `proctor run` without a proctor.yml starts its
-// agent before any of the config parser's code (zod, yaml) has been loaded, and `--version` answers without
-// the command tree. (The time this saves is in `npm run bench -- startup`; this checks the structure that
+// agent before any of the config parser's code (zod, yaml) has been loaded, nor xterm in a PTY, nor
+// node:crypto; its git reads run while proctor.yml is parsed; `checkpoints create` loads neither commander
+// nor other commands; and `--version` answers without the command tree. (The time this saves is in `npm run bench -- startup`; this checks the structure that
 // saves it, which the timings are too noisy to show on a busy machine.)
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -14,28 +15,52 @@ const root = resolve(import.meta.dirname, '../..')
 const cli = join(root, 'dist/cli.js')
 
 // Preloaded into the CLI: records every module of dist/ as it is loaded, and writes the list out when the
-// process first starts something that is not git (the agent) — or when it exits, if it never does.
+// process first starts something that is not git (the agent, through child_process or node-pty's native
+// fork) — or when it exits, if it never does.
 const TRACER = `
 import module from 'node:module'
+import { Module } from 'node:module'
 import cp from 'node:child_process'
 import fs from 'node:fs'
 const loaded = []
 module.registerHooks({
   load(url, context, next) {
-    if (url.startsWith('file:')) loaded.push(url)
+    if (url.startsWith('file:') || url.startsWith('node:')) loaded.push(url)
     return next(url, context)
   },
 })
+// What happened before the agent started, in order: each git process, and each read of proctor.yml.
+const events = []
 let written = false
 const write = () => {
   if (written) return
   written = true
-  fs.writeFileSync(process.env.TRACE_OUT, JSON.stringify(loaded))
+  fs.writeFileSync(process.env.TRACE_OUT, JSON.stringify({ loaded, events, internal: process.moduleLoadList }))
 }
 const spawn = cp.ChildProcess.prototype.spawn
 cp.ChildProcess.prototype.spawn = function (options) {
   if (options.file !== 'git') write()
+  else events.push('git ' + options.args.find((arg, i) => i > 0 && !arg.startsWith('-') && options.args[i - 1] !== '-c'))
   return spawn.call(this, options)
+}
+const readFileSync = fs.readFileSync
+fs.readFileSync = function (file, ...rest) {
+  if (String(file).endsWith('proctor.yml')) events.push('read proctor.yml')
+  return readFileSync.call(this, file, ...rest)
+}
+module.syncBuiltinESMExports()
+const load = Module._load
+Module._load = function (request, ...rest) {
+  const exports = load.call(this, request, ...rest)
+  if (request === '@lydell/node-pty' && !exports.traced) {
+    const ptySpawn = exports.spawn
+    exports.spawn = function (...args) {
+      write()
+      return ptySpawn.apply(this, args)
+    }
+    exports.traced = true
+  }
+  return exports
 }
 process.on('exit', write)
 `
@@ -50,9 +75,23 @@ afterEach(() => {
 
 /** The dist/ files the CLI had loaded when it started its agent (or exited). */
 function loadedBefore(args: string[], files: Record<string, string> = {}): string[] {
+  return traced(args, files).loaded
+}
+
+/**
+ * Runs the CLI in a new repository (`files` committed, then `prepare`), tracing what it loads (dist/ files
+ * and Node's own modules), the git processes it started and its reads of proctor.yml until the agent's
+ * start, in order.
+ */
+function traced(
+  args: string[],
+  files: Record<string, string> = {},
+  prepare: (repo: TempRepo) => void = () => {},
+): { loaded: string[]; builtins: string[]; events: string[]; stdout: string; repo: TempRepo } {
   const repo = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
   repos.push(repo)
   repo.commitAll('init')
+  prepare(repo)
   const tracer = join(repo.dir, '.git', 'tracer.mjs')
   const out = join(repo.dir, '.git', 'loaded.json')
   writeFileSync(tracer, TRACER)
@@ -64,13 +103,35 @@ function loadedBefore(args: string[], files: Record<string, string> = {}): strin
     encoding: 'utf8',
   })
   expect(run.status, run.stderr).toBe(0)
-  return (JSON.parse(readFileSync(out, 'utf8')) as string[])
-    .map((url) => fileURLToPath(url))
-    .filter((file) => file.startsWith(join(root, 'dist')))
+  const trace = JSON.parse(readFileSync(out, 'utf8')) as {
+    loaded: string[]
+    events: string[]
+    internal: string[]
+  }
+  return {
+    loaded: trace.loaded
+      .filter((url) => url.startsWith('file:'))
+      .map((url) => fileURLToPath(url))
+      .filter((file) => file.startsWith(join(root, 'dist'))),
+    // Node's own modules, however they were loaded (import, require, getBuiltinModule).
+    builtins: trace.internal.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)),
+    events: trace.events,
+    stdout: run.stdout,
+    repo,
+  }
 }
 
-const parserIn = (files: string[]) =>
-  files.filter((file) => PARSER_CODE.some((code) => code.test(readFileSync(file, 'utf8'))))
+const parserIn = (files: string[]) => withCode(files, PARSER_CODE)
+const withCode = (files: string[], code: RegExp[]) =>
+  files.filter((file) => code.some((c) => c.test(readFileSync(file, 'utf8'))))
+/** commander's code, the policy's glob matcher (picomatch), the push queue and the session's code. */
+const COMMANDER_CODE = [/class CommanderError/]
+const PICOMATCH_CODE = [/POSIX_REGEX_SOURCE/]
+const OTHER_CODE = [/class PushQueue/, /class CheckpointTriggers/]
+
+/** xterm's own code (the terminal renderer), whichever chunk it is in. */
+const rendererIn = (files: string[]) =>
+  files.filter((file) => /EscapeSequenceParser/.test(readFileSync(file, 'utf8')))
 
 // module.registerHooks: Node >= 22.15 (the pinned Node 24 runs this suite).
 describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads only what it uses', () => {
@@ -85,6 +146,69 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
       'proctor.yml': 'timeouts: { total: 10m }\n',
     })
     expect(parserIn(loaded).length).toBeGreaterThan(0)
+  })
+
+  it('proctor run starts the git processes its checkpoints need before the agent while it reads proctor.yml', () => {
+    const { events } = traced(['run', '--quiet', '--no-pty', '--', 'sh', '-c', 'exit 0'], {
+      'proctor.yml': 'timeouts: { total: 10m }\n',
+    })
+    // The base commit (cat-file) and the repository's git config, both started before the file is read.
+    expect(events.slice(0, 3).sort()).toEqual(['git cat-file', 'git config', 'read proctor.yml'])
+    expect(events.indexOf('read proctor.yml'), events.join(', ')).toBe(2)
+  })
+
+  it('proctor run does not load node:crypto before the agent starts', () => {
+    const { builtins } = traced(['run', '--quiet', '--', 'sh', '-c', 'exit 0'], {
+      'proctor.yml': 'timeouts: { total: 10m }\n',
+    })
+    expect(builtins).toContain('child_process')
+    expect(builtins).not.toContain('crypto')
+  })
+
+  it('proctor run in a PTY starts the agent before loading the terminal renderer (xterm)', () => {
+    const loaded = loadedBefore(['run', '--quiet', '--', 'sh', '-c', 'printf "hello from the agent"'], {
+      'proctor.yml': 'timeouts: { total: 10m }\n',
+    })
+    expect(loaded.some((file) => file.includes('session'))).toBe(true)
+    expect(rendererIn(loaded)).toEqual([])
+  })
+
+  it('proctor checkpoints create takes its checkpoint without commander, the policy matcher or other commands', () => {
+    const { loaded, stdout, repo } = traced(
+      ['checkpoints', 'create', '--session=one-shot', '--json'],
+      {},
+      (r) => r.write('work.txt', 'agent work\n'),
+    )
+    expect(JSON.parse(stdout)).toMatchObject({ seq: 1, files_changed: ['work.txt'] })
+    expect(repo.git(['show', 'refs/proctor/one-shot:work.txt'])).toBe('agent work\n')
+    expect(withCode(loaded, COMMANDER_CODE)).toEqual([])
+    expect(withCode(loaded, PICOMATCH_CODE)).toEqual([])
+    expect(withCode(loaded, OTHER_CODE)).toEqual([])
+    expect(parserIn(loaded)).toEqual([])
+  })
+
+  it('proctor checkpoints create withholds policy.forbidden_areas (its matcher loaded for them)', () => {
+    const { loaded, stdout, repo } = traced(
+      ['checkpoints', 'create', '--session', 'withheld'],
+      { 'proctor.yml': 'policy:\n  forbidden_areas: [secrets/**]\n' },
+      (r) => {
+        r.write('secrets/key.txt', 'AKIA\n')
+        r.write('work.txt', 'agent work\n')
+      },
+    )
+    expect(stdout).toContain('withheld@1')
+    expect(repo.git(['ls-tree', '-r', '--name-only', 'refs/proctor/withheld'])).not.toContain('secrets/')
+    expect(withCode(loaded, PICOMATCH_CODE).length).toBeGreaterThan(0)
+    expect(withCode(loaded, COMMANDER_CODE)).toEqual([])
+  })
+
+  it('proctor checkpoints create with anything else goes through commander as before', () => {
+    const run = spawnSync(process.execPath, [cli, 'checkpoints', 'create', '--sesion', 'x'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toMatch(/unknown option '--sesion'[\s\S]*\(Did you mean --session\?\)/)
   })
 
   it('proctor --version loads neither the command tree nor any command', () => {

@@ -129,6 +129,28 @@ describe('git processes per checkpoint', () => {
   })
 })
 
+describe('a synchronous runner (what a one-shot `checkpoints create` uses)', () => {
+  it('starts no long-lived git: every checkpoint is its own five processes, each run to completion', async () => {
+    const repo = setup()
+    const store = new CheckpointStore({
+      git: new Git({ cwd: repo.dir, env: repo.env, synchronous: true }),
+      session: 'count-sync',
+      maxFileSize: 1 << 20,
+    })
+    try {
+      repo.write('src/file1.ts', 'export const v1 = 11\n')
+      const first = await store.create('test')
+      repo.write('src/file2.ts', 'export const v2 = 22\n')
+      const calls = await gitCalls(() => store.create('test'))
+      expect(calls).toEqual(['ls-files', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
+      expect(repo.git(['rev-parse', 'refs/proctor/count-sync^']).trim()).toBe(first!.sha)
+      expect(repo.git(['show', 'refs/proctor/count-sync:src/file2.ts'])).toBe('export const v2 = 22\n')
+    } finally {
+      await store.close()
+    }
+  })
+})
+
 describe('git processes per batch child', () => {
   it('a batch with checkpoints starts at most 17 per child (28 before issue 17)', async () => {
     const repo = setup()

@@ -269,6 +269,25 @@ describe('CheckpointStore.create', () => {
     expect(second!.withheld.map((f) => f.path).sort()).toEqual(['secrets/new\nline', 'secrets/old.txt'])
   })
 
+  for (const synchronous of [false, true]) {
+    it(`refuses to overwrite a ref another process created before the first commit (synchronous: ${synchronous})`, async () => {
+      const repo = setup()
+      const store = new CheckpointStore({
+        git: new Git({ cwd: repo.dir, env: repo.env, synchronous }),
+        session: 'test-session',
+        maxFileSize: 1024 * 1024,
+      })
+      stores.push(store)
+      await store.open()
+      repo.git(['update-ref', 'refs/proctor/test-session', 'HEAD'])
+      repo.write('x.txt', '1\n')
+      await expect(store.create('interval')).rejects.toThrow(/moved by another process/)
+      expect(repo.git(['rev-parse', 'refs/proctor/test-session']).trim()).toBe(
+        repo.git(['rev-parse', 'HEAD']).trim(),
+      )
+    })
+  }
+
   it('serializes concurrent calls: every change lands in exactly one checkpoint', async () => {
     const repo = setup()
     const store = open(repo)
@@ -438,5 +457,60 @@ describe('CheckpointStore base', () => {
     expect(store.base).toBe(before)
     // The agent's commit is part of its work: its file is in the checkpoint's changes, not hidden in the base.
     expect(record!.files_changed).toContain('secrets/key.txt')
+  })
+})
+
+// A first checkpoint that opens the store itself (a one-shot `checkpoints create`) lists the worktree on a
+// copy of the user's index while git resolves HEAD, and keeps that listing only when the copy holds HEAD's
+// tree exactly and there is no chain to resume.
+describe('a first checkpoint that opens the store itself', () => {
+  it('leaves out a file the user force-added from an ignored directory but never committed', async () => {
+    const repo = setup({ 'a.txt': 'a\n', '.gitignore': 'ignored/\n' })
+    repo.write('ignored/secret.txt', 'secret\n')
+    repo.git(['add', '-f', 'ignored/secret.txt'])
+    // write-tree records the staged tree in the index's cache-tree: valid, but not HEAD's tree.
+    repo.git(['write-tree'])
+    repo.write('a.txt', 'agent work\n')
+    const before = userState(repo)
+    const record = await open(repo).create('manual')
+    expect(filesAt(repo, record!.sha)).toEqual(['.gitignore', 'a.txt'])
+    expect(repo.git(['show', `${record!.sha}:a.txt`])).toBe('agent work\n')
+    expect(userState(repo)).toBe(before)
+  })
+
+  it("takes what the user staged and what the worktree holds, not HEAD's content", async () => {
+    const repo = setup({ 'a.txt': 'a\n', 'b.txt': 'b\n' })
+    repo.write('a.txt', 'staged\n')
+    repo.git(['add', 'a.txt'])
+    repo.write('b.txt', 'unstaged\n')
+    const record = await open(repo).create('manual')
+    expect(record!.files_changed.sort()).toEqual(['a.txt', 'b.txt'])
+    expect(repo.git(['show', `${record!.sha}:a.txt`])).toBe('staged\n')
+    expect(repo.git(['show', `${record!.sha}:b.txt`])).toBe('unstaged\n')
+  })
+
+  it("resumes the session's chain from another private index (a second `create` into the session)", async () => {
+    const repo = setup({ 'a.txt': 'a\n', 'b.txt': 'b\n' })
+    repo.write('a.txt', 'first\n')
+    const first = open(repo, { indexName: 'cli-1' })
+    const one = await first.create('manual')
+    await first.close()
+    repo.write('b.txt', 'second\n')
+    const two = await open(repo, { indexName: 'cli-2' }).create('manual')
+    expect(two!.seq).toBe(2)
+    expect(repo.git(['rev-parse', `${two!.sha}^`]).trim()).toBe(one!.sha)
+    expect(two!.files_changed).toEqual(['b.txt'])
+    expect(repo.git(['show', `${two!.sha}:a.txt`])).toBe('first\n')
+  })
+
+  it('with pause_agent, reads the worktree only once the agent is paused', async () => {
+    const repo = setup({ 'a.txt': 'a\n' })
+    repo.write('a.txt', 'agent work\n')
+    // What the agent writes up to the moment it is paused belongs in the checkpoint.
+    const store = open(repo, {
+      pauser: { pause: () => repo.write('last-write.txt', 'just before the pause\n'), resume: () => {} },
+    })
+    const record = await store.create('interval')
+    expect(record!.files_changed.sort()).toEqual(['a.txt', 'last-write.txt'])
   })
 })

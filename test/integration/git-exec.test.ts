@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 
 import { BASE_CONFIG, sanitizedGitEnv } from '../../src/git/env.js'
 import { GitError } from '../../src/git/errors.js'
-import { runGit, type GitInvocation } from '../../src/git/exec.js'
+import { runGit, runGitSync, type GitInvocation } from '../../src/git/exec.js'
 import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
 
 const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'
@@ -35,95 +35,102 @@ function call(r: TempRepo, argv: string[], extra: Partial<GitInvocation> = {}): 
   }
 }
 
-describe('runGit output', () => {
-  it('returns stdout as the exact bytes of a binary blob, however large', async () => {
-    const r = repo()
-    const blob = Buffer.alloc(3 * 1024 * 1024 + 7)
-    for (let i = 0; i < blob.length; i++) blob[i] = (i * 131) % 256
-    const id = (await runGit(call(r, ['hash-object', '-w', '--stdin'], { input: blob }))).stdout
-      .toString()
-      .trim()
-    const result = await runGit(call(r, ['cat-file', 'blob', id]))
-    expect(result.exitCode).toBe(0)
-    expect(result.stdout.equals(blob)).toBe(true)
+// The same contract whether git runs alongside the event loop or, for a one-shot command, to completion
+// before the call returns (runGitSync).
+for (const [name, run] of [
+  ['runGit', runGit],
+  ['runGitSync', runGitSync],
+] as const) {
+  describe(`${name} output`, () => {
+    it('returns stdout as the exact bytes of a binary blob, however large', async () => {
+      const r = repo()
+      const blob = Buffer.alloc(3 * 1024 * 1024 + 7)
+      for (let i = 0; i < blob.length; i++) blob[i] = (i * 131) % 256
+      const id = (await run(call(r, ['hash-object', '-w', '--stdin'], { input: blob }))).stdout
+        .toString()
+        .trim()
+      const result = await run(call(r, ['cat-file', 'blob', id]))
+      expect(result.exitCode).toBe(0)
+      expect(result.stdout.equals(blob)).toBe(true)
+    })
+
+    it('always closes stdin, so a command that reads it never waits for more', async () => {
+      const r = repo()
+      for (const input of [undefined, '', Buffer.alloc(0)]) {
+        const result = await run(call(r, ['hash-object', '--stdin'], input === undefined ? {} : { input }))
+        expect(result.stdout.toString().trim()).toBe(EMPTY_BLOB)
+      }
+    })
+
+    it('completes commands that print nothing, with their effect visible', async () => {
+      const r = repo()
+      const result = await run(call(r, ['update-ref', 'refs/proctor/t', 'HEAD']))
+      expect(result).toEqual({ stdout: Buffer.alloc(0), stderr: '', exitCode: 0 })
+      expect(r.git(['rev-parse', 'refs/proctor/t'])).toBe(r.git(['rev-parse', 'HEAD']))
+    })
   })
 
-  it('always closes stdin, so a command that reads it never waits for more', async () => {
-    const r = repo()
-    for (const input of [undefined, '', Buffer.alloc(0)]) {
-      const result = await runGit(call(r, ['hash-object', '--stdin'], input === undefined ? {} : { input }))
-      expect(result.stdout.toString().trim()).toBe(EMPTY_BLOB)
-    }
-  })
+  describe(`${name} exit codes and errors`, () => {
+    it('treats an allowed exit code as an answer and any other as a GitError', async () => {
+      const r = repo()
+      const argv = ['rev-parse', '--verify', '--quiet', 'refs/heads/nope']
+      expect(await run(call(r, argv, { okExitCodes: [1] }))).toMatchObject({ exitCode: 1 })
+      const error = await run(call(r, argv)).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(GitError)
+      expect(error).toMatchObject({ exitCode: 1, signal: null })
+    })
 
-  it('completes commands that print nothing, with their effect visible', async () => {
-    const r = repo()
-    const result = await runGit(call(r, ['update-ref', 'refs/proctor/t', 'HEAD']))
-    expect(result).toEqual({ stdout: Buffer.alloc(0), stderr: '', exitCode: 0 })
-    expect(r.git(['rev-parse', 'refs/proctor/t'])).toBe(r.git(['rev-parse', 'HEAD']))
-  })
-})
+    it('names the caller’s command (not our -c settings), the exit code and the stderr tail', async () => {
+      const r = repo()
+      const error = (await run(call(r, ['cat-file', '-p', 'no-such-object'])).catch(
+        (e: unknown) => e,
+      )) as GitError
+      expect(error).toBeInstanceOf(GitError)
+      expect(error.args).toEqual(['cat-file', '-p', 'no-such-object'])
+      expect(error.cwd).toBe(r.dir)
+      expect(error.exitCode).toBe(128)
+      expect(error.stderr).toMatch(/no-such-object/)
+      expect(error.message).toMatch(/^git cat-file -p no-such-object failed \(exit code 128\) in /)
+      expect(error.message).not.toContain('core.hooksPath')
+    })
 
-describe('runGit exit codes and errors', () => {
-  it('treats an allowed exit code as an answer and any other as a GitError', async () => {
-    const r = repo()
-    const argv = ['rev-parse', '--verify', '--quiet', 'refs/heads/nope']
-    expect(await runGit(call(r, argv, { okExitCodes: [1] }))).toMatchObject({ exitCode: 1 })
-    const error = await runGit(call(r, argv)).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(GitError)
-    expect(error).toMatchObject({ exitCode: 1, signal: null })
-  })
+    it('explains a missing git binary', async () => {
+      const r = repo()
+      const error = (await run(call(r, ['status'], { binary: '/nonexistent/git' })).catch(
+        (e: unknown) => e,
+      )) as GitError
+      expect(error).toBeInstanceOf(GitError)
+      expect(error.exitCode).toBeNull()
+      expect(error.message).toContain('could not run git status')
+      expect(error.message).toContain('is git installed and on PATH? looked for "/nonexistent/git"')
+      expect((error.cause as NodeJS.ErrnoException).code).toBe('ENOENT')
+    })
 
-  it('names the caller’s command (not our -c settings), the exit code and the stderr tail', async () => {
-    const r = repo()
-    const error = (await runGit(call(r, ['cat-file', '-p', 'no-such-object'])).catch(
-      (e: unknown) => e,
-    )) as GitError
-    expect(error).toBeInstanceOf(GitError)
-    expect(error.args).toEqual(['cat-file', '-p', 'no-such-object'])
-    expect(error.cwd).toBe(r.dir)
-    expect(error.exitCode).toBe(128)
-    expect(error.stderr).toMatch(/no-such-object/)
-    expect(error.message).toMatch(/^git cat-file -p no-such-object failed \(exit code 128\) in /)
-    expect(error.message).not.toContain('core.hooksPath')
-  })
+    it('explains a working directory that does not exist', async () => {
+      const r = repo()
+      const missing = path.join(r.dir, 'gone')
+      await expect(run(call(r, ['status'], { cwd: missing }))).rejects.toThrow(
+        new RegExp(`could not run git status in ${missing}: .*does not exist`),
+      )
+    })
 
-  it('explains a missing git binary', async () => {
-    const r = repo()
-    const error = (await runGit(call(r, ['status'], { binary: '/nonexistent/git' })).catch(
-      (e: unknown) => e,
-    )) as GitError
-    expect(error).toBeInstanceOf(GitError)
-    expect(error.exitCode).toBeNull()
-    expect(error.message).toContain('could not run git status')
-    expect(error.message).toContain('is git installed and on PATH? looked for "/nonexistent/git"')
-    expect((error.cause as NodeJS.ErrnoException).code).toBe('ENOENT')
+    it('kills git at the deadline and says so', async () => {
+      const r = repo()
+      // A held ref lock plus a long lock timeout keeps update-ref retrying inside git itself.
+      fs.writeFileSync(path.join(r.dir, '.git/refs/heads/locked.lock'), '')
+      const argv = ['update-ref', 'refs/heads/locked', 'HEAD']
+      const error = (await run(
+        call(r, argv, { config: [...BASE_CONFIG, 'core.filesRefLockTimeout=600000'], timeoutMs: 300 }),
+      ).catch((e: unknown) => e)) as GitError
+      expect(error).toBeInstanceOf(GitError)
+      expect(error.message).toMatch(
+        /^git update-ref refs\/heads\/locked HEAD timed out after 300 ms and was killed/,
+      )
+      expect(error.exitCode).toBeNull()
+      expect(r.git(['for-each-ref', 'refs/heads/locked'])).toBe('')
+    }, 30_000)
   })
-
-  it('explains a working directory that does not exist', async () => {
-    const r = repo()
-    const missing = path.join(r.dir, 'gone')
-    await expect(runGit(call(r, ['status'], { cwd: missing }))).rejects.toThrow(
-      new RegExp(`could not run git status in ${missing}: .*does not exist`),
-    )
-  })
-
-  it('kills git at the deadline and says so', async () => {
-    const r = repo()
-    // A held ref lock plus a long lock timeout keeps update-ref retrying inside git itself.
-    fs.writeFileSync(path.join(r.dir, '.git/refs/heads/locked.lock'), '')
-    const argv = ['update-ref', 'refs/heads/locked', 'HEAD']
-    const error = (await runGit(
-      call(r, argv, { config: [...BASE_CONFIG, 'core.filesRefLockTimeout=600000'], timeoutMs: 300 }),
-    ).catch((e: unknown) => e)) as GitError
-    expect(error).toBeInstanceOf(GitError)
-    expect(error.message).toMatch(
-      /^git update-ref refs\/heads\/locked HEAD timed out after 300 ms and was killed/,
-    )
-    expect(error.exitCode).toBeNull()
-    expect(r.git(['for-each-ref', 'refs/heads/locked'])).toBe('')
-  }, 30_000)
-})
+}
 
 describe('runGit environment', () => {
   it('passes the whole environment, guarded variables included, to git', async () => {

@@ -13,10 +13,10 @@ import {
   resolveCheckpoint,
   type CheckpointInfo,
 } from '../../checkpoints/history.js'
-import { assertSessionId } from '../../checkpoints/refs.js'
 import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
+import { createCheckpoint, type CreateOptions } from './checkpoints-create.js'
 
 export interface CheckpointsIO {
   cwd: () => string
@@ -49,26 +49,8 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
     )
     .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
     .option('--json', 'print the checkpoint record as JSON')
-    .action(async (opts: Common & { session?: string }) => {
-      const { workspace, config } = await context(opts, io)
-      const session = opts.session ?? process.env.PROCTOR_SESSION_ID ?? manualSessionId()
-      usage(() => assertSessionId(session))
-      const store = workspace.store(session, config, { indexName: `cli-${process.pid}` })
-      try {
-        const record = await store.create('manual')
-        if (opts.json) io.stdout(`${JSON.stringify(record, null, 2)}\n`)
-        else if (!record)
-          io.stdout(`nothing changed since the last checkpoint of ${session}; no checkpoint taken\n`)
-        else {
-          io.stdout(
-            `${session}@${record.seq} ${record.sha.slice(0, 12)}: ${record.files_changed.length} file(s)\n`,
-          )
-          for (const skipped of record.skipped) io.stdout(`  skipped (size or LFS): ${skipped}\n`)
-        }
-      } finally {
-        await store.close()
-      }
-    })
+    // Its own module: main.ts runs it without commander when its options are the plain ones.
+    .action((opts: CreateOptions) => createCheckpoint(opts, io))
 
   cmd
     .command('list')
@@ -256,14 +238,6 @@ async function resolve(git: Git, id: string): Promise<CheckpointInfo> {
   }
 }
 
-function usage(check: () => void): void {
-  try {
-    check()
-  } catch (error) {
-    throw new CliExit(ExitCode.usage, (error as Error).message)
-  }
-}
-
 function line(c: CheckpointInfo): string {
   const extras = [
     c.violations ? `${c.violations} violation(s)` : '',
@@ -286,8 +260,4 @@ function fileLine(file: ChangedFile): string {
 /** Paths are shown as-is unless they hold control characters, quotes or edge spaces. */
 function quote(p: string): string {
   return /[\x00-\x1f"\\]|^\s|\s$/.test(p) ? JSON.stringify(p) : p
-}
-
-function manualSessionId(): string {
-  return `manual-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}`
 }

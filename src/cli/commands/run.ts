@@ -14,6 +14,8 @@ import type { Config } from '../../config/schema.js'
 import { RedactingWriter } from '../../util/redacting-writer.js'
 import { createSanitizer } from '../../util/sanitize.js'
 import { describeSnapshotProgress } from '../../checkpoints/first-snapshot.js'
+import { startCheckpointReads } from '../../session/checkpointing.js'
+import { makeSessionId, sanitizeRefPart } from '../../session/session-id.js'
 
 interface RunFlags {
   config?: string
@@ -58,6 +60,14 @@ export function registerRunCommand(program: Command): void {
           `proctor run: --agent ${flags.agent}: unknown agent preset; choose one of: ${agentPresetChoices().join(', ')}`,
         )
       }
+      // The git processes the checkpoints need before the agent starts (its base commit, the repository's
+      // machinery) run while the config is read and parsed, rather than after it.
+      const sessionId = flags.session || makeSessionId()
+      const checkpointReads = flags.checkpoints
+        ? startCheckpointReads(process.cwd(), sanitizeRefPart(sessionId))
+        : null
+      // The runner forks them from its queue, a few microtasks on: let it, before the config is read.
+      if (checkpointReads) await new Promise((resolve) => setImmediate(resolve))
       const loaded = await loadConfig({
         file: flags.config,
         cwd: process.cwd(),
@@ -80,7 +90,8 @@ export function registerRunCommand(program: Command): void {
         configFile: loaded.file,
         command,
         cwd: process.cwd(),
-        sessionId: flags.session,
+        sessionId,
+        checkpointReads,
         output: echo,
         input: process.stdin.isTTY ? process.stdin : null,
         installSignalHandlers: true,
