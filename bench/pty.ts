@@ -328,6 +328,8 @@ async function adapterThroughput(): Promise<number> {
     env: process.env,
     mode: 'pty',
     graceMs: 2000,
+    // As AgentRun reads the agent's output: into one reused buffer.
+    reuseOutputBuffer: true,
     onOutput: (chunk) => (bytes += chunk.length),
   })
   await child.exited
@@ -358,6 +360,7 @@ async function pipelineThroughput(transcriptPath: string): Promise<number> {
     env: process.env,
     mode: 'pty',
     graceMs: 2000,
+    reuseOutputBuffer: true,
     onOutput: (chunk) => pipeline.write(chunk),
   })
   await child.exited
@@ -384,6 +387,7 @@ async function fastExitCompleteness(): Promise<{
       env: process.env,
       mode: 'pty',
       graceMs: 2000,
+      reuseOutputBuffer: true,
       onOutput: (chunk) => (bytes += chunk.length),
     })
     await child.exited

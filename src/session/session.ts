@@ -497,9 +497,9 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   let evaluation: Promise<void> | null = null
   const answers = new Set<Promise<void>>()
 
-  run.on('output', (chunk) => {
-    opts.output?.write(chunk)
-  })
+  // Only with an echo: the run copies each chunk for its 'output' listeners.
+  const echo = opts.output
+  if (echo) run.on('output', (chunk) => echo.write(chunk))
   pipeline.on('capped', (max) => report.event('output_capped', `transcript capped at ${max} bytes`))
   pipeline.on('slow_rule', (rule, ms) =>
     report.event(

@@ -28,5 +28,8 @@ export interface AdapterOptions {
   rows: number
   stdin?: string | Buffer
   keepStdinOpen?: boolean
+  /** With `reuseBuffer`, `chunk` is only valid during the call: copy what you keep. */
   onOutput: (chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr') => void
+  /** Read into one reused buffer (see reuse-read.ts) rather than a fresh one per read. */
+  reuseBuffer?: boolean
 }

@@ -8,6 +8,10 @@ import type { ExitInfo, ManagedProcess, SpawnMode, SpawnOptions, StopCause, Writ
 
 /** Where output goes besides the 'output' event, e.g. the OutputPipeline (capture, screen, detection). */
 export interface OutputSink {
+  /**
+   * Each chunk in arrival order. The agent's output is read into one reused buffer, so the chunk is only
+   * valid during the call: copy what you keep.
+   */
   write(chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr'): void
   /** Awaited before 'exit' is emitted, so consumers have seen every byte when the run is finished. */
   flush?(): Promise<void>
@@ -35,6 +39,7 @@ export interface AgentExit extends ExitInfo {
 
 export interface AgentRunEvents {
   spawn: [info: { pid: number; pgid: number; mode: SpawnMode }]
+  /** A copy of each chunk, made only while someone listens (the OutputSink gets it without a copy). */
   output: [chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr']
   timeout: [info: { limitMs: number }]
   idle_timeout: [info: { limitMs: number }]
@@ -49,6 +54,8 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
   private child: ManagedProcess | undefined
   private totalTimer: NodeJS.Timeout | undefined
   private idleTimer: NodeJS.Timeout | undefined
+  /** performance.now() of the latest output, or of the (re)start of the idle clock. */
+  private lastActivity = 0
   private paused = false
   private ended = false
   private outputBytes = 0
@@ -69,6 +76,7 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     const child = spawnManaged({
       ...this.options.spawn,
       onOutput: (chunk, stream) => this.onOutput(chunk, stream),
+      reuseOutputBuffer: true,
     })
     this.child = child
     this.emit('spawn', { pid: child.pid, pgid: child.pgid, mode: child.mode })
@@ -125,9 +133,9 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
 
   private onOutput(chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr'): void {
     this.outputBytes += chunk.length
+    this.lastActivity = performance.now()
     this.options.output?.write(chunk, stream)
-    this.emit('output', chunk, stream)
-    if (!this.paused) this.armIdle()
+    if (this.listenerCount('output') > 0) this.emit('output', Buffer.from(chunk), stream)
     const cap = this.options.outputCapBytes
     if (cap !== undefined && !this.capReached && this.outputBytes > cap) {
       this.capReached = true
@@ -136,19 +144,29 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     }
   }
 
+  /**
+   * Starts the idle clock now. Output does not touch the timer (pushing a timer back on every chunk
+   * costs measurably in a flood): it only notes the time, and the timer, when it fires, waits out what
+   * is left since the latest output.
+   */
   private armIdle(): void {
     const idle = this.options.idleTimeoutMs ?? 0
     if (idle <= 0 || this.ended) return
-    // One timer pushed back on every chunk: creating a new one per chunk costs measurably in a flood.
-    if (this.idleTimer && !this.paused) {
-      this.idleTimer.refresh()
+    this.lastActivity = performance.now()
+    clearTimeout(this.idleTimer)
+    this.idleTimer = setTimeout(() => this.checkIdle(idle), idle)
+  }
+
+  private checkIdle(idle: number): void {
+    this.idleTimer = undefined
+    if (this.ended || this.paused) return
+    const quietFor = performance.now() - this.lastActivity
+    if (quietFor < idle) {
+      this.idleTimer = setTimeout(() => this.checkIdle(idle), Math.ceil(idle - quietFor))
       return
     }
-    this.idleTimer = setTimeout(() => {
-      if (this.ended || this.paused) return
-      this.emit('idle_timeout', { limitMs: idle })
-      void this.stop('idle_timeout')
-    }, idle)
+    this.emit('idle_timeout', { limitMs: idle })
+    void this.stop('idle_timeout')
   }
 
   private async finalize(exit: ExitInfo): Promise<void> {

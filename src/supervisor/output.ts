@@ -126,8 +126,10 @@ export class OutputPipeline extends EventEmitter<OutputPipelineEvents> {
     this.lastOutput = this.clock()
     this.lastWrite = performance.now()
     this.transcript.write(chunk)
-    this.view.write(chunk)
-    this.paste.write(chunk)
+    // One search for ESC serves both: most of a flood has none.
+    const hasEscape = chunk.indexOf(0x1b) !== -1
+    this.view.write(chunk, hasEscape)
+    this.paste.write(chunk, hasEscape)
     if (this.view.kind === 'lines') this.markDirty()
   }
 
@@ -288,10 +290,10 @@ export class BracketedPasteTracker {
   enabled = false
   private tail: Buffer = EMPTY
 
-  write(chunk: Buffer): void {
+  write(chunk: Buffer, hasEscape = chunk.indexOf(0x1b) !== -1): void {
     // No ESC in this chunk nor in the previous one's last bytes: no sequence can start or end here, and
     // a one-byte search (memchr) is far cheaper than two searches for a sequence over every chunk.
-    if (chunk.indexOf(0x1b) === -1 && this.tail.indexOf(0x1b) === -1) {
+    if (!hasEscape && this.tail.indexOf(0x1b) === -1) {
       this.tail = EMPTY
       return
     }

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import type { AdapterOptions, ChildAdapter, LeaderExit } from './adapter.js'
+import { readIntoReusedBuffer } from './reuse-read.js'
 import type { WriteResult } from './types.js'
 
 /**
@@ -34,11 +35,23 @@ export function spawnPipe(opts: AdapterOptions): ChildAdapter {
   if (opts.stdin !== undefined) stdin.end(opts.stdin)
   else if (!opts.keepStdinOpen) stdin.end()
 
+  /** What is read: the stream itself, or the socket its handle moved to (opts.reuseBuffer). */
+  const readers: Readable[] = []
   const streamEnded = (stream: Readable, name: 'stdout' | 'stderr'): Promise<void> =>
     new Promise((resolve) => {
-      stream.on('data', (chunk: Buffer) => opts.onOutput(chunk, name))
-      stream.on('error', () => resolve())
-      stream.on('close', () => resolve())
+      const reused = opts.reuseBuffer
+        ? readIntoReusedBuffer(stream, { onData: (chunk) => opts.onOutput(chunk, name), shareHandle: false })
+        : null
+      if (reused) {
+        // The old socket has no handle left: closed now, it can never touch the pipe again.
+        stream.destroy()
+      } else {
+        stream.on('data', (chunk: Buffer) => opts.onOutput(chunk, name))
+      }
+      const reader = reused ?? stream
+      readers.push(reader)
+      reader.on('error', () => resolve())
+      reader.on('close', () => resolve())
     })
   const outputEnd = Promise.all([
     streamEnded(child.stdout, 'stdout'),
@@ -55,8 +68,7 @@ export function spawnPipe(opts: AdapterOptions): ChildAdapter {
     leaderExit,
     outputEnd,
     abandonOutput() {
-      child.stdout.destroy()
-      child.stderr.destroy()
+      for (const reader of readers) reader.destroy()
     },
     write(data) {
       if (!stdin.writable || stdin.writableEnded || stdin.destroyed) {

@@ -67,6 +67,7 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
     stdin: opts.stdin,
     keepStdinOpen: opts.keepStdinOpen,
     onOutput,
+    reuseBuffer: opts.reuseOutputBuffer === true,
   }
   let adapter: ChildAdapter
   try {

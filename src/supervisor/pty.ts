@@ -8,9 +8,11 @@
 // ourselves, synchronously, until EIO (nothing more will ever come) or EAGAIN (slave still open).
 import { createRequire } from 'node:module'
 import { readSync } from 'node:fs'
+import type { Readable } from 'node:stream'
 import type * as NodePty from '@lydell/node-pty'
 import type { AdapterOptions, ChildAdapter, LeaderExit } from './adapter.js'
 import { signalName } from './proc-info.js'
+import { readIntoReusedBuffer } from './reuse-read.js'
 import type { WriteResult } from './types.js'
 
 const notDelivered: WriteResult = { delivered: false, reason: 'the terminal has closed (the agent exited)' }
@@ -40,6 +42,7 @@ interface UnixTerminalInternals {
   _socket?: NodeJS.ReadableStream & {
     destroy(error?: Error): unknown
     on(event: 'end', cb: () => void): unknown
+    _handle?: unknown
   }
 }
 
@@ -86,16 +89,43 @@ export function spawnPty(opts: AdapterOptions): ChildAdapter {
     }
   }
 
-  term.onData((data: string | Buffer) => deliver(typeof data === 'string' ? Buffer.from(data) : data))
-
   const socket = internals._socket
+  // node-pty's socket keeps the handle (input is written through it) and its 'error'/'close' handlers,
+  // which end the terminal; the reads move to a socket of our own that forwards its end to it.
+  // (POSIX only: the master is one fd there; Windows' conpty sockets are left as node-pty reads them.)
+  const reader =
+    opts.reuseBuffer && socket && process.platform !== 'win32'
+      ? readIntoReusedBuffer(socket as unknown as Readable, { onData: deliver, shareHandle: true })
+      : null
+  if (!reader) {
+    term.onData((data: string | Buffer) => deliver(typeof data === 'string' ? Buffer.from(data) : data))
+  }
   if (socket) {
-    socket.on('end', drainMaster)
+    ;(reader ?? socket).on('end', drainMaster)
     const destroy = socket.destroy.bind(socket)
     socket.destroy = (error?: Error) => {
       drainMaster()
+      if (reader) {
+        // node-pty gave up waiting for the end (200 ms after the exit): the reads stop too, and its
+        // socket lets go of the handle the reader closed, or it would wait for that close forever.
+        reader.destroy()
+        socket._handle = null
+      }
       return destroy(error)
     }
+  }
+  if (reader && socket) {
+    const destroyReader = reader.destroy.bind(reader)
+    reader.destroy = (error?: Error) => {
+      drainMaster()
+      // Destroying closes the master: from now on its fd number may belong to another file.
+      masterDone = true
+      return destroyReader(error)
+    }
+    // EIO (the terminal's last process closed it) or an end: node-pty's socket closes as it would have
+    // when reading itself, without an error (its handler throws anything but EIO), and the exit follows.
+    reader.on('error', () => undefined)
+    reader.on('close', () => socket.destroy())
   }
 
   const leaderExit = new Promise<LeaderExit>((resolve) => {

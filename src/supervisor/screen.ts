@@ -45,7 +45,8 @@ export interface ScreenLine {
 /** The common face of both views: what the pipeline and reports use. */
 export interface OutputView {
   readonly kind: 'screen' | 'lines'
-  write(chunk: Uint8Array): void
+  /** `hasEscape`: whether the chunk holds an ESC byte, when the caller already looked. */
+  write(chunk: Uint8Array, hasEscape?: boolean): void
   /** Resolves once everything written so far is reflected in the view. */
   flush(): Promise<void>
   /** Output is coming faster than it is rendered: only the end of it reaches the view for now. */
@@ -75,23 +76,36 @@ const MAX_UNPARSED_BYTES = 16 * 1024 * 1024
 
 /**
  * Rendering costs more CPU per byte than reading the PTY. In a flood (more than FEED_BUDGET bytes
- * within FEED_WINDOW_MS) only the last FLOOD_TAIL bytes of the rest of the window are rendered: everything
- * before it would have scrolled off the screen before the next detection scan anyway, and the
- * transcript keeps every byte. Interactive output never comes close to this rate. Once a window had to
- * be thinned, the next ones get no budget of their own (only their tail is rendered) until output
- * slows down: a budget rendered at the start of every window of a flood is scrolled away unseen.
+ * within FEED_WINDOW_MS) only the last FLOOD_TAIL bytes of it are rendered, when it pauses or every
+ * FLOOD_RENDER_MS: everything before would have scrolled off the screen before the next detection scan
+ * anyway, and the transcript keeps every byte. Interactive output never comes close to this rate. Once a
+ * window had to be thinned, the next ones get no budget of their own (only their tail is rendered) until
+ * output slows down: a budget rendered at the start of every window of a flood is scrolled away unseen.
  */
 const FEED_WINDOW_MS = 50
 const FEED_BUDGET = 64 * 1024
-/** What is rendered of a thinned flood at the end of a window: far more than a screenful. */
-const FLOOD_TAIL = 32 * 1024
+/**
+ * Of a window's budget, this much is rendered as it comes; the rest waits for the window's end and is
+ * rendered in full then if the window stayed within its budget (a large redraw of a TUI, 50 ms late at
+ * most), or only as a flood's tail if it did not: rendering the whole budget of a flood's first window
+ * at once was half of what xterm parsed of a 25 MB stream.
+ */
+const FEED_AT_ONCE = 16 * 1024
+/**
+ * What is rendered of a thinned flood at the end of a window: several screenfuls (a 40x120 screen of
+ * text is under 5 KB, and well under 16 with colours), from a line start. xterm parses about 4 MB/s,
+ * so each KB rendered of a flood is a quarter of a millisecond the agent's output waits.
+ */
+const FLOOD_TAIL = 16 * 1024
 /**
  * Once a flood is being thinned, its tail is rendered when the output pauses for FLOOD_QUIET_MS, or every
- * FLOOD_RENDER_MS while it goes on: in between the screen only scrolls, and the detectors wait for a
- * pause too (OutputPipeline). Rendering a tail every window made xterm the costliest part of a flood.
+ * FLOOD_RENDER_MS while it goes on: in between the screen only scrolls, and a prompt cannot be waiting
+ * for its answer while output pours past it, so the pause is what matters. Rendering a tail every window
+ * made xterm the costliest part of a flood; with 32 KB every 250 ms it still parsed ~160 KB of a 25 MB
+ * stream, ~100 KB with 16 KB every 500 ms.
  */
 const FLOOD_QUIET_MS = 15
-const FLOOD_RENDER_MS = 250
+const FLOOD_RENDER_MS = 500
 
 /** Switches between the normal and the alternate screen; the last one in skipped bytes is replayed. */
 const SCREEN_SWITCHES = ['\x1b[?1049h', '\x1b[?1049l', '\x1b[?1047h', '\x1b[?1047l', '\x1b[?47h', '\x1b[?47l']
@@ -121,6 +135,96 @@ function tailStart(bytes: Buffer, keep: number): number {
   const from = bytes.length - keep
   const nl = bytes.indexOf(0x0a, from)
   return nl === -1 || nl === bytes.length - 1 ? from : nl + 1
+}
+
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)
+}
+
+/**
+ * The last `capacity` bytes of a flood, in one buffer allocated once. Chunks are read into a reused buffer
+ * (reuse-read.ts), so what a view keeps is copied; a ring copies each byte once and allocates nothing,
+ * where keeping a copy of every chunk of a flood would allocate megabytes that only wait to be collected.
+ * `onDrop` sees every byte that falls out of it, in order: `source[start, end)`, which began at byte
+ * `offset` of everything pushed (no view is allocated for it: a flood drops bytes at every chunk).
+ */
+export class TailRing {
+  private buffer: Buffer | null = null
+  /** Where the next byte goes. */
+  private end = 0
+  private held = 0
+
+  constructor(
+    readonly capacity: number,
+    private readonly onDrop: (source: Buffer, start: number, end: number, offset: number) => void,
+  ) {}
+
+  /** Bytes pushed so far (the offset after the last one). */
+  pushed = 0
+  private dropped = 0
+
+  get length(): number {
+    return this.held
+  }
+
+  push(chunk: Uint8Array): void {
+    const bytes = asBuffer(chunk)
+    const cap = this.capacity
+    const buffer = (this.buffer ??= Buffer.allocUnsafeSlow(cap))
+    this.pushed += bytes.length
+    if (bytes.length >= cap) {
+      this.dropOldest(this.held)
+      const head = bytes.length - cap
+      if (head > 0) {
+        this.onDrop(bytes, 0, head, this.dropped)
+        this.dropped += head
+      }
+      buffer.set(head > 0 ? bytes.subarray(head) : bytes, 0)
+      this.end = 0
+      this.held = cap
+      return
+    }
+    this.dropOldest(this.held + bytes.length - cap)
+    const first = Math.min(bytes.length, cap - this.end)
+    buffer.set(first < bytes.length ? bytes.subarray(0, first) : bytes, this.end)
+    if (first < bytes.length) buffer.set(bytes.subarray(first), 0)
+    this.end = (this.end + bytes.length) % cap
+    this.held += bytes.length
+  }
+
+  /** The bytes held, oldest first, in a buffer of their own; the ring is empty afterwards. */
+  take(): Buffer {
+    const out = Buffer.allocUnsafe(this.held)
+    if (this.held > 0) {
+      const [start, first] = this.oldest(this.held)
+      out.set(this.buffer!.subarray(start, start + first), 0)
+      if (first < this.held) out.set(this.buffer!.subarray(0, this.held - first), first)
+    }
+    this.clear()
+    return out
+  }
+
+  clear(): void {
+    this.end = 0
+    this.held = 0
+    // What was held is gone too: offsets of later drops go on from the end of it.
+    this.dropped = this.pushed
+  }
+
+  private dropOldest(count: number): void {
+    if (count <= 0) return
+    const [start, first] = this.oldest(count)
+    this.onDrop(this.buffer!, start, start + first, this.dropped)
+    if (first < count) this.onDrop(this.buffer!, 0, count - first, this.dropped + first)
+    this.dropped += count
+    this.held -= count
+  }
+
+  /** Where the oldest byte is, and how many of the oldest `count` lie before the end of the buffer. */
+  private oldest(count: number): [number, number] {
+    const start = (this.end - this.held + this.capacity) % this.capacity
+    return [start, Math.min(count, this.capacity - start)]
+  }
 }
 
 /**
@@ -161,12 +265,29 @@ export class RenderedScreen implements OutputView {
   /** The last window was thinned: until a quiet window, only tails are rendered. */
   private thinning = false
   private thinned = false
-  private held: Uint8Array[] = []
-  private heldBytes = 0
+  /** The end of a flood, waiting to be rendered. */
+  private readonly held = new TailRing(FLOOD_TAIL, (source, start, end, offset) => {
+    this.skipped += end - start
+    this.thinned = true
+    this.droppedSinceRelease = true
+    // Only bytes of a chunk that held an ESC can hold a screen switch.
+    if (offset < this.escapesBefore) {
+      this.heldSwitch = lastScreenSwitch(source.subarray(start, end)) ?? this.heldSwitch
+    }
+  })
+  /** Every ESC pushed into `held` lies before this offset of it. */
+  private escapesBefore = 0
+  /** Bytes fell out of the ring since the last render: the held tail starts somewhere in a line. */
+  private droppedSinceRelease = false
+  /** This window's output beyond FEED_AT_ONCE, while it is within FEED_BUDGET (see FEED_AT_ONCE). */
+  private burst: Buffer | null = null
+  private burstBytes = 0
+  private burstEscape = false
   private heldSwitch: string | null = null
   private heldTimer: NodeJS.Timeout | null = null
-  /** While thinning: renders the held tail once the output pauses (pushed back by each held chunk). */
+  /** While thinning: renders the held tail once the output pauses (FLOOD_QUIET_MS after lastHeld). */
   private quietTimer: NodeJS.Timeout | null = null
+  private lastHeld = 0
   private trimmed = 0
   private trimSource: object | null = null
   private trimSubscription: { dispose(): void } | null = null
@@ -234,13 +355,14 @@ export class RenderedScreen implements OutputView {
     return this.term?.buffer.active.type ?? 'normal'
   }
 
-  write(chunk: Uint8Array): void {
+  write(chunk: Uint8Array, hasEscape?: boolean): void {
     if (this.disposed || chunk.length === 0) return
     if (this.early) {
       // Bounded like xterm's own queue (MAX_UNPARSED_BYTES); beyond it the rendering skips, as in a flood.
       if (this.earlyBytes + chunk.length > MAX_UNPARSED_BYTES) this.skipped += chunk.length
       else {
-        this.early.push(chunk)
+        // The chunk is only lent (OutputPipeline.write): what waits is a copy.
+        this.early.push(Buffer.from(chunk))
         this.earlyBytes += chunk.length
       }
       return
@@ -250,17 +372,43 @@ export class RenderedScreen implements OutputView {
       return
     }
     const now = performance.now()
-    if (now - this.windowStart >= FEED_WINDOW_MS && this.held.length === 0) {
+    if (now - this.windowStart >= FEED_WINDOW_MS && this.held.length === 0 && this.burstBytes === 0) {
       // A whole window went by without output to hold: whatever flood there was is over.
       this.windowStart = now
       this.fedInWindow = 0
       this.thinning = false
     }
     const budget = this.thinning ? 0 : FEED_BUDGET
-    if (this.held.length === 0 && this.fedInWindow + chunk.length <= budget) this.feed(chunk)
-    else this.hold(chunk)
+    if (this.held.length === 0 && this.fedInWindow + this.burstBytes + chunk.length <= budget) {
+      // xterm keeps what it is given until it parsed it, and the chunk is only lent (OutputPipeline.write).
+      if (this.burstBytes === 0 && this.fedInWindow + chunk.length <= FEED_AT_ONCE) {
+        this.feed(Buffer.from(chunk))
+        return
+      }
+      this.burst ??= Buffer.allocUnsafeSlow(FEED_BUDGET)
+      this.burst.set(chunk, this.burstBytes)
+      this.burstBytes += chunk.length
+      this.burstEscape ||= hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1
+      if (!this.heldTimer) this.armHeldTimer(FEED_WINDOW_MS, now)
+      return
+    }
+    if (!this.thinning) {
+      // Over budget: a flood. Its tail is rendered when it pauses or FLOOD_RENDER_MS on, not at the end of
+      // this window: the code xterm runs is still cold at the start of a stream (and tens of ms per 16 KB).
+      this.thinning = true
+      if (this.heldTimer) clearTimeout(this.heldTimer)
+      this.heldTimer = null
+    }
+    if (this.burstBytes > 0) {
+      // What waited is the start of the flood.
+      const burst = this.burst!.subarray(0, this.burstBytes)
+      this.burstBytes = 0
+      this.hold(burst, now, this.burstEscape)
+    }
+    this.hold(chunk, now, hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1)
   }
 
+  /** `chunk` must be the screen's own: xterm parses it later. */
   private feed(chunk: Uint8Array): void {
     this.fedInWindow += chunk.length
     if (this.unparsedBytes + chunk.length > MAX_UNPARSED_BYTES) {
@@ -285,33 +433,31 @@ export class RenderedScreen implements OutputView {
     return new Promise((resolve) => this.waiters.push(resolve))
   }
 
-  /** Over budget in this window: keep the chunk for the window's end, bounded to about one budget. */
-  private hold(chunk: Uint8Array): void {
+  /** Over budget in this window: keep the end of the output for the window's end, FLOOD_TAIL at most. */
+  private hold(chunk: Uint8Array, now: number, hasEscape: boolean): void {
+    if (hasEscape) this.escapesBefore = this.held.pushed + chunk.length
     this.held.push(chunk)
-    this.heldBytes += chunk.length
-    while (this.held.length > 1 && this.heldBytes - this.held[0]!.length >= FLOOD_TAIL) {
-      const dropped = this.held.shift()!
-      this.heldBytes -= dropped.length
-      this.skipped += dropped.length
-      this.thinned = true
-      const bytes = Buffer.isBuffer(dropped)
-        ? dropped
-        : Buffer.from(dropped.buffer, dropped.byteOffset, dropped.length)
-      this.heldSwitch = lastScreenSwitch(bytes) ?? this.heldSwitch
-    }
-    if (!this.heldTimer) {
-      const window = this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS
-      const wait = Math.max(1, window - (performance.now() - this.windowStart))
-      this.heldTimer = setTimeout(() => this.releaseHeld(), wait)
-      this.heldTimer.unref()
-    }
-    if (this.thinning) {
-      if (this.quietTimer) this.quietTimer.refresh()
-      else {
-        this.quietTimer = setTimeout(() => this.releaseHeld(), FLOOD_QUIET_MS)
-        this.quietTimer.unref()
-      }
-    }
+    this.lastHeld = now
+    if (!this.heldTimer) this.armHeldTimer(this.thinning ? FLOOD_RENDER_MS : FEED_WINDOW_MS, now)
+    // Not pushed back per chunk (re-arming a timer thousands of times a second costs measurably): when
+    // it fires, it waits out what is left of the pause since the latest chunk.
+    if (this.thinning && !this.quietTimer) this.armQuiet(FLOOD_QUIET_MS)
+  }
+
+  /** Renders what waits at the end of the window (`window` ms after it began). */
+  private armHeldTimer(window: number, now: number): void {
+    this.heldTimer = setTimeout(() => this.releaseHeld(), Math.max(1, window - (now - this.windowStart)))
+    this.heldTimer.unref()
+  }
+
+  private armQuiet(ms: number): void {
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null
+      const quietFor = performance.now() - this.lastHeld
+      if (quietFor < FLOOD_QUIET_MS) this.armQuiet(Math.max(1, FLOOD_QUIET_MS - quietFor))
+      else this.releaseHeld()
+    }, ms)
+    this.quietTimer.unref()
   }
 
   /** Renders the tail of what was held (from a line start), after the last screen switch it skipped. */
@@ -324,11 +470,22 @@ export class RenderedScreen implements OutputView {
       clearTimeout(this.quietTimer)
       this.quietTimer = null
     }
-    if (this.held.length === 0 || this.disposed) return
-    const data = Buffer.concat(this.held)
-    this.held = []
-    this.heldBytes = 0
-    const start = data.length > FLOOD_TAIL ? tailStart(data, FLOOD_TAIL) : 0
+    if (this.disposed) return
+    if (this.burstBytes > 0) {
+      // The window stayed within its budget: all of it is rendered.
+      const data = Buffer.from(this.burst!.subarray(0, this.burstBytes))
+      this.burstBytes = 0
+      this.burstEscape = false
+      this.windowStart = performance.now()
+      this.fedInWindow = 0
+      this.feed(data)
+      return
+    }
+    if (this.held.length === 0) return
+    const data = this.held.take()
+    // What fell out of the ring began a line (or a sequence): render from the next line start.
+    const start = this.droppedSinceRelease ? tailStart(data, data.length) : 0
+    this.droppedSinceRelease = false
     if (start > 0) {
       this.skipped += start
       this.heldSwitch = lastScreenSwitch(data.subarray(0, start)) ?? this.heldSwitch
@@ -406,7 +563,8 @@ export class RenderedScreen implements OutputView {
     this.disposed = true
     if (this.heldTimer) clearTimeout(this.heldTimer)
     if (this.quietTimer) clearTimeout(this.quietTimer)
-    this.held = []
+    this.held.clear()
+    this.burstBytes = 0
     this.early = null
     this.trimSubscription?.dispose()
     this.term?.dispose()
@@ -434,7 +592,11 @@ export class RenderedScreen implements OutputView {
   }
 }
 
-/** One line of a pipe session's output. `seq` numbers lines from 0; the unfinished last line keeps its seq. */
+/**
+ * One line of a pipe session's output. `seq` tells lines apart, in order: from 0, one per line, except
+ * that the lines a flood left out move it on by at least one rather than one each. The unfinished last
+ * line keeps its seq.
+ */
 export interface TextLine {
   seq: number
   text: string
@@ -458,14 +620,17 @@ const OPEN_ESCAPE = /\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|\]|[PX^_][^\x1b]*(?:\x
 /** An unterminated OSC/DCS longer than this is garbage, not a sequence worth waiting for. */
 const MAX_OPEN_ESCAPE = 4096
 /**
- * Pipe output is split into lines as it comes, up to FLOOD_BUDGET_BYTES per FLOOD_WINDOW_MS; beyond that
- * (and in every window after one that went beyond it) only the last FLOOD_TAIL_BYTES are: decoding and
- * splitting 25 MB of a build log line by line cost proctor more CPU than reading it, which slowed the
- * agent writing it to a quarter of a plain pipe's speed.
+ * Pipe output is split into lines as it comes, up to FLOOD_BUDGET_BYTES per FLOOD_WINDOW_MS (the rate
+ * OutputPipeline.calm() calls a flood, as the PTY screen's budget); beyond that (and in every window after
+ * one that went beyond it) only the last FLOOD_TAIL_BYTES are: decoding and splitting 25 MB of a build log
+ * line by line cost proctor more CPU than reading it, which slowed the agent writing it to a quarter of a
+ * plain pipe's speed. Every line split is also matched against every rule: with 256 KB budgets and 64 KB
+ * tails, the lines of a 25 MB flood's first window and tails were a tenth of proctor's CPU for it.
  */
 const FLOOD_WINDOW_MS = 50
-const FLOOD_BUDGET_BYTES = 256 * 1024
-const FLOOD_TAIL_BYTES = 64 * 1024
+const FLOOD_BUDGET_BYTES = 64 * 1024
+/** The end of a flood the detector sees: a few hundred lines of a build log (at least 4 × maxLineChars). */
+const FLOOD_TAIL_BYTES = 16 * 1024
 
 /**
  * Lines of a pipe session: UTF-8 decoded (invalid bytes become U+FFFD), escape sequences removed, the
@@ -494,25 +659,32 @@ export class LineView implements OutputView {
   private windowBytes = 0
   private floodedNow = false
   private floodedLast = false
-  private deferred: Uint8Array[] = []
-  private deferredBytes = 0
+  /** The end of a flood, waiting to be decoded. */
+  private readonly deferred: TailRing
   /** The dropped bytes began a line: the next newline ends it, skipped. */
   private lost = false
-  private readonly floodTail: number
+  /** The decoder may hold part of a character (it decoded since it was last reset). */
+  private decoderUsed = false
 
   constructor(opts: LineViewOptions = {}) {
     this.keepLines = Math.max(1, opts.keepLines ?? 500)
     this.maxLineChars = Math.max(80, opts.maxLineChars ?? 4096)
     this.trackPending = opts.trackPending ?? true
     this.maxPendingChars = Math.max(this.maxLineChars, opts.maxPendingChars ?? 4 * 1024 * 1024)
-    this.floodTail = Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars)
+    this.deferred = new TailRing(Math.max(FLOOD_TAIL_BYTES, 4 * this.maxLineChars), (source, start, end) =>
+      this.drop(source.subarray(start, end)),
+    )
   }
 
   get flooding(): boolean {
     return this.floodedLast || this.floodedNow
   }
 
-  /** Completed lines never shown to the detector because it fell too far behind. */
+  /**
+   * Completed lines never shown to the detector because it fell too far behind: exact when the detector
+   * was slow, at least one per stretch of bytes a flood left out (those are never decoded, nor their
+   * lines counted one by one).
+   */
   get skippedLines(): number {
     this.settleFlood()
     return this.skipped
@@ -535,26 +707,17 @@ export class LineView implements OutputView {
       this.process(chunk)
       return
     }
-    // A flood: the bytes wait, and only the last floodTail of them is ever decoded and split into lines
-    // (at the next window, or when anything reads the view). What comes before is counted as skipped
-    // lines (a newline byte is never part of a UTF-8 sequence, so no decoding is needed to count them):
-    // the transcript has every byte; the detector sees the end of the flood, where a prompt would be.
+    // A flood: the bytes wait, and only the last ring's worth of them is ever decoded and split into
+    // lines (at the next window, or when anything reads the view); what falls out of the ring before that
+    // is dropped. The transcript has every byte; the detector sees the end of the flood, where a prompt
+    // would be.
     this.deferred.push(chunk)
-    this.deferredBytes += chunk.length
-    while (this.deferredBytes - this.deferred[0]!.length >= this.floodTail) {
-      const first = this.deferred.shift()!
-      this.deferredBytes -= first.length
-      this.drop(first)
-      this.floodedNow = true
-    }
   }
 
   /** Decodes what a flood left waiting: the end of its output. */
   private settleFlood(): void {
     if (this.deferred.length === 0) return
-    let bytes = Buffer.concat(this.deferred)
-    this.deferred = []
-    this.deferredBytes = 0
+    let bytes = this.deferred.take()
     if (this.lost) {
       // The line the dropped bytes began: skipped to its end. A line with no end in sight keeps its end
       // (as any line longer than maxLineChars does), so a prompt at the end of a flood is still seen.
@@ -568,13 +731,21 @@ export class LineView implements OutputView {
     if (bytes.length > 0) this.process(bytes)
   }
 
-  /** Bytes a flood left out: their lines are counted as skipped, never decoded. */
+  /**
+   * Bytes a flood left out, never decoded. A newline among them ended at least one line unseen: the line
+   * numbers move on by one, not by the count (searching for every newline of 25 MB, a call per line,
+   * cost more than everything else proctor does with the bytes; the numbers only have to tell lines
+   * apart and keep their order). A newline byte is never part of a UTF-8 sequence, so none is missed.
+   */
   private drop(bytes: Uint8Array): void {
-    let count = 0
-    for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) count++
-    this.skipLines(count)
+    this.floodedNow = true
+    // A line already ended in this gap: it moved the numbers on, and the rest of the gap is skipped to the
+    // next newline after it anyway. Nothing more to look at until the flood's end is decoded.
+    if (this.lost) return
+    const lineEnded = bytes.indexOf(0x0a) !== -1
+    this.skipLines(lineEnded ? 1 : 0)
     // The bytes after the last newline began a line whose start is gone: it is skipped to its end.
-    if (count > 0) this.lost = true
+    if (lineEnded) this.lost = true
   }
 
   /** `count` lines ended unseen; the line in progress (if any) is cut off. */
@@ -582,7 +753,10 @@ export class LineView implements OutputView {
     this.current = ''
     this.currentTouched = false
     this.carry = ''
-    this.decoder.decode() // drops a half-received character
+    if (this.decoderUsed) {
+      this.decoder.decode() // drops a half-received character
+      this.decoderUsed = false
+    }
     if (count === 0) return
     this.nextSeq += count
     this.skipped += count
@@ -592,6 +766,7 @@ export class LineView implements OutputView {
   }
 
   private process(chunk: Uint8Array): void {
+    this.decoderUsed = true
     let text = this.carry + this.decoder.decode(chunk, { stream: true })
     this.carry = ''
     const esc = text.lastIndexOf('\x1b')
@@ -645,8 +820,7 @@ export class LineView implements OutputView {
 
   dispose(): void {
     this.pending = []
-    this.deferred = []
-    this.deferredBytes = 0
+    this.deferred.clear()
   }
 
   private consume(text: string): void {

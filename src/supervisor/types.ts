@@ -29,6 +29,11 @@ export interface SpawnOptions {
   graceMs: number
   /** Raw output as it arrives: PTY output, or (pipe mode) stdout and stderr tagged. */
   onOutput?: (chunk: Buffer, stream: 'pty' | 'stdout' | 'stderr') => void
+  /**
+   * Read the output into one reused buffer (src/supervisor/reuse-read.ts): no allocation per read, but
+   * `onOutput`'s chunk is then only valid during the call — copy what you keep.
+   */
+  reuseOutputBuffer?: boolean
   /** Records the process in the run registry so a crashed proctor's children are reaped later. */
   registry?: { dir: string; role: 'agent' | 'hook' | 'batch'; session?: string }
   /** Label used in error messages and the registry ("agent", "hook tests", ...). */

@@ -105,7 +105,8 @@ describe('AgentRun', () => {
       { file: 'seq', args: ['1', '20000'] },
       {
         output: {
-          write: (chunk) => received.push(chunk),
+          // The chunk is lent (read into a reused buffer): a sink copies what it keeps.
+          write: (chunk) => received.push(Buffer.from(chunk)),
           flush: async () => {
             flushedBeforeExit = true
           },
@@ -117,9 +118,30 @@ describe('AgentRun', () => {
       expect(Buffer.concat(received).length).toBe(exit.outputBytes)
     })
     const exit = await run.start().finished
-    expect(Buffer.concat(received).toString()).toMatch(/\b20000\r\n$/)
+    const expected = Array.from({ length: 20000 }, (_, i) => `${i + 1}\r\n`).join('')
+    expect(Buffer.concat(received).toString()).toBe(expected)
     expect(exit.exitCode).toBe(0)
   })
+
+  it.each(['pty', 'pipe'] as const)(
+    "gives 'output' listeners chunks of their own (%s), while the sink's are lent",
+    async (mode) => {
+      const kept: Buffer[] = []
+      const lent: Buffer[] = []
+      const { run } = agentRun(
+        { file: 'seq', args: ['1', '100000'] },
+        { output: { write: (chunk) => lent.push(chunk) } },
+        mode,
+      )
+      run.on('output', (chunk) => kept.push(chunk))
+      expect((await run.start().finished).exitCode).toBe(0)
+      const newline = mode === 'pty' ? '\r\n' : '\n'
+      const expected = Array.from({ length: 100000 }, (_, i) => `${i + 1}${newline}`).join('')
+      expect(Buffer.concat(kept).toString()).toBe(expected)
+      // The sink got each chunk without a copy: views of the one buffer the output is read into.
+      expect(new Set(lent.map((chunk) => chunk.buffer)).size).toBeLessThan(lent.length / 2)
+    },
+  )
 
   it('types into the agent and reports its pid', async () => {
     const { run, output } = agentRun({ file: fixture('echo-input.sh'), args: [] })

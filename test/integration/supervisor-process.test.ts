@@ -12,7 +12,7 @@ import { OutputLog, fixture, processEnv, repoRoot, waitFor, waitGone } from './s
 
 const started: ManagedProcess[] = []
 
-function start(mode: SpawnMode, command: SpawnOptions['command'], extra: Partial<SpawnOptions> = {}) {
+function startProcess(mode: SpawnMode, command: SpawnOptions['command'], extra: Partial<SpawnOptions> = {}) {
   const log = new OutputLog()
   const child = spawnManaged({
     command,
@@ -31,7 +31,20 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((child) => child.stop('requested')))
 })
 
-describe.each(['pty', 'pipe'] as const)('spawnManaged in %s mode', (mode) => {
+// The agent's output is read into one reused buffer (reuseOutputBuffer, as AgentRun does); hooks read it
+// the ordinary way: the group lifecycle must not depend on which.
+describe.each([
+  ['pty', false],
+  ['pty', true],
+  ['pipe', false],
+  ['pipe', true],
+] as const)('spawnManaged in %s mode (reused read buffer: %s)', (mode, reuseOutputBuffer) => {
+  const start = (
+    spawnMode: SpawnMode,
+    command: SpawnOptions['command'],
+    extra: Partial<SpawnOptions> = {},
+  ): ReturnType<typeof startProcess> => startProcess(spawnMode, command, { reuseOutputBuffer, ...extra })
+
   it('reports exit code 0 and all output', async () => {
     const { child, log } = start(mode, { file: fixture('exit-with.sh'), args: ['0'] })
     const exit = await child.exited
@@ -154,13 +167,48 @@ describe.each(['pty', 'pipe'] as const)('spawnManaged in %s mode', (mode) => {
 })
 
 describe('spawnManaged specifics', () => {
-  it('types into the terminal in PTY mode', async () => {
-    const { child, log } = start('pty', { file: fixture('echo-input.sh'), args: [] })
-    await log.next(/ready/)
-    await child.write('hello there\r')
-    await log.next(/got: hello there/)
-    expect((await child.exited).exitCode).toBe(0)
-  })
+  const start = startProcess
+
+  it.each([false, true])(
+    'types into the terminal in PTY mode (reused read buffer: %s)',
+    async (reuseOutputBuffer) => {
+      const { child, log } = start('pty', { file: fixture('echo-input.sh'), args: [] }, { reuseOutputBuffer })
+      await log.next(/ready/)
+      await child.write('hello there\r')
+      await log.next(/got: hello there/)
+      expect((await child.exited).exitCode).toBe(0)
+      // The input went through node-pty's socket while the output was read by another: both ended.
+      expect(await child.write('late\r')).toMatchObject({ delivered: false })
+    },
+  )
+
+  it.each(['pty', 'pipe'] as const)(
+    'with reuseOutputBuffer reads %s output into one buffer and delivers every byte',
+    async (mode) => {
+      const chunks: Buffer[] = []
+      const buffers = new Map<ArrayBufferLike, number>()
+      const child = spawnManaged({
+        command: { file: 'seq', args: ['1', '100000'] },
+        cwd: repoRoot,
+        env: processEnv(),
+        mode,
+        graceMs: 1000,
+        reuseOutputBuffer: true,
+        onOutput: (chunk) => {
+          buffers.set(chunk.buffer, (buffers.get(chunk.buffer) ?? 0) + 1)
+          chunks.push(Buffer.from(chunk))
+        },
+      })
+      started.push(child)
+      expect((await child.exited).exitCode).toBe(0)
+      const newline = mode === 'pty' ? '\r\n' : '\n'
+      const expected = Array.from({ length: 100000 }, (_, i) => `${i + 1}${newline}`).join('')
+      expect(Buffer.concat(chunks).toString()).toBe(expected)
+      // Not a fresh Buffer per read: all reads (but a PTY's last bytes, read apart at its end) share one.
+      expect(chunks.length).toBeGreaterThan(10)
+      expect(Math.max(...buffers.values())).toBeGreaterThanOrEqual(chunks.length - 2)
+    },
+  )
 
   it('gives a PTY child a terminal of the requested size', async () => {
     const { child, log } = start('pty', { shell: '[ -t 1 ] && echo tty; stty size' }, { cols: 100, rows: 30 })
@@ -169,21 +217,25 @@ describe('spawnManaged specifics', () => {
     expect(log.text).toContain('30 100')
   })
 
-  it('feeds stdin in pipe mode and keeps stdout and stderr apart', async () => {
-    const streams: string[] = []
-    const child = spawnManaged({
-      command: { shell: 'read -r line; echo "out:$line"; echo "err:$line" >&2' },
-      cwd: repoRoot,
-      env: processEnv(),
-      mode: 'pipe',
-      graceMs: 1000,
-      stdin: 'abc\n',
-      onOutput: (chunk, stream) => streams.push(`${stream}=${chunk.toString().trim()}`),
-    })
-    started.push(child)
-    await child.exited
-    expect(streams.sort()).toEqual(['stderr=err:abc', 'stdout=out:abc'])
-  })
+  it.each([false, true])(
+    'feeds stdin in pipe mode and keeps stdout and stderr apart (reused read buffer: %s)',
+    async (reuseOutputBuffer) => {
+      const streams: string[] = []
+      const child = spawnManaged({
+        reuseOutputBuffer,
+        command: { shell: 'read -r line; echo "out:$line"; echo "err:$line" >&2' },
+        cwd: repoRoot,
+        env: processEnv(),
+        mode: 'pipe',
+        graceMs: 1000,
+        stdin: 'abc\n',
+        onOutput: (chunk, stream) => streams.push(`${stream}=${chunk.toString().trim()}`),
+      })
+      started.push(child)
+      await child.exited
+      expect(streams.sort()).toEqual(['stderr=err:abc', 'stdout=out:abc'])
+    },
+  )
 
   it('closes stdin at once in pipe mode when no input is given', async () => {
     const { child, log } = start('pipe', { shell: 'cat; echo "eof seen"' })
@@ -212,6 +264,8 @@ describe('spawnManaged specifics', () => {
 })
 
 describe('command resolution before spawn', () => {
+  const start = startProcess
+
   it('reports a missing executable with the PATH searched', () => {
     const attempt = () =>
       spawnManaged({
@@ -259,10 +313,10 @@ describe('no tail loss on fast exit', () => {
   // node-pty on Node 20/22 can end the stream before the kernel's last bytes were read; check the
   // fix on the machine's own Node (the CLI floor) and on the pinned Node 24 that runs the tests.
   const nodes = [...new Set([process.execPath, process.env.PROCTOR_SYSTEM_NODE].filter(Boolean))] as string[]
-  it.each(nodes)(
-    'delivers every byte of `seq 1 50000` in 50/50 PTY runs under %s',
-    (node) => {
-      const out = execFileSync(node, ['--import', 'tsx', fixture('tail-check.mts'), '50', '50000'], {
+  it.each(nodes.flatMap((node) => [[node, ''] as const, [node, 'reuse'] as const]))(
+    'delivers every byte of `seq 1 50000` in 50/50 PTY runs under %s %s',
+    (node, reuse) => {
+      const out = execFileSync(node, ['--import', 'tsx', fixture('tail-check.mts'), '50', '50000', reuse], {
         cwd: repoRoot,
         encoding: 'utf8',
         timeout: 120_000,

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { Transcript, transcriptCapNote } from '../../src/supervisor/capture.js'
+import { Transcript, TRANSCRIPT_BLOCK_BYTES, transcriptCapNote } from '../../src/supervisor/capture.js'
 
 let dir: string
 beforeEach(() => {
@@ -62,17 +62,17 @@ describe('Transcript', () => {
     let maxPending = 0
     // Mostly PTY-sized reads, some larger than a block, some empty: 8 MB in all.
     for (let total = 0; total < 8 * 1024 * 1024;) {
-      const size = rand(10) === 0 ? 100_000 + rand(200_000) : rand(5000)
+      const size = rand(10) === 0 ? 200_000 + rand(200_000) : rand(5000)
       const chunk = Buffer.alloc(size, chunks.length % 251)
       chunks.push(chunk)
       t.write(chunk)
       total += size
       maxPending = Math.max(maxPending, t.pendingBytes)
     }
-    expect(maxPending).toBeLessThanOrEqual(64 * 1024)
+    expect(maxPending).toBeLessThanOrEqual(TRANSCRIPT_BLOCK_BYTES)
     const expected = Buffer.concat(chunks)
     // Everything but the last partial block is on disk before close.
-    expect(fs.statSync(file).size).toBeGreaterThanOrEqual(expected.length - 64 * 1024)
+    expect(fs.statSync(file).size).toBeGreaterThanOrEqual(expected.length - TRANSCRIPT_BLOCK_BYTES)
     const summary = await t.close()
     expect(summary).toMatchObject({ bytes: expected.length, capped: false, dropped: 0, error: null })
     expect(fs.readFileSync(file).equals(expected)).toBe(true)
@@ -91,16 +91,26 @@ describe('Transcript', () => {
 
   it('small writes reach the disk without waiting for close', async () => {
     const file = path.join(dir, 'transcript.log')
-    const t = new Transcript(file, 1000)
-    t.write(Buffer.from('prompt> '))
+    const t = new Transcript(file, 1024 * 1024)
     // No event marks a write landing on disk: poll with a generous deadline.
-    const deadline = Date.now() + 20_000
     const read = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')
-    while (read() !== 'prompt> ') {
-      if (Date.now() > deadline) throw new Error('transcript never reached the disk')
-      await new Promise((resolve) => setTimeout(resolve, 10))
+    const landed = async (text: string) => {
+      const deadline = Date.now() + 20_000
+      while (read() !== text) {
+        if (Date.now() > deadline) throw new Error(`transcript never reached ${JSON.stringify(text)}`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
     }
-    expect(await t.close()).toMatchObject({ bytes: 8, capped: false })
+    t.write(Buffer.from('prompt> '))
+    await landed('prompt> ')
+    // A block that fills goes at once; one begun after it lands on its own while the flush timer armed
+    // for the one before is still pending.
+    t.write(Buffer.from('a> '))
+    const fill = 'x'.repeat(TRANSCRIPT_BLOCK_BYTES - 3)
+    t.write(Buffer.from(fill))
+    t.write(Buffer.from('answer'))
+    await landed('prompt> a> ' + fill + 'answer')
+    expect(await t.close()).toMatchObject({ bytes: 8 + TRANSCRIPT_BLOCK_BYTES + 6, capped: false })
   })
 
   it('close() is idempotent and later writes are ignored', async () => {

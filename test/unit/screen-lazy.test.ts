@@ -28,6 +28,22 @@ describe('RenderedScreen constructed before xterm is loaded', () => {
     screen.dispose()
   })
 
+  it('keeps what it holds before xterm loaded when the chunks come in one reused buffer', async () => {
+    // The agent's output is read into one buffer that the next read overwrites (reuse-read.ts).
+    const { RenderedScreen } = await freshScreenModule()
+    const screen = new RenderedScreen({ cols: 30, rows: 3 })
+    const reused = Buffer.alloc(4)
+    const bytes = b('first\r\nsecond\r\nthird')
+    for (let i = 0; i < bytes.length; i += reused.length) {
+      const n = bytes.copy(reused, 0, i, i + reused.length)
+      screen.write(reused.subarray(0, n))
+      reused.fill(0x21)
+    }
+    await screen.flush()
+    expect(screen.visibleLines()).toEqual(['first', 'second', 'third'])
+    screen.dispose()
+  })
+
   it('takes a resize made before xterm loaded', async () => {
     const { RenderedScreen } = await freshScreenModule()
     const screen = new RenderedScreen({ cols: 10, rows: 3 })

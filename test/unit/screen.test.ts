@@ -74,6 +74,67 @@ describe('RenderedScreen (real @xterm/headless)', () => {
     screen.dispose()
   })
 
+  it('keeps what it renders when every chunk comes in one buffer that the next read overwrites', async () => {
+    // How the agent's output arrives (src/supervisor/reuse-read.ts): the screen must copy what it keeps.
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    const reused = Buffer.alloc(4096)
+    const lend = (bytes: Buffer) => {
+      for (let i = 0; i < bytes.length; i += reused.length) {
+        const n = bytes.copy(reused, 0, i, i + reused.length)
+        screen.write(reused.subarray(0, n))
+        reused.fill(0x21) // the next read lands here
+      }
+    }
+    lend(Buffer.from('\x1b[31mfirst\x1b[0m frame\r\nDo you want to proceed?'))
+    await screen.flush()
+    expect(screen.visibleLines().slice(0, 2)).toEqual(['first frame', 'Do you want to proceed?'])
+    // A flood, thinned to its tail, then the prompt after it.
+    const lines = Array.from({ length: 100_000 }, (_, i) => `line ${i}`)
+    lend(Buffer.from('\r\n' + lines.join('\r\n') + '\r\n'))
+    lend(Buffer.from('Allow this action?'))
+    await screen.flush()
+    expect(screen.skippedBytes).toBeGreaterThan(0)
+    expect(screen.visibleLines()).toEqual([
+      'line 99996',
+      'line 99997',
+      'line 99998',
+      'line 99999',
+      'Allow this action?',
+    ])
+    screen.dispose()
+  })
+
+  it("renders little of a flood's first window: what came at once, then the end of it", async () => {
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    const lines = Array.from({ length: 50_000 }, (_, i) => `line ${i}`)
+    const flood = Buffer.from(lines.join('\r\n') + '\r\n')
+    for (let i = 0; i < flood.length; i += 4096) screen.write(flood.subarray(i, i + 4096))
+    await screen.flush()
+    // 16 KB at once and a 16 KB tail (it was the whole 64 KB budget of the window, then a 32 KB tail).
+    expect(flood.length - screen.skippedBytes).toBeLessThanOrEqual(40 * 1024)
+    expect(screen.visibleLines()).toEqual(['line 49996', 'line 49997', 'line 49998', 'line 49999', ''])
+    screen.dispose()
+  })
+
+  it('renders a large redraw in full when the window stays within its budget', async () => {
+    const screen = new RenderedScreen({ cols: 120, rows: 40 })
+    // A TUI repainting every cell in colour: about 30 KB at once, more than is rendered as it comes.
+    const rows = Array.from({ length: 40 }, (_, r) =>
+      Array.from({ length: 120 }, (_, c) => String.fromCharCode(97 + ((r + c) % 26))).join(''),
+    )
+    const redraw = Buffer.from(
+      rows
+        .map((row, r) => `\x1b[${r + 1};1H` + [...row].map((ch, c) => `\x1b[3${c % 8}m${ch}`).join(''))
+        .join(''),
+    )
+    expect(redraw.length).toBeGreaterThan(20 * 1024)
+    for (let i = 0; i < redraw.length; i += 4096) screen.write(redraw.subarray(i, i + 4096))
+    await screen.flush()
+    expect(screen.skippedBytes).toBe(0)
+    expect(screen.visibleLines()).toEqual(rows)
+    screen.dispose()
+  })
+
   it('a switch to the alternate screen inside a skipped flood still takes effect', async () => {
     const screen = new RenderedScreen({ cols: 40, rows: 5 })
     const filler = Buffer.from('x'.repeat(39) + '\r\n')
@@ -242,16 +303,39 @@ describe('LineView', () => {
     const chars = taken.reduce((sum, l) => sum + l.text.length + 1, 0)
     expect(chars).toBeLessThan(1024 * 1024)
     const last = taken[taken.length - 1]!
-    expect(last).toEqual({ seq: 256 * perChunk, text: 'Overwrite 3 files? [y/N] ', complete: false })
-    // Every completed line is either handed over or counted as skipped, and numbered in order.
-    expect(taken.length - 1 + view.skippedLines).toBe(256 * perChunk)
+    expect(last).toMatchObject({ text: 'Overwrite 3 files? [y/N] ', complete: false })
+    // The lines left out are not counted one by one (that cost more than reading them), but they are
+    // counted, and the lines handed over are numbered in order, after every line before the gap.
+    expect(view.skippedLines).toBeGreaterThan(0)
+    expect(taken.length - 1 + view.skippedLines).toBeLessThanOrEqual(256 * perChunk)
     const complete = taken.slice(0, -1)
     expect(complete.every((l, i) => i === 0 || l.seq > complete[i - 1]!.seq)).toBe(true)
     // The lines handed over last are the flood's last lines, in order, up to the prompt.
     const end = complete.slice(-100)
-    expect(end.map((l) => l.seq)).toEqual(end.map((_, i) => 256 * perChunk - 100 + i))
+    expect(end.map((l) => l.seq)).toEqual(end.map((_, i) => last.seq - 100 + i))
     expect(taken.slice(0, -1).every((l) => l.text === line.toString().trimEnd())).toBe(true)
     expect(view.tailText(1)).toBe('Overwrite 3 files? [y/N]')
+  })
+
+  it('keeps what it decodes when every chunk comes in one buffer that the next read overwrites', () => {
+    const view = new LineView()
+    const reused = Buffer.alloc(65536)
+    const lend = (bytes: Buffer) => {
+      for (let i = 0; i < bytes.length; i += reused.length) {
+        const n = bytes.copy(reused, 0, i, i + reused.length)
+        view.write(reused.subarray(0, n))
+        reused.fill(0x21)
+      }
+    }
+    const line = 'build step 0123456789 0123456789 0123456789 ok\n'
+    // 8 MB at once: a flood, so the lines wait in the view before they are decoded.
+    lend(Buffer.from(line.repeat(Math.ceil((8 * 1024 * 1024) / line.length))))
+    lend(Buffer.from('Overwrite 3 files? [y/N] '))
+    const taken = view.takeLines()
+    expect(view.skippedLines).toBeGreaterThan(0)
+    expect(taken.at(-1)).toMatchObject({ text: 'Overwrite 3 files? [y/N] ', complete: false })
+    expect(taken.slice(0, -1).every((l) => l.text === line.trimEnd())).toBe(true)
+    expect(view.tailText(2)).toBe(`${line.trimEnd()}\nOverwrite 3 files? [y/N]`)
   })
 
   it('survives random bytes and escape fragments', () => {
