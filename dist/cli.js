@@ -19,14 +19,22 @@ async function main(argv) {
         process.stdout.write(PROCTOR_VERSION + '\n');
         return 0;
     }
-    const [{ buildProgram }, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-        import('./chunks/program-Bhu0wihZ.js').then(function (n) { return n.p; }),
+    // `checkpoints create` with its plain options runs without commander (scripts run it once per checkpoint);
+    // anything else about it (--help, a typo) goes through the program as before.
+    const create = args[0] === 'checkpoints' && args[1] === 'create'
+        ? await import('./chunks/checkpoints-create-B8qA95hY.js')
+        : null;
+    const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null;
+    const [program, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
+        plainCreate ? null : import('./chunks/program-CHV37Y06.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
         import('./chunks/exit-Qpwlb4p1.js'),
         import('./chunks/errors-7nusPbhT.js'),
     ]);
-    const program = await buildProgram(argv);
     try {
-        await program.parseAsync(argv);
+        if (program)
+            await program.parseAsync(argv);
+        else
+            await create.createCheckpoint(plainCreate);
         return 0;
     }
     catch (error) {
