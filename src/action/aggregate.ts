@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { loadConfig } from '../config/load.js'
 import { ConfigError } from '../config/errors.js'
-import { configSchema, type Config } from '../config/schema.js'
+import type { Config } from '../config/schema.js'
+import { defaultConfig } from '../config/defaults.js'
 import { aggregateReports, parseSessionReport, type ChildInput } from '../report/aggregate.js'
 import type { BatchReport, SessionStatus } from '../report/model.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -39,7 +40,7 @@ export async function runAggregate(inputs: ActionInputs, env: Env): Promise<numb
     const file = inputs.configGiven || fs.existsSync(resolve(inputs.config)) ? inputs.config : undefined
     const loaded = file ? await loadConfig({ file, cwd: process.cwd() }) : null
     for (const warning of loaded?.warnings ?? []) core.warning(`proctor.yml: ${warning}`)
-    config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs)
+    config = applyInputs(loaded?.config ?? defaultConfig(), inputs)
     ctx = readActionsContext(env)
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof InputError

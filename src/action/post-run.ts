@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { ensureStateDir } from '../state/layout.js'
 import { reconcileOrphans } from '../supervisor/registry.js'
 import { loadConfig } from '../config/load.js'
-import { configSchema, type Config } from '../config/schema.js'
+import type { Config } from '../config/schema.js'
+import { defaultConfig } from '../config/defaults.js'
 import { checkpointRef } from '../checkpoints/refs.js'
 import { listCheckpoints } from '../checkpoints/history.js'
 import { parseSessionReport } from '../report/aggregate.js'
@@ -42,7 +43,7 @@ export async function post(env: Record<string, string | undefined> = process.env
   const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(
     () => null,
   )
-  const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs)
+  const config = applyInputs(loaded?.config ?? defaultConfig(), inputs)
   // The agent job of the two-job layout never pushes or publishes, not even from the post step.
   if (inputs.handoff) config.checkpoints.push = 'never'
   const workspace = Workspace.find(cwd)

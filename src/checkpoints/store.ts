@@ -54,7 +54,7 @@ export interface CheckpointStoreOptions {
    */
   baseCommit?: string
   /**
-   * What the caller already resolved before the agent's spawn, with one cat-file (see `openingRevisions`):
+   * What the caller already resolved before the agent's spawn, with one cat-file (resolveOpening):
    * the store then starts no git process of its own to open.
    */
   resolved?: OpeningObjects
@@ -102,10 +102,21 @@ export interface OpeningObjects {
   chainTree: string | null
 }
 
-/** The revisions, in OpeningObjects' order, that resolve what the store needs to open. */
-export function openingRevisions(session: string, start = 'HEAD'): string[] {
+/** What the store needs to open for `session`, from `start` (HEAD by default): one cat-file. */
+export async function resolveOpening(git: Git, session: string, start = 'HEAD'): Promise<OpeningObjects> {
   const ref = checkpointRef(session)
-  return [`${start}^{commit}`, `${start}^{tree}`, `${ref}^{commit}`, `${ref}^{tree}`]
+  const [startCommit, startTree, chainCommit, chainTree] = await git.resolveObjects([
+    `${start}^{commit}`,
+    `${start}^{tree}`,
+    `${ref}^{commit}`,
+    `${ref}^{tree}`,
+  ])
+  return {
+    startCommit: startCommit ?? null,
+    startTree: startTree ?? null,
+    chainCommit: chainCommit ?? null,
+    chainTree: chainTree ?? null,
+  }
 }
 
 export interface CheckpointResult {
@@ -273,15 +284,7 @@ export class CheckpointStore {
     // One cat-file for the start commit, the chain tip and their trees (missing ones come back as null),
     // unless the caller resolved them before the agent's spawn; the attributes files alongside.
     const [objects, filters] = await Promise.all([
-      this.options.resolved ??
-        this.git
-          .resolveObjects(openingRevisions(this.session, this.options.baseCommit ?? 'HEAD'))
-          .then(([startCommit, startTree, chainCommit, chainTree]) => ({
-            startCommit: startCommit ?? null,
-            startTree: startTree ?? null,
-            chainCommit: chainCommit ?? null,
-            chainTree: chainTree ?? null,
-          })),
+      this.options.resolved ?? resolveOpening(this.git, this.session, this.options.baseCommit ?? 'HEAD'),
       this.globalAttributeFiles(infoAttributes, configFiles),
     ])
     this.filterAttributeFiles = filters
@@ -325,9 +328,7 @@ export class CheckpointStore {
    */
   private listEarly(): string | null {
     try {
-      const stat = fs.statSync(this.userIndex)
-      fs.copyFileSync(this.userIndex, this.indexFile)
-      fs.utimesSync(this.indexFile, stat.atime, stat.mtime)
+      this.copyUserIndex()
     } catch {
       fs.rmSync(this.indexFile, { force: true })
       return null
@@ -391,12 +392,10 @@ export class CheckpointStore {
   }
 
   /**
-   * Seed from the user's index so its stat data is reused (only changed files get hashed), with the
-   * mtime preserved: git trusts stat data by comparing it to the index file's own mtime (racy-git), and
-   * a fresh mtime would hide same-size edits made in the same second. `read-tree --reset` then drops
-   * what the user staged but did not commit, keeping matching stat entries; it is skipped when the
-   * user's index records (in its cache-tree) that it holds exactly the start tree, the common case of a
-   * user who staged nothing. Assume-unchanged or skip-worktree entries, an index this reader does not
+   * Seed from a copy of the user's index (copyUserIndex) so its stat data is reused (only changed files
+   * get hashed). `read-tree --reset` then drops what the user staged but did not commit, keeping matching
+   * stat entries; it is skipped when the user's index records (in its cache-tree) that it holds exactly
+   * the start tree, the common case of a user who staged nothing. Assume-unchanged or skip-worktree entries, an index this reader does not
    * understand, an unborn HEAD or a resumed chain take the plain path.
    */
   private async seedIndex(): Promise<void> {
@@ -405,9 +404,7 @@ export class CheckpointStore {
       startTree !== null && this.headTree ? readIndexSummary(this.userIndex, this.headTree.length / 2) : null
     try {
       if (startTree !== null && summary && !summary.hidden) {
-        const stat = fs.statSync(this.userIndex)
-        fs.copyFileSync(this.userIndex, this.indexFile)
-        fs.utimesSync(this.indexFile, stat.atime, stat.mtime)
+        this.copyUserIndex()
         if (summary.tree !== this.headTree)
           await this.git.readTree(this.indexFile, startTree, { reset: true })
         this.indexMatchesHead = true
@@ -419,6 +416,17 @@ export class CheckpointStore {
     fs.rmSync(this.indexFile, { force: true })
     await this.git.readTree(this.indexFile, startTree)
     this.indexMatchesHead = true
+  }
+
+  /**
+   * The private index as a copy of the user's, with its mtime: git trusts an entry's stat data by comparing
+   * it to the index file's own mtime (racy-git), and a fresh mtime would hide same-size edits made in the
+   * same second.
+   */
+  private copyUserIndex(): void {
+    const stat = fs.statSync(this.userIndex)
+    fs.copyFileSync(this.userIndex, this.indexFile)
+    fs.utimesSync(this.indexFile, stat.atime, stat.mtime)
   }
 
   // ---- one checkpoint ----------------------------------------------------------------------------

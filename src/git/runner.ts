@@ -75,7 +75,8 @@ export interface GitRunnerOptions {
   /**
    * Run each git to completion before returning (runGitSync), for a process with nothing else to do
    * meanwhile: a one-shot `proctor checkpoints create`. Never in a session (it would stall the agent's
-   * output). Long-lived processes (stream) are not offered then; see `synchronous`.
+   * output). Its callers start no long-lived git (stream) with it: the checkpoint store reads
+   * `synchronous` and makes plain calls instead.
    */
   synchronous?: boolean
 }

@@ -8,7 +8,8 @@ import type { ReportBuilder } from '../report/builder.js'
 import { Git } from '../git/runner.js'
 import {
   CheckpointStore,
-  openingRevisions,
+  resolveOpening,
+  type OpeningObjects,
   type PauseHooks,
   type ValidateContext,
 } from '../checkpoints/store.js'
@@ -37,7 +38,7 @@ export interface CheckpointReads {
   cwd: string
   sessionId: string
   workspace: Workspace
-  objects: Promise<(string | null)[]>
+  objects: Promise<OpeningObjects>
   machinery: Promise<GitMachinery>
 }
 
@@ -49,7 +50,7 @@ export interface CheckpointReads {
 export function startCheckpointReads(cwd: string, sessionId: string): CheckpointReads | null {
   const workspace = Workspace.find(cwd)
   if (!workspace) return null
-  const objects = workspace.git.resolveObjects(openingRevisions(sessionId))
+  const objects = resolveOpening(workspace.git, sessionId)
   const machinery = GitMachinery.record(workspace.git)
   // Awaited by start(), if at all: never an unhandled rejection meanwhile.
   objects.catch(() => undefined)
@@ -135,19 +136,14 @@ export class SessionCheckpoints {
     // The same cat-file also resolves what the store needs to open (HEAD's tree, a resumed chain), so
     // opening it after the spawn starts no git process for that.
     const [objects, machinery] = await Promise.all([
-      reads ? reads.objects : git.resolveObjects(openingRevisions(this.o.sessionId)),
+      reads ? reads.objects : resolveOpening(git, this.o.sessionId),
       config.policy.git_tamper === 'off' ? null : reads ? reads.machinery : GitMachinery.record(git),
     ])
-    const head = objects[0] ?? null
+    const head = objects.startCommit
     this.machinery = machinery
     this.store = workspace.store(this.o.sessionId, config, {
       ...(head ? { baseCommit: head } : {}),
-      resolved: {
-        startCommit: head,
-        startTree: objects[1] ?? null,
-        chainCommit: objects[2] ?? null,
-        chainTree: objects[3] ?? null,
-      },
+      resolved: objects,
       // The recording read core.attributesFile from every scope already: no `git config` at open.
       ...(machinery ? { attributesFile: machinery.recordedValue('core.attributesfile') } : {}),
       hiddenPaths: this.o.hiddenPaths,
@@ -176,9 +172,9 @@ export class SessionCheckpoints {
     // Neither the watcher's scan nor seeding the private index delays the agent: both grow with the
     // repository, and each git process they start forks proctor (a synchronous ~1 ms per 50 MB of RSS, far
     // more on a busy machine), so they start once the agent has been spawned (agentRunning) and its first
-    // burst of output is over, or at the first checkpoint or the end if that comes first. A checkpoint (and the end of the session) waits for the
-    // store to open; a store that cannot open fails its checkpoints, which the session counts like any
-    // other checkpoint failure.
+    // burst of output is over, or at the first checkpoint or the end if that comes first. A checkpoint (and
+    // the end of the session) waits for the store to open; a store that cannot open fails its checkpoints,
+    // which the session counts like any other checkpoint failure.
     this.triggers = triggers
     const store = this.store
     this.launch = () => {

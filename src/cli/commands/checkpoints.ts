@@ -6,6 +6,7 @@ import { ConfigError } from '../../config/errors.js'
 import { loadConfig } from '../../config/load.js'
 import { Workspace } from '../../state/workspace.js'
 import type { Config } from '../../config/schema.js'
+import { defaultConfig } from '../../config/defaults.js'
 import { diffTrees, type ChangedFile } from '../../checkpoints/diff.js'
 import {
   listCheckpoints,
@@ -210,24 +211,16 @@ async function context(
     throw new CliExit(ExitCode.usage, `${io.cwd()} is not inside a git repository; run proctor there`)
   let config: Config
   try {
+    // Read-only commands need no config: they must not fail on an unrelated problem in proctor.yml.
     config =
       needConfig || opts.config
         ? (await loadConfig({ file: opts.config, cwd: io.cwd() })).config
-        : await defaults()
+        : defaultConfig()
   } catch (error) {
     if (error instanceof ConfigError) throw new CliExit(ExitCode.usage, error.message)
     throw error
   }
   return { git: workspace.git, config, workspace }
-}
-
-/**
- * Read-only commands need no config; they must not fail on an unrelated problem in proctor.yml. The schema
- * (zod) is loaded only here, not by `create`.
- */
-async function defaults(): Promise<Config> {
-  const { configSchema } = await import('../../config/schema.js')
-  return configSchema.parse({})
 }
 
 async function resolve(git: Git, id: string): Promise<CheckpointInfo> {
