@@ -22,11 +22,11 @@ async function main(argv) {
     // `checkpoints create` with its plain options runs without commander (scripts run it once per checkpoint);
     // anything else about it (--help, a typo) goes through the program as before.
     const create = args[0] === 'checkpoints' && args[1] === 'create'
-        ? await import('./chunks/checkpoints-create-B8qA95hY.js')
+        ? await import('./chunks/checkpoints-create-DqtiAe4_.js')
         : null;
     const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null;
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-        plainCreate ? null : import('./chunks/program-CHV37Y06.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+        plainCreate ? null : import('./chunks/program-CBD3Oxmc.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
         import('./chunks/exit-Qpwlb4p1.js'),
         import('./chunks/errors-7nusPbhT.js'),
     ]);

@@ -5,10 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { e as ensureStateDir } from './chunks/layout-CYVFN_Ug.js';
 import { r as reconcileOrphans } from './chunks/registry-ByicbcjU.js';
-import { l as loadConfig } from './chunks/load-lteu79IK.js';
-import { configSchema } from './chunks/schema-Bp8FKfsg.js';
+import { l as loadConfig, d as defaultConfig } from './chunks/load-B9qiv1lO.js';
 import { c as checkpointRef } from './chunks/refs-X9Bn9pnj.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DglThCT2.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-CJAuxeEJ.js';
 import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
 import { R as ReportBuilder } from './chunks/agent-env-D6AavH01.js';
 import { b as readActionsContext, l as linksFor } from './chunks/markdown-Bg0qdC5x.js';
@@ -54,9 +53,7 @@ import 'node:fs/promises';
 import './chunks/random-CHsw-YZ-.js';
 import 'node:os';
 import './chunks/errors-7nusPbhT.js';
-import './chunks/events-Dmce78pS.js';
-import './chunks/zod-Dy1kiRk-.js';
-import './chunks/store-xPNSVXb1.js';
+import './chunks/store-Dm3FM6sK.js';
 import './chunks/evaluate-D8eBpjCm.js';
 import './chunks/compile-CfUVcr6H.js';
 import './chunks/model-CLLzfyWv.js';
@@ -82,7 +79,7 @@ async function post(env = process.env) {
     const inputs = readInputs(env);
     // A config that broke since main read it must not stop the cleanup: fall back to the defaults.
     const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(() => null);
-    const config = applyInputs(loaded?.config ?? configSchema.parse({}), inputs);
+    const config = applyInputs(loaded?.config ?? defaultConfig(), inputs);
     // The agent job of the two-job layout never pushes or publishes, not even from the post step.
     if (inputs.handoff)
         config.checkpoints.push = 'never';
