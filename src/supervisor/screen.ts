@@ -85,16 +85,27 @@ const MAX_UNPARSED_BYTES = 16 * 1024 * 1024
 const FEED_WINDOW_MS = 50
 const FEED_BUDGET = 64 * 1024
 /**
- * Of a window's budget, this much is rendered as it comes; the rest waits for the window's end and is
- * rendered in full then if the window stayed within its budget (a large redraw of a TUI, 50 ms late at
- * most), or only as a flood's tail if it did not: rendering the whole budget of a flood's first window
- * at once was half of what xterm parsed of a 25 MB stream.
+ * Of a window's budget, this much is rendered once the output pauses (FEED_PAUSE_MS); the rest waits for
+ * the window's end and is rendered in full then if the window stayed within its budget (a large redraw
+ * of a TUI, 50 ms late at most), or only as a flood's tail if it did not: rendering the whole budget of a
+ * flood's first window at once was half of what xterm parsed of a 25 MB stream.
  */
 const FEED_AT_ONCE = 16 * 1024
 /**
+ * What comes at once is rendered when the output has paused this long, not as it comes: a flood never
+ * pauses, so it is known as one (over its budget) before xterm parses any of it. At the start of a
+ * stream xterm's code is cold, and rendering the first 16 KB of a flood as it came kept proctor from
+ * reading for ~45 ms on Node 20 (no compile cache there) and ~20 ms on Node 24, while the agent waited
+ * on a full terminal. A TUI writes a frame in one go, so a frame waits just this long; detection waits
+ * for 10 ms of quiet after it anyway (OutputPipeline).
+ */
+const FEED_PAUSE_MS = 4
+/**
  * What is rendered of a thinned flood at the end of a window: several screenfuls (a 40x120 screen of
  * text is under 5 KB, and well under 16 with colours), from a line start. xterm parses about 4 MB/s,
- * so each KB rendered of a flood is a quarter of a millisecond the agent's output waits.
+ * so each KB rendered of a flood is a quarter of a millisecond the agent's output waits. Of plain text
+ * (no ESC) only the last lines anything reads are rendered (REPORTED_LINES or the screen's rows): they
+ * alone decide what the screen shows, and 16 KB of 80-column lines is five times that.
  */
 const FLOOD_TAIL = 16 * 1024
 /**
@@ -135,6 +146,20 @@ function tailStart(bytes: Buffer, keep: number): number {
   const from = bytes.length - keep
   const nl = bytes.indexOf(0x0a, from)
   return nl === -1 || nl === bytes.length - 1 ? from : nl + 1
+}
+
+/**
+ * Where the last `lines` lines of `bytes` begin (after the LF before them); when it holds fewer, the
+ * first line start, as tailStart.
+ */
+function lastLinesStart(bytes: Buffer, lines: number): number {
+  let at = bytes.length
+  for (let i = 0; i < lines; i++) {
+    const nl = at === 0 ? -1 : bytes.lastIndexOf(0x0a, at - 1)
+    if (nl === -1) return tailStart(bytes, bytes.length)
+    at = nl
+  }
+  return at + 1
 }
 
 function asBuffer(chunk: Uint8Array): Buffer {
@@ -233,6 +258,8 @@ export class TailRing {
  * the largest part of proctor's memory (about 10 MB more peak RSS than 200 lines).
  */
 const DEFAULT_SCROLLBACK = 200
+/** The most lines anything reads back from the screen: the reports' and stop hooks' tail (tailText(40)). */
+const REPORTED_LINES = 40
 
 /** The private corner of xterm that tells when scrollback lines are trimmed (see followTrims). */
 interface XtermInternals {
@@ -283,6 +310,9 @@ export class RenderedScreen implements OutputView {
   private burst: Buffer | null = null
   private burstBytes = 0
   private burstEscape = false
+  /** performance.now() of the latest chunk into `burst`, and the timer that waits for a pause after it. */
+  private lastBurst = 0
+  private pauseTimer: NodeJS.Timeout | null = null
   private heldSwitch: string | null = null
   private heldTimer: NodeJS.Timeout | null = null
   /** While thinning: renders the held tail once the output pauses (FLOOD_QUIET_MS after lastHeld). */
@@ -380,16 +410,16 @@ export class RenderedScreen implements OutputView {
     }
     const budget = this.thinning ? 0 : FEED_BUDGET
     if (this.held.length === 0 && this.fedInWindow + this.burstBytes + chunk.length <= budget) {
-      // xterm keeps what it is given until it parsed it, and the chunk is only lent (OutputPipeline.write).
-      if (this.burstBytes === 0 && this.fedInWindow + chunk.length <= FEED_AT_ONCE) {
-        this.feed(Buffer.from(chunk))
-        return
-      }
+      // The chunk is only lent (OutputPipeline.write): it waits in the screen's own buffer, up to
+      // FEED_AT_ONCE of it for a pause, the rest for the window's end.
       this.burst ??= Buffer.allocUnsafeSlow(FEED_BUDGET)
       this.burst.set(chunk, this.burstBytes)
       this.burstBytes += chunk.length
       this.burstEscape ||= hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1
-      if (!this.heldTimer) this.armHeldTimer(FEED_WINDOW_MS, now)
+      this.lastBurst = now
+      if (this.fedInWindow + this.burstBytes <= FEED_AT_ONCE) {
+        if (!this.pauseTimer) this.armPause(FEED_PAUSE_MS)
+      } else if (!this.heldTimer) this.armHeldTimer(FEED_WINDOW_MS, now)
       return
     }
     if (!this.thinning) {
@@ -403,7 +433,9 @@ export class RenderedScreen implements OutputView {
       // What waited is the start of the flood.
       const burst = this.burst!.subarray(0, this.burstBytes)
       this.burstBytes = 0
-      this.hold(burst, now, this.burstEscape)
+      const escape = this.burstEscape
+      this.burstEscape = false
+      this.hold(burst, now, escape)
     }
     this.hold(chunk, now, hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1)
   }
@@ -444,6 +476,29 @@ export class RenderedScreen implements OutputView {
     if (this.thinning && !this.quietTimer) this.armQuiet(FLOOD_QUIET_MS)
   }
 
+  /**
+   * Renders what the window may render at once (FEED_AT_ONCE) once the output paused for FEED_PAUSE_MS.
+   * Not pushed back per chunk: when it fires, it waits out what is left of the pause.
+   */
+  private armPause(ms: number): void {
+    this.pauseTimer = setTimeout(() => {
+      this.pauseTimer = null
+      if (this.burstBytes === 0 || this.disposed) return
+      const quietFor = performance.now() - this.lastBurst
+      if (quietFor < FEED_PAUSE_MS) {
+        this.armPause(Math.max(1, FEED_PAUSE_MS - quietFor))
+        return
+      }
+      const count = Math.min(this.burstBytes, FEED_AT_ONCE - this.fedInWindow)
+      if (count <= 0) return
+      const data = Buffer.from(this.burst!.subarray(0, count))
+      this.burst!.copyWithin(0, count, this.burstBytes)
+      this.burstBytes -= count
+      this.feed(data)
+    }, ms)
+    this.pauseTimer.unref()
+  }
+
   /** Renders what waits at the end of the window (`window` ms after it began). */
   private armHeldTimer(window: number, now: number): void {
     this.heldTimer = setTimeout(() => this.releaseHeld(), Math.max(1, window - (now - this.windowStart)))
@@ -470,6 +525,10 @@ export class RenderedScreen implements OutputView {
       clearTimeout(this.quietTimer)
       this.quietTimer = null
     }
+    if (this.pauseTimer) {
+      clearTimeout(this.pauseTimer)
+      this.pauseTimer = null
+    }
     if (this.disposed) return
     if (this.burstBytes > 0) {
       // The window stayed within its budget: all of it is rendered.
@@ -482,9 +541,16 @@ export class RenderedScreen implements OutputView {
       return
     }
     if (this.held.length === 0) return
+    // No ESC in what is held: plain text, whose last lines alone decide what the screen shows.
+    const plain = this.escapesBefore <= this.held.pushed - this.held.length
     const data = this.held.take()
-    // What fell out of the ring began a line (or a sequence): render from the next line start.
-    const start = this.droppedSinceRelease ? tailStart(data, data.length) : 0
+    // What fell out of the ring began a line (or a sequence): render from the next line start, and of
+    // plain text only the lines anything reads back (the screen, REPORTED_LINES) and two more.
+    const start = !this.droppedSinceRelease
+      ? 0
+      : plain
+        ? lastLinesStart(data, Math.max(this.rows, REPORTED_LINES) + 2)
+        : tailStart(data, data.length)
     this.droppedSinceRelease = false
     if (start > 0) {
       this.skipped += start
@@ -563,6 +629,7 @@ export class RenderedScreen implements OutputView {
     this.disposed = true
     if (this.heldTimer) clearTimeout(this.heldTimer)
     if (this.quietTimer) clearTimeout(this.quietTimer)
+    if (this.pauseTimer) clearTimeout(this.pauseTimer)
     this.held.clear()
     this.burstBytes = 0
     this.early = null

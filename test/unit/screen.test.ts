@@ -110,9 +110,51 @@ describe('RenderedScreen (real @xterm/headless)', () => {
     const flood = Buffer.from(lines.join('\r\n') + '\r\n')
     for (let i = 0; i < flood.length; i += 4096) screen.write(flood.subarray(i, i + 4096))
     await screen.flush()
-    // 16 KB at once and a 16 KB tail (it was the whole 64 KB budget of the window, then a 32 KB tail).
+    // At most the 16 KB tail (once the whole 64 KB budget of the window and a 32 KB tail; then 16 KB as
+    // they came and a 16 KB tail; now nothing of the start: it never paused).
     expect(flood.length - screen.skippedBytes).toBeLessThanOrEqual(40 * 1024)
     expect(screen.visibleLines()).toEqual(['line 49996', 'line 49997', 'line 49998', 'line 49999', ''])
+    screen.dispose()
+  })
+
+  it('renders none of the start of a flood: it is known as one before xterm parses any of it', async () => {
+    // Coloured lines (ESC in every one), so only the thinning at the start is at stake here, not the
+    // plain-text tail below.
+    const screen = new RenderedScreen({ cols: 40, rows: 5 })
+    const lines = Array.from({ length: 50_000 }, (_, i) => `\x1b[32mline\x1b[0m ${i}`)
+    const flood = Buffer.from(lines.join('\r\n') + '\r\n')
+    for (let i = 0; i < flood.length; i += 4096) screen.write(flood.subarray(i, i + 4096))
+    await screen.flush()
+    // Only the 16 KB tail (16 KB came at once and were rendered as they came before).
+    expect(flood.length - screen.skippedBytes).toBeLessThanOrEqual(17 * 1024)
+    expect(screen.visibleLines()).toEqual(['line 49996', 'line 49997', 'line 49998', 'line 49999', ''])
+    screen.dispose()
+  })
+
+  it('renders only the last lines of a plain-text flood, and they read back exactly', async () => {
+    const screen = new RenderedScreen({ cols: 80, rows: 10, scrollback: 200 })
+    const lines = Array.from({ length: 50_000 }, (_, i) => `build step ${i}: compiled src/module-${i}.ts`)
+    const flood = Buffer.from(lines.join('\r\n') + '\r\n')
+    for (let i = 0; i < flood.length; i += 4096) screen.write(flood.subarray(i, i + 4096))
+    await screen.flush()
+    // The 40 lines reports read back (more than the 10 rows), two more, and nothing else of 2.3 MB.
+    const lineBytes = lines.at(-1)!.length + 2
+    expect(flood.length - screen.skippedBytes).toBeLessThanOrEqual(44 * lineBytes)
+    expect(screen.tailText(40).split('\n')).toEqual(lines.slice(-40))
+    expect(screen.visibleLines()).toEqual([...lines.slice(-9), ''])
+    screen.dispose()
+  })
+
+  it('renders output that comes at once after it pauses, without a flush', async () => {
+    let parsed: () => void = () => undefined
+    const screen = new RenderedScreen({ cols: 40, rows: 3, onParsed: () => parsed() })
+    const frame = b('\x1b[H\x1b[2J\x1b[1mDo you want to proceed?\x1b[0m\r\n  1. Yes\r\n  2. No')
+    const rendered = new Promise<void>((resolve) => (parsed = resolve))
+    // One frame in three reads, as a TUI's single write can arrive.
+    for (let i = 0; i < frame.length; i += 20) screen.write(frame.subarray(i, i + 20))
+    await rendered
+    expect(screen.visibleLines()).toEqual(['Do you want to proceed?', '  1. Yes', '  2. No'])
+    expect(screen.skippedBytes).toBe(0)
     screen.dispose()
   })
 
