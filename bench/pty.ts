@@ -148,13 +148,12 @@ interface ProcessRun {
 /** The part of report.json this benchmark reads. */
 interface ReportExcerpt {
   status: string
-  transcript: { bytes: number }
+  transcript: { path: string; bytes: number }
   events: { at: number; kind: string }[]
 }
 
 /** Spawn → exit of the agent as report.json records it ('exit' is recorded once all output is captured). */
-function agentWindow(stdout: string): { bytes: number; ms: number } {
-  const report = JSON.parse(stdout) as ReportExcerpt
+function agentWindow(report: ReportExcerpt): { bytes: number; ms: number } {
   const at = (kind: string) => report.events.find((e) => e.kind === kind)?.at ?? NaN
   return { bytes: report.transcript.bytes, ms: at('exit') - at('spawn') }
 }
@@ -216,7 +215,17 @@ export async function cliCapture(
       peak_kb: number
       stream: { bytes: number; ms: number } | null
     }
-    const stream = peak.stream ?? agentWindow(stdout)
+    let stream = peak.stream
+    if (!stream) {
+      const report = JSON.parse(stdout) as ReportExcerpt
+      stream = agentWindow(report)
+      // Measured, so it goes: the kernel writes dirty pages back about 30 s after they were written, so
+      // 7 transcripts of 26 MB kept from one capture were written back during the rounds of the next
+      // (Node 20's PTY rounds ran through ~270 MB of Node 24's, in bursts of 25-90 MB, which Node 24's
+      // rounds never met). Deleted before the writeback, their pages are dropped unwritten; the run
+      // itself still wrote every byte to the page cache inside its window.
+      rmSync(resolve(repo, report.transcript.path), { force: true })
+    }
     return { wallMs, peakMb: peak.peak_kb / 1024, code, stream }
   }
   const proctorArgs = (command: string) => [
@@ -367,6 +376,8 @@ async function pipelineThroughput(transcriptPath: string): Promise<number> {
   await pipeline.flush()
   const seconds = (performance.now() - began) / 1000
   await pipeline.close()
+  // Gone before the kernel writes it back during a later round (see cliCapture's measure).
+  rmSync(transcriptPath, { force: true })
   return pipeline.bytes / MB / seconds
 }
 
