@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type * as NodePty from '@lydell/node-pty'
 import { OutputPipeline } from '../src/supervisor/output.js'
+import type { RenderedScreen } from '../src/supervisor/screen.js'
 import { spawnManaged } from '../src/supervisor/process.js'
 
 const root = resolve(import.meta.dirname, '..')
@@ -101,10 +102,13 @@ export async function runPtyBench(): Promise<Record<string, unknown>> {
     const raw: number[] = []
     const adapter: number[] = []
     const proctor: number[] = []
+    const rendered: number[] = []
     for (let round = 0; round < IN_PROCESS_ROUNDS; round++) {
       raw.push(await rawThroughput())
       adapter.push(await adapterThroughput())
-      proctor.push(await pipelineThroughput(join(dir, `transcript-${round}.log`)))
+      const pipeline = await pipelineThroughput(join(dir, `transcript-${round}.log`))
+      proctor.push(pipeline.mbS)
+      rendered.push(pipeline.renderedBytes)
     }
     const rawMbS = median(raw)
     const proctorMbS = median(proctor)
@@ -123,6 +127,11 @@ export async function runPtyBench(): Promise<Record<string, unknown>> {
         adapter_only_mb_s: round(median(adapter)),
         /** spawnManaged + OutputPipeline (transcript, rendered screen, one detect rule). */
         pipeline_mb_s: round(proctorMbS),
+        /**
+         * KB of the stream xterm parsed (the rest was thinned out of the rendering; the transcript keeps
+         * all of it), median: load-independent, and xterm is the costliest thing proctor does per byte.
+         */
+        rendered_kb: round(median(rendered) / 1024),
         ratio: round(proctorMbS / rawMbS),
       },
       fast_exit: {
@@ -346,7 +355,7 @@ async function adapterThroughput(): Promise<number> {
 }
 
 /** spawnManaged in a PTY feeding the full output pipeline (transcript, screen, one detector rule). MB/s. */
-async function pipelineThroughput(transcriptPath: string): Promise<number> {
+async function pipelineThroughput(transcriptPath: string): Promise<{ mbS: number; renderedBytes: number }> {
   const pipeline = new OutputPipeline({
     mode: 'pty',
     cols: 120,
@@ -378,7 +387,8 @@ async function pipelineThroughput(transcriptPath: string): Promise<number> {
   await pipeline.close()
   // Gone before the kernel writes it back during a later round (see cliCapture's measure).
   rmSync(transcriptPath, { force: true })
-  return pipeline.bytes / MB / seconds
+  const screen = pipeline.view as RenderedScreen
+  return { mbS: pipeline.bytes / MB / seconds, renderedBytes: pipeline.bytes - screen.skippedBytes }
 }
 
 async function fastExitCompleteness(): Promise<{
