@@ -160,7 +160,7 @@ describe('RenderedScreen (real @xterm/headless)', () => {
 
   it('renders a large redraw in full when the window stays within its budget', async () => {
     const screen = new RenderedScreen({ cols: 120, rows: 40 })
-    // A TUI repainting every cell in colour: about 30 KB at once, more than is rendered as it comes.
+    // A TUI repainting every cell in colour: about 30 KB at once, more than is rendered once it pauses.
     const rows = Array.from({ length: 40 }, (_, r) =>
       Array.from({ length: 120 }, (_, c) => String.fromCharCode(97 + ((r + c) % 26))).join(''),
     )
