@@ -417,9 +417,9 @@ export class RenderedScreen implements OutputView {
       this.burstBytes += chunk.length
       this.burstEscape ||= hasEscape ?? asBuffer(chunk).indexOf(0x1b) !== -1
       this.lastBurst = now
-      if (this.fedInWindow + this.burstBytes <= FEED_AT_ONCE) {
-        if (!this.pauseTimer) this.armPause(FEED_PAUSE_MS)
-      } else if (!this.heldTimer) this.armHeldTimer(FEED_WINDOW_MS, now)
+      if (this.fedInWindow + this.burstBytes <= FEED_AT_ONCE && !this.pauseTimer) this.armPause(FEED_PAUSE_MS)
+      // Output that never pauses (a progress bar redrawn every few ms) is rendered at the window's end.
+      if (!this.heldTimer) this.armHeldTimer(FEED_WINDOW_MS, now)
       return
     }
     if (!this.thinning) {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { LineView, RenderedScreen } from '../../src/supervisor/screen.js'
+import { describe, expect, it, vi } from 'vitest'
+import { LineView, loadRenderer, RenderedScreen } from '../../src/supervisor/screen.js'
 
 const b = (s: string) => Buffer.from(s, 'utf8')
 
@@ -156,6 +156,24 @@ describe('RenderedScreen (real @xterm/headless)', () => {
     expect(screen.visibleLines()).toEqual(['Do you want to proceed?', '  1. Yes', '  2. No'])
     expect(screen.skippedBytes).toBe(0)
     screen.dispose()
+  })
+
+  it('renders output that never pauses within a window, not only once it stops', async () => {
+    await loadRenderer()
+    // Timers and the clock under the test's control: a redraw every millisecond, never a 4 ms pause.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] })
+    try {
+      const screen = new RenderedScreen({ cols: 40, rows: 3 })
+      for (let frame = 1; frame <= 100; frame++) {
+        screen.write(b(`\rprogress ${frame}`))
+        vi.advanceTimersByTime(1)
+      }
+      // Rendered at the end of the first 50 ms window while the redraws went on.
+      expect(screen.visibleLines()[0]).toMatch(/^progress \d+$/)
+      screen.dispose()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('renders a large redraw in full when the window stays within its budget', async () => {
