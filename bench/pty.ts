@@ -233,7 +233,8 @@ export async function cliCapture(
       // (Node 20's PTY rounds ran through ~270 MB of Node 24's, in bursts of 25-90 MB, which Node 24's
       // rounds never met). Deleted before the writeback, their pages are dropped unwritten; the run
       // itself still wrote every byte to the page cache inside its window.
-      rmSync(resolve(repo, report.transcript.path), { force: true })
+      // A failed run keeps it: the error below points there.
+      if (code === 0) rmSync(resolve(repo, report.transcript.path), { force: true })
     }
     return { wallMs, peakMb: peak.peak_kb / 1024, code, stream }
   }
