@@ -6,8 +6,8 @@
 // when more tasks follow, so the next task never waits for a reset. A worktree that cannot be made clean
 // (see recycleWorktree) is removed and the next task gets a fresh one. With `recycle: false`
 // (keep_worktrees) every task gets its own fresh worktree, left in place.
-// A worktree waiting for its next task also has the git reads that task's session makes before its agent
-// starts begun for it (`prepare`), so they are done by the time the task takes it (see batch.ts).
+// A worktree waiting for its next task (or being checked out for it) also has the git reads that task's
+// session makes before its agent starts begun for it (`prepare`), so they are done when the task takes it.
 import type { CheckpointReads } from '../session/checkpointing.js'
 import {
   checkoutWorktree,
@@ -70,7 +70,9 @@ export class WorktreePool {
       // The one idle longest first, so the worktrees take turns.
       const ready = this.idle.shift()
       if (ready) return this.handOut(ready)
-      if (!this.o.recycle || this.alive < this.o.size) return this.handOut(await this.fresh(index), index)
+      if (!this.o.recycle || this.alive < this.o.size) {
+        return this.handOut(await this.fresh(index, index), index)
+      }
       await new Promise<void>((resolve) => this.waiting.push(resolve))
     }
   }
@@ -149,18 +151,25 @@ export class WorktreePool {
     )
   }
 
-  private async fresh(index: number): Promise<Lease> {
+  /** A new worktree for task `index`; with `readsFor`, that task's reads begin beside the checkout. */
+  private async fresh(index: number, readsFor?: number): Promise<Lease> {
     const dir = this.o.dirFor(index)
     this.alive++
     let registered = false
+    let reads: CheckpointReads | null = null
     try {
       await registerWorktree(this.o.repo, dir)
       registered = true
-      await checkoutWorktree(this.o.repo, dir)
-      return { dir, gitDir: worktreeGitDir(dir) }
+      // HEAD is set once git has registered the worktree, and the reads look at no file of its checkout:
+      // they run beside it (started after it, which is what the task waits for).
+      const checkout = checkoutWorktree(this.o.repo, dir)
+      checkout.catch(() => undefined)
+      if (readsFor !== undefined) reads = this.o.prepare?.(dir, readsFor) ?? null
+      await checkout
+      return { dir, gitDir: worktreeGitDir(dir), reads }
     } catch (error) {
       // Once git has registered it, it must go even though its checkout failed.
-      if (registered) await this.remove({ dir, gitDir: '' })
+      if (registered) await this.remove({ dir, gitDir: '', reads })
       this.alive--
       this.wake(1)
       throw error

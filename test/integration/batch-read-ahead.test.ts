@@ -1,8 +1,8 @@
 // A checkpointed session reads two things before its agent starts: HEAD (with its resumed chain) and the
 // repository's machinery (git config, hooks). In a batch, a worktree waiting for its next task has those
 // reads begun for that task, so a later task's agent starts without waiting for a git process; what they
-// recorded is used only if it still holds when the task starts. Every git call is logged (with the
-// directory it ran in) by a `git` on PATH that runs the real one.
+// recorded is used only if it still holds when the task starts. Every git call is logged when it starts
+// and when it ends (with the directory it ran in) by a `git` on PATH that runs the real one.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -31,8 +31,11 @@ beforeAll(() => {
       '  if [ $skip = 1 ]; then skip=0; continue; fi',
       '  case "$a" in -c) skip=1 ;; -*) ;; *) sub=$a; break ;; esac',
       'done',
-      `printf '%s %s\\n' "$(pwd -P)" "$sub" >> "$PROCTOR_TEST_GIT_LOG"`,
-      `exec ${JSON.stringify(realGit)} "$@"`,
+      'here=$(pwd -P)',
+      `printf '%s %s\\n' "$here" "$sub" >> "$PROCTOR_TEST_GIT_LOG"`,
+      `${JSON.stringify(realGit)} "$@"; code=$?`,
+      `printf '%s %s done\\n' "$here" "$sub" >> "$PROCTOR_TEST_GIT_LOG"`,
+      'exit $code',
       '',
     ].join('\n'),
     { mode: 0o755 },
@@ -81,9 +84,26 @@ function reportOf(reportPath: string | null): SessionReport {
 describe('runBatch reads ahead for the next task', () => {
   it("starts a later task's agent with no git process in between, and checkpoints as before", async () => {
     const r = setup()
+    const worktree = (name: string) => path.join(r.dir, '.proctor', 'worktrees', 'ahead', name)
+    // So that no machine is too slow for the reads to be done before the next task starts, task 0 waits
+    // for the spare's (made for task 1) and task 1 for those of task 0's worktree, reset for task 2 (its
+    // third `git config` there: task 0's own reading, task 0's last check, then task 2's). At most 10 s.
+    const waits = [
+      `grep -c '^${worktree('1-t1')} config done$'`,
+      `grep -c '^${worktree('0-t0')} config done$'`,
+    ]
+    const wanted = [1, 3]
     const tasks = Array.from({ length: 3 }, (_, i) => ({
       name: `t${i}`,
-      command: { shell: `echo "$(pwd -P) AGENT" >> "$PROCTOR_TEST_GIT_LOG"; echo task ${i} > out-${i}.txt` },
+      command: {
+        shell: [
+          `echo "$(pwd -P) AGENT" >> "$PROCTOR_TEST_GIT_LOG"`,
+          i < 2
+            ? `n=0; until [ "$(${waits[i]} "$PROCTOR_TEST_GIT_LOG")" -ge ${wanted[i]} ] || [ $n -ge 500 ]; do n=$((n+1)); sleep 0.02; done`
+            : ':',
+          `echo task ${i} > out-${i}.txt`,
+        ].join('\n'),
+      },
       role: null,
     }))
     const outcome = await runBatch({
@@ -107,15 +127,17 @@ describe('runBatch reads ahead for the next task', () => {
     }
 
     const lines = logLines()
-    // The first task's worktree is made for it while it waits; tasks 1 and 2 take the spare and a
-    // recycled worktree, whose reads were begun before they started.
+    // The first task's worktree is made while it waits (its reads run beside that checkout); tasks 1
+    // and 2 take the spare and a recycled worktree, whose reads were begun before they started.
     for (const index of [1, 2]) {
       const start = lines.indexOf(`START ${index}`)
       const agent = lines.findIndex((line, at) => at > start && line.endsWith(' AGENT'))
       expect(start).toBeGreaterThanOrEqual(0)
       expect(agent).toBeGreaterThan(start)
       const worktree = lines[agent]!.slice(0, -' AGENT'.length)
-      const inBetween = lines.slice(start + 1, agent).filter((line) => line.startsWith(`${worktree} `))
+      const inBetween = lines
+        .slice(start + 1, agent)
+        .filter((line) => line.startsWith(`${worktree} `) && !line.endsWith(' done'))
       expect(inBetween, lines.join('\n')).toEqual([])
       const before = lines.slice(0, start).filter((line) => line.startsWith(`${worktree} `))
       expect(before).toContain(`${worktree} cat-file`)
@@ -126,10 +148,10 @@ describe('runBatch reads ahead for the next task', () => {
   it('reads again when another task changed the shared git hooks after the read', async () => {
     const r = setup()
     const spare = path.join(r.dir, '.proctor', 'worktrees', 'stale', '1-t1')
-    // Task 0 waits (up to 10 s) until the spare's reads for task 1 have begun, then plants a hook in the
+    // Task 0 waits (up to 10 s) until the spare's reads for task 1 are done, then plants a hook in the
     // repository's shared hooks directory; with git_tamper: report it stays there.
     const plant = [
-      `i=0; until grep -q '^${spare} config$' "$PROCTOR_TEST_GIT_LOG" || [ $i -ge 500 ]; do i=$((i+1)); sleep 0.02; done`,
+      `i=0; until grep -q '^${spare} config done$' "$PROCTOR_TEST_GIT_LOG" || [ $i -ge 500 ]; do i=$((i+1)); sleep 0.02; done`,
       'hooks="$(git rev-parse --path-format=absolute --git-common-dir)/hooks"',
       'mkdir -p "$hooks"',
       `printf '#!/bin/sh\\nexit 0\\n' > "$hooks/post-checkout"`,
