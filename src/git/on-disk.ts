@@ -154,3 +154,35 @@ export function globalConfigFiles(env: (key: string) => string | undefined): str
   }
   return files
 }
+
+/**
+ * Whether `ref` (a full name such as `refs/proctor/x`) may exist in the repository whose common dir is
+ * `commonDir`: false only when the files backend certainly has it neither as a loose file nor in
+ * packed-refs. A reftable repository, or anything unreadable, says it may (the caller then asks git).
+ */
+export function refMayExist(commonDir: string, ref: string): boolean {
+  const missing = (error: unknown): boolean => {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR'
+  }
+  try {
+    fs.lstatSync(path.join(commonDir, 'reftable'))
+    return true
+  } catch (error) {
+    if (!missing(error)) return true
+  }
+  try {
+    fs.lstatSync(path.join(commonDir, ref))
+    return true
+  } catch (error) {
+    if (!missing(error)) return true
+  }
+  let packed: string
+  try {
+    packed = fs.readFileSync(path.join(commonDir, 'packed-refs'), 'latin1')
+  } catch (error) {
+    return !missing(error)
+  }
+  // "<oid> <ref>\n" lines; a ref name holds no space or newline.
+  return packed.includes(` ${ref}\n`) || packed.endsWith(` ${ref}`)
+}
