@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { readGitDirs, readIndexSummary } from '../../src/git/on-disk.js'
+import { readGitDirs, readIndexSummary, refMayExist } from '../../src/git/on-disk.js'
 import { CheckpointStore } from '../../src/checkpoints/store.js'
 import { Git } from '../../src/git/runner.js'
 import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
@@ -144,5 +144,28 @@ describe('core.attributesFile without a git process', () => {
         fs.rmSync(globalConfig, { force: true })
       }
     }
+  })
+})
+
+describe('refMayExist', () => {
+  it('agrees with git for a loose ref, a packed one and a missing one; a reftable repository may hold any', () => {
+    const repo = setup()
+    const common = path.join(repo.dir, '.git')
+    const exists = (ref: string) => repo.git(['for-each-ref', '--format=%(refname)', ref]).trim() === ref
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(false)
+    repo.git(['update-ref', 'refs/proctor/s', 'HEAD'])
+    expect(exists('refs/proctor/s')).toBe(true)
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(true)
+    repo.git(['pack-refs', '--all'])
+    expect(fs.existsSync(path.join(common, 'refs', 'proctor', 's'))).toBe(false)
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(true)
+    // A name that only ends like a packed one is not it.
+    expect(refMayExist(common, 'refs/proctor/t')).toBe(false)
+    expect(refMayExist(common, 'proctor/s')).toBe(false)
+    repo.git(['update-ref', '-d', 'refs/proctor/s'])
+    expect(exists('refs/proctor/s')).toBe(false)
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(false)
+    fs.mkdirSync(path.join(common, 'reftable'))
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(true)
   })
 })
