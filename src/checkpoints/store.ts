@@ -95,28 +95,33 @@ export interface CheckpointStoreOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
-/** HEAD's (or the base's) commit and tree and the session chain's tip and tree; null where missing. */
+/**
+ * HEAD's (or the base's) commit and tree and the session chain's tip, tree and message; null where
+ * missing.
+ */
 export interface OpeningObjects {
   startCommit: string | null
   startTree: string | null
   chainCommit: string | null
   chainTree: string | null
+  chainMessage: string | null
 }
 
-/** What the store needs to open for `session`, from `start` (HEAD by default): one cat-file. */
+/**
+ * What the store needs to open for `session`, from `start` (HEAD by default): one cat-file, which reads
+ * both commits (their trees, and the chain tip's message that says where the chain stands).
+ */
 export async function resolveOpening(git: Git, session: string, start = 'HEAD'): Promise<OpeningObjects> {
-  const ref = checkpointRef(session)
-  const [startCommit, startTree, chainCommit, chainTree] = await git.resolveObjects([
+  const [startCommit, chainCommit] = await git.readCommits([
     `${start}^{commit}`,
-    `${start}^{tree}`,
-    `${ref}^{commit}`,
-    `${ref}^{tree}`,
+    `${checkpointRef(session)}^{commit}`,
   ])
   return {
-    startCommit: startCommit ?? null,
-    startTree: startTree ?? null,
-    chainCommit: chainCommit ?? null,
-    chainTree: chainTree ?? null,
+    startCommit: startCommit?.oid ?? null,
+    startTree: startCommit?.tree ?? null,
+    chainCommit: chainCommit?.oid ?? null,
+    chainTree: chainCommit?.tree ?? null,
+    chainMessage: chainCommit?.message ?? null,
   }
 }
 
@@ -316,8 +321,7 @@ export class CheckpointStore {
     const objects = resolved ?? (await resolve())
     this.head = objects.chainCommit
     if (this.head) {
-      const message = (await this.git.raw(['log', '-1', '--format=%B', this.head])).stdout
-      const parsed = parseCheckpointMessage(message)
+      const parsed = parseCheckpointMessage(objects.chainMessage ?? '')
       this.seq = parsed.seq ?? 0
       this.baseCommit = parsed.base
       this.headTree = objects.chainTree!

@@ -126,7 +126,7 @@ describe('git processes per checkpoint', () => {
     }
   })
 
-  it('a one-shot create into an existing session resolves the chain (cat-file, log) and lists with ls-files', async () => {
+  it('a one-shot create into an existing session starts 7: one cat-file reads HEAD and the chain tip, message included', async () => {
     const repo = setup()
     const create = async (value: number): Promise<string[]> => {
       const program = new Command().exitOverride()
@@ -139,9 +139,9 @@ describe('git processes per checkpoint', () => {
     await create(1)
     const calls = await create(2)
     expect(repo.git(['rev-list', '--count', 'refs/proctor/count-again', '^HEAD']).trim()).toBe('2')
+    // The chain tip's message (its seq and base) came from a `log` of its own before.
     expect(calls).toEqual([
       'cat-file',
-      'log',
       'read-tree',
       'ls-files',
       'update-index',
