@@ -345,8 +345,8 @@ export class CheckpointStore {
    * worktree, as `ls-files -m -o` would (stat-only changes confirmed by content, submodules by their
    * commit only, untracked files one by one, a nested repository as its directory). When the index holds
    * HEAD's content (the user staged nothing), the copy is the seed and the listing is the first
-   * checkpoint's; else `listing` is null and the caller seeds from HEAD. HEAD's tree is the copy's
-   * cache-tree when valid, else null (resolved only if a checkpoint needs it: startTreeNow). Null when
+   * checkpoint's; else `listing` is null and the caller seeds from HEAD. HEAD's tree is then the root of
+   * the copy's cache-tree when valid (whatever extensions the file has), else null (resolved only if a checkpoint needs it: startTreeNow). Null when
    * this cannot be relied on (an index with assume-unchanged or skip-worktree entries, which status would
    * not look at, or one this reader does not understand; a git without these options): the caller then
    * opens as always.
@@ -394,7 +394,7 @@ export class CheckpointStore {
     if (status.staged) return { head: status.head, tree: null, listing: null }
     return {
       head: status.head,
-      tree: summary.tree,
+      tree: summary.cacheTree,
       listing: this.listingOf([
         ...status.changed.map((p) => ({ path: p, tracked: true })),
         ...status.untracked.map((p) => ({ path: p, tracked: false })),

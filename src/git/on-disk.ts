@@ -60,6 +60,12 @@ export interface IndexSummary {
    * a split or sparse index, untracked cache, fsmonitor data) means it cannot be relied on.
    */
   tree: string | null
+  /**
+   * The root tree id of a valid cache-tree whatever else the file holds (untracked cache, fsmonitor data,
+   * intent-to-add entries, which the cache-tree leaves out): the tree of the index's content, for a caller
+   * that does not use the file as it is (git status says whether that content is HEAD's).
+   */
+  cacheTree: string | null
 }
 
 /** Extensions that change nothing about what the entries say (cache-tree, resolve-undo, offset tables). */
@@ -124,7 +130,7 @@ export function readIndexSummary(file: string, hashBytes: number): IndexSummary 
     offset = data + size
   }
   if (offset !== end) return null
-  return { hidden, tree: plain ? tree : null }
+  return { hidden, tree: plain ? tree : null, cacheTree: tree }
 }
 
 /**

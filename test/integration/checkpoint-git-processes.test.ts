@@ -109,6 +109,22 @@ describe('git processes per checkpoint', () => {
     expect(calls).toEqual(['status', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
   })
 
+  it("a one-shot create starts 5 also when the user's index carries untracked-cache data", async () => {
+    const repo = setup()
+    repo.git(['config', 'core.untrackedCache', 'true'])
+    repo.git(['update-index', '--untracked-cache'])
+    repo.git(['status', '--porcelain'])
+    repo.write('src/file3.ts', 'export const v3 = 33\n')
+    const program = new Command().exitOverride()
+    registerCheckpointsCommand(program, { cwd: () => repo.dir, stdout: () => {}, stderr: () => {} })
+    const calls = await gitCalls(() =>
+      program.parseAsync(['checkpoints', 'create', '--session', 'count-untr'], { from: 'user' }),
+    )
+    expect(repo.git(['show', 'refs/proctor/count-untr:src/file3.ts'])).toBe('export const v3 = 33\n')
+    // HEAD's tree comes from the index's cache-tree: no rev-parse for it.
+    expect(calls).toEqual(['status', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
+  })
+
   it("a session's first checkpoint that opens the store itself starts 5, the ref updater among them", async () => {
     const repo = setup()
     const store = new CheckpointStore({

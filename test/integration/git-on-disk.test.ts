@@ -37,7 +37,7 @@ describe('readIndexSummary', () => {
       repo.git(['update-index', '--index-version', String(version)])
       const head = repo.git(['rev-parse', 'HEAD^{tree}']).trim()
       repo.git(['write-tree'])
-      expect(readIndexSummary(index(repo), 20)).toEqual({ hidden: false, tree: head })
+      expect(readIndexSummary(index(repo), 20)).toEqual({ hidden: false, tree: head, cacheTree: head })
 
       repo.write('a.txt', 'staged\n')
       repo.git(['add', 'a.txt'])
@@ -52,6 +52,17 @@ describe('readIndexSummary', () => {
       }
     })
   }
+
+  it('with untracked-cache data the file is not plain, but its cache-tree still names the tree it holds', () => {
+    const repo = setup()
+    const head = repo.git(['rev-parse', 'HEAD^{tree}']).trim()
+    repo.git(['config', 'core.untrackedCache', 'true'])
+    repo.git(['update-index', '--untracked-cache'])
+    repo.git(['write-tree'])
+    repo.git(['status', '--porcelain'])
+    expect(fs.readFileSync(index(repo)).includes('UNTR')).toBe(true)
+    expect(readIndexSummary(index(repo), 20)).toEqual({ hidden: false, tree: null, cacheTree: head })
+  })
 
   it('an intent-to-add entry leaves no tree to rely on; a file that is not an index reads as null', () => {
     const repo = setup()
