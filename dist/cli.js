@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
+const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
 
-import module$1 from 'node:module';
+const module$1 = process.getBuiltinModule("node:module");
 
 // The `proctor` binary: builds the command tree, runs it, and turns outcomes into exit codes
 // (README, "Exit codes": 0 ok · 1 failed/blocked · 2 usage/config · 124 timeout · 130 SIGINT · 143 SIGTERM).
@@ -15,20 +15,20 @@ async function main(argv) {
     // scripts and the action call to check the install. Anything else goes through the program.
     const args = argv.slice(2);
     if (args.length > 0 && args.every((arg) => arg === '-V' || arg === '--version')) {
-        const { PROCTOR_VERSION } = await import('./chunks/version-BxkMyULi.js');
+        const { PROCTOR_VERSION } = await import('./chunks/version-DsVFAGbT.js');
         process.stdout.write(PROCTOR_VERSION + '\n');
         return 0;
     }
     // `checkpoints create` with its plain options runs without commander (scripts run it once per checkpoint);
     // anything else about it (--help, a typo) goes through the program as before.
     const create = args[0] === 'checkpoints' && args[1] === 'create'
-        ? await import('./chunks/checkpoints-create-DqtiAe4_.js')
+        ? await import('./chunks/checkpoints-create-B84mxul3.js').then(function (n) { return n.F; })
         : null;
     const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null;
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-        plainCreate ? null : import('./chunks/program-CBD3Oxmc.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
-        import('./chunks/exit-Qpwlb4p1.js'),
-        import('./chunks/errors-7nusPbhT.js'),
+        plainCreate ? null : import('./chunks/program-BIDevyo5.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+        import('./chunks/exit-DOW3voEl.js'),
+        import('./chunks/errors-C8lIl8iI.js'),
     ]);
     try {
         if (program)

@@ -1,62 +1,58 @@
-import { createRequire as __proctorCreateRequire } from 'node:module'; const require = __proctorCreateRequire(import.meta.url);
+const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
 
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-B_KRqFh4.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { e as ensureStateDir } from './chunks/layout-CYVFN_Ug.js';
-import { r as reconcileOrphans } from './chunks/registry-ByicbcjU.js';
-import { l as loadConfig, d as defaultConfig } from './chunks/load-B9qiv1lO.js';
-import { c as checkpointRef } from './chunks/refs-X9Bn9pnj.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-CJAuxeEJ.js';
-import { p as parseSessionReport } from './chunks/aggregate-BEAz_ig7.js';
-import { R as ReportBuilder } from './chunks/agent-env-D6AavH01.js';
-import { b as readActionsContext, l as linksFor } from './chunks/markdown-Bg0qdC5x.js';
-import { c as createSanitizer } from './chunks/sanitize-tjm4VgWQ.js';
-import './chunks/words-DJQCzZTI.js';
-import './chunks/units-B2PFpzl3.js';
-import 'fs';
-import 'os';
-import 'http';
-import 'https';
-import './chunks/commonjs-helpers-VjtyuPzv.js';
-import 'crypto';
-import 'path';
-import 'net';
-import 'tls';
-import 'events';
-import 'assert';
-import 'util';
-import 'node:assert';
-import 'node:net';
-import 'node:http';
-import 'node:stream';
-import 'node:buffer';
-import 'node:util';
-import 'node:querystring';
-import 'node:events';
-import 'node:diagnostics_channel';
-import 'node:tls';
-import 'node:zlib';
-import 'node:perf_hooks';
-import 'node:util/types';
-import 'node:worker_threads';
-import 'node:url';
-import 'node:async_hooks';
-import 'node:console';
-import 'node:dns';
-import 'string_decoder';
-import 'child_process';
-import 'timers';
-import './chunks/runner-FlE7M-Ph.js';
-import 'node:child_process';
-import 'node:fs/promises';
-import './chunks/random-CHsw-YZ-.js';
-import 'node:os';
-import './chunks/errors-7nusPbhT.js';
-import './chunks/store-Dm3FM6sK.js';
-import './chunks/evaluate-D8eBpjCm.js';
-import './chunks/compile-CfUVcr6H.js';
-import './chunks/model-CLLzfyWv.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-97WnjvhQ.js';
+const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
+const { join } = process.getBuiltinModule("node:path");
+import { h as ensureStateDir, l as loadConfig, b as defaultConfig, i as checkpointRef } from './chunks/checkpoints-create-B84mxul3.js';
+import { r as reconcileOrphans } from './chunks/registry-DTm_i4zx.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-PIGu2pCc.js';
+import { p as parseSessionReport } from './chunks/aggregate-CrFPL1pG.js';
+import { R as ReportBuilder } from './chunks/agent-env-Dhb_8bx5.js';
+import { b as readActionsContext, l as linksFor } from './chunks/markdown-C8-JpZcW.js';
+import { c as createSanitizer } from './chunks/sanitize-Brl4JXfa.js';
+import './chunks/words-B_R93Ce8.js';
+
+
+
+
+import './chunks/commonjs-helpers-BaR4b9kA.js';
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+import './chunks/errors-C8lIl8iI.js';
+
+
+
+import './chunks/exit-DOW3voEl.js';
+import './chunks/random-DhcBF0_o.js';
+import './chunks/evaluate-DfQyN09d.js';
+import './chunks/compile-euSnLuMI.js';
+import './chunks/model-D5ZI2RUA.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that

@@ -4,7 +4,8 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { isBuiltin } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -57,5 +58,44 @@ describe('dist/', () => {
     } finally {
       rmSync(away, { recursive: true, force: true })
     }
+  })
+})
+
+describe('dist/ start-up', () => {
+  /** The dist files `file` imports, directly or not; with `dynamic`, also those it may import later. */
+  const chunkGraph = (file: string, dynamic: boolean, seen = new Set<string>()): Set<string> => {
+    if (seen.has(file)) return seen
+    seen.add(file)
+    const code = readFileSync(file, 'utf8')
+    const imports = dynamic
+      ? /(?:^import [^;]*?from |^import |\bimport\()'(\.[^']+)'/gm
+      : /^import (?:[^;]*? from )?'(\.[^']+)'/gm
+    for (const match of code.matchAll(imports)) chunkGraph(resolve(dirname(file), match[1]!), dynamic, seen)
+    return seen
+  }
+  const builtinImports = (file: string): string[] =>
+    [...readFileSync(file, 'utf8').matchAll(/^import (?:[^;]*? from )?'([^.'][^']*)'/gm)]
+      .map((match) => match[1]!)
+      .filter((id) => isBuiltin(id))
+
+  it('the CLI imports no node builtin as an ES module: no facade runs fs.promises or util.TextDecoder', () => {
+    const files = [...chunkGraph(join(root, 'dist/cli.js'), true)]
+    expect(files.length).toBeGreaterThan(10)
+    expect(files.flatMap((file) => builtinImports(file).map((id) => `${file}: ${id}`))).toEqual([])
+  })
+
+  it('`checkpoints create` loads its own chunk and the two every command loads, nothing else', () => {
+    // (Node's loader spends about a millisecond on each file; a proctor.yml or forbidden_areas load more.)
+    const cli = readFileSync(join(root, 'dist/cli.js'), 'utf8')
+    const create = /import\('(\.\/chunks\/checkpoints-create-[^']+)'\)/.exec(cli)?.[1]
+    expect(create).toBeDefined()
+    const loaded = [...chunkGraph(join(root, 'dist', create!), false)].map((file) =>
+      file.replace(/-[\w-]{8}\.js$/, ''),
+    )
+    expect(loaded.map((file) => file.slice(join(root, 'dist/chunks/').length)).sort()).toEqual([
+      'checkpoints-create',
+      'errors',
+      'exit',
+    ])
   })
 })
