@@ -506,8 +506,8 @@ export class CheckpointStore {
   // ---- one checkpoint ----------------------------------------------------------------------------
 
   private async checkpoint(trigger: string, urgent: boolean): Promise<CheckpointResult | null> {
-    // With pause_agent the worktree is only read while the agent is paused (below), so no early listing.
-    // A synchronous runner (one-shot create) runs one git at a time: nothing would overlap.
+    // With pause_agent the worktree is only read while the agent is paused (below), so the opening lists
+    // nothing.
     this.opened ??= this.doOpen(!this.options.pauser)
     await this.opened
     if (!(await this.waitForSpacing(urgent))) return null

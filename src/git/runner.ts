@@ -410,18 +410,6 @@ export class Git {
     return info
   }
 
-  /** Object ids for many revisions in one process (e.g. `HEAD^{tree}`); null for those that do not resolve. */
-  async resolveObjects(revs: readonly string[]): Promise<(string | null)[]> {
-    const result = await this.raw(['cat-file', '--batch-check=%(objectname)'], {
-      input: revs.join('\n') + '\n',
-    })
-    const lines = result.stdout.split('\n')
-    return revs.map((_, i) => {
-      const line = lines[i] ?? ''
-      return /^[0-9a-f]{40,64}$/.test(line) ? line : null
-    })
-  }
-
   /**
    * Commits named by revisions (e.g. `HEAD^{commit}`), read in one `cat-file --batch`: id, tree and
    * message of each; null for a revision that does not name a commit.
