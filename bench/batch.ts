@@ -9,9 +9,13 @@
 // repository once per worktree), so the batch runs BENCH_BATCH_RUNS times (default 3), plain and
 // checkpointed alternately, each in a fresh repository, and every figure is the median of its runs.
 // BENCH_BATCH_FILES (default 200) sets the repository's size; it goes under TMPDIR.
-// Run alone: node --import tsx bench/batch.ts
+// The batches run in a process of their own, as `proctor batch` does: every git process a child starts
+// is a fork() of that process, whose cost grows with the memory fork has to copy, and `npm run bench`
+// reaches this suite with what the earlier suites left in its own process (a 25 MB flood's buffers:
+// 34 MB of copied memory against 15 MB in a fresh process). Run alone: node --import tsx bench/batch.ts
 import { spawn, execFileSync } from 'node:child_process'
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -28,7 +32,23 @@ const RUNS = Math.max(1, Number(process.env.BENCH_BATCH_RUNS ?? 3))
 
 type Figures = Awaited<ReturnType<typeof measure>>
 
+/** The batch figures, measured in a new process (see the top of this file). */
 export async function runBatchBench(): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const out: Buffer[] = []
+  child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', resolve)
+  })
+  if (code !== 0) throw new Error(`the batch bench process exited with ${code}`)
+  return JSON.parse(Buffer.concat(out).toString('utf8')) as Record<string, unknown>
+}
+
+async function measureBatches(): Promise<Record<string, unknown>> {
+  const copiedAtStart = forkCopiedMb()
   const taskMs = await bareTaskMs()
   const plainRuns: Figures[] = []
   const checkpointRuns: Figures[] = []
@@ -73,6 +93,14 @@ export async function runBatchBench(): Promise<Record<string, unknown>> {
       with_checkpoints: checkpointRuns.map((r) => r.overhead_per_child_ms),
     },
     peak_rss_mb: round(process.resourceUsage().maxRSS / 1024),
+    // Anonymous memory a fork() of this process copies (what is not marked MADV_DONTFORK, as V8's heap
+    // is), before the first batch and after the last; null where /proc/self/smaps is not there.
+    fork_copied_mb: { start: copiedAtStart, end: forkCopiedMb() },
+    // Processes this process started per child (git, the task's shell), counted as they are created.
+    processes_per_child: {
+      plain: round(median(plainRuns.map((r) => r.processes)) / TASKS),
+      with_checkpoints: round(median(checkpointRuns.map((r) => r.processes)) / TASKS),
+    },
     targets: {
       plain_p50: {
         target: `<= ${TARGET_PLAIN_MS}`,
@@ -90,8 +118,9 @@ export async function runBatchBench(): Promise<Record<string, unknown>> {
 }
 
 /** Each figure's median over the runs. */
-function medianFigures(runs: Figures[]): Omit<Figures, 'child_overheads_ms'> {
-  const of = (key: Exclude<keyof Figures, 'child_overheads_ms'>) => median(runs.map((r) => r[key]))
+function medianFigures(runs: Figures[]): Omit<Figures, 'child_overheads_ms' | 'processes'> {
+  const of = (key: Exclude<keyof Figures, 'child_overheads_ms' | 'processes'>) =>
+    median(runs.map((r) => r[key]))
   return {
     wall_ms: of('wall_ms'),
     vs_ideal: of('vs_ideal'),
@@ -110,6 +139,9 @@ async function measure(repo: string, id: string, extra: Record<string, unknown>,
   }))
   const started: number[] = []
   const childOverheads: number[] = []
+  let processes = 0
+  const count = () => void processes++
+  subscribe('child_process', count)
   const began = performance.now()
   const outcome = await runBatch({
     config,
@@ -122,6 +154,7 @@ async function measure(repo: string, id: string, extra: Record<string, unknown>,
       void childOverheads.push(round(performance.now() - started[child.task_index]! - taskMs)),
   })
   const wallMs = performance.now() - began
+  unsubscribe('child_process', count)
   const waves = Math.ceil(TASKS / CONCURRENCY)
   const sessionMs = outcome.batch.children.map((c) => c.duration_ms)
   return {
@@ -132,7 +165,25 @@ async function measure(repo: string, id: string, extra: Record<string, unknown>,
     session_overhead_median_ms: round(median(sessionMs) - taskMs),
     completed: outcome.batch.completed_count,
     child_overheads_ms: childOverheads,
+    processes,
   }
+}
+
+/** Anonymous memory (MB) in mappings a fork() copies: every one whose VmFlags lack `dc` (MADV_DONTFORK). */
+function forkCopiedMb(): number | null {
+  let smaps: string
+  try {
+    smaps = readFileSync('/proc/self/smaps', 'utf8')
+  } catch {
+    return null
+  }
+  let kb = 0
+  let anonymous = 0
+  for (const line of smaps.split('\n')) {
+    if (line.startsWith('Anonymous:')) anonymous = Number(line.split(/\s+/)[1])
+    else if (line.startsWith('VmFlags:') && !/\bdc\b/.test(line)) kb += anonymous
+  }
+  return round(kb / 1024)
 }
 
 function percentiles(values: number[]): { p50: number; p90: number; n: number } {
@@ -191,5 +242,5 @@ function round(ms: number): number {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(JSON.stringify(await runBatchBench(), null, 2))
+  console.log(JSON.stringify(await measureBatches(), null, 2))
 }

@@ -3,7 +3,7 @@
 // of the five statuses — a crash, a worktree that could not be created, or a task never started because
 // the batch was interrupted included — so completed + failed + errored + interrupted + timeout ==
 // child_count, and `subagent_batch_complete` fires exactly once, whatever happened.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type { BatchChild, BatchReport } from '../report/model.js'
@@ -13,6 +13,7 @@ import { agentEnvironment } from '../supervisor/agent-env.js'
 import { exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
 import { formatDuration } from '../util/units.js'
 import { runSession } from '../session/session.js'
+import { startCheckpointReads, type CheckpointReads } from '../session/checkpointing.js'
 import { ensureStateDir } from '../state/layout.js'
 import { sanitizeRefPart } from '../session/session-id.js'
 import { runPool } from './pool.js'
@@ -138,6 +139,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
   const worktrees: Record<number, string> = {}
   const wtRoot = worktreesDir(repo.root, batchId)
   // `concurrency` worktrees and a spare; a finished task's is reset for a later one (not with keep).
+  const readAhead = readsAhead(opts.config)
   const worktreePool = new WorktreePool({
     repo,
     size: concurrency,
@@ -146,6 +148,12 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
     dirFor: (index) => join(wtRoot, `${index}-${sanitizeRefPart(tasks[index]!.name)}`),
     signal: abort.signal,
     warn: (message) => say(`warning: ${message}`),
+    ...(readAhead
+      ? {
+          prepare: (dir: string, index: number) =>
+            startCheckpointReads(dir, childSessionId(batchId, index, tasks[index]!.name)),
+        }
+      : {}),
   })
 
   const child = new ChildRunner({
@@ -154,6 +162,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
     repo,
     batchId,
     keep,
+    readAhead,
     signal: abort.signal,
     lifecycle,
     say,
@@ -245,6 +254,8 @@ interface ChildRunnerContext {
   repo: BatchRepo
   batchId: string
   keep: boolean
+  /** Whether a child's session uses checkpoint reads begun before it (readsAhead). */
+  readAhead: boolean
   signal: AbortSignal
   lifecycle: LifecycleHooks
   say: (line: string) => void
@@ -283,7 +294,7 @@ class ChildRunner {
     if (lease) {
       c.say(`${label}: started (session ${sessionId})`)
       try {
-        input = await this.session(task, index, sessionId, lease.dir)
+        input = await this.session(task, index, sessionId, lease)
       } catch (error) {
         input = erroredInput(task, `task ${task.name} crashed: ${(error as Error).message}`, began)
       }
@@ -311,9 +322,15 @@ class ChildRunner {
     task: BatchTask,
     index: number,
     sessionId: string,
-    worktree: string,
+    lease: Lease,
   ): Promise<ChildInput> {
     const { c } = this
+    const worktree = lease.dir
+    // Begun while the worktree waited for this task, or now: either way before the session's own setup,
+    // so the git processes they start are not waited for after it.
+    const checkpointReads = c.readAhead
+      ? ((await readsStillTrue(lease, sessionId)) ?? startCheckpointReads(worktree, sessionId))
+      : null
     const outcome = await runSession({
       config: childConfig(c.opts.config, task),
       command: task.command,
@@ -331,6 +348,7 @@ class ChildRunner {
       },
       ...(task.role ? { role: task.role } : {}),
       ...(c.opts.ci ? { ci: c.opts.ci } : {}),
+      checkpointReads,
     })
     try {
       const collected = collectChildSession({
@@ -348,6 +366,38 @@ class ChildRunner {
       )
       return { source: outcome.reportPath, name: task.name, role: task.role, report: outcome.report }
     }
+  }
+}
+
+/**
+ * Whether a child's session can use checkpoint reads begun before it: only when it makes them (checkpoints
+ * on, the machinery recorded) and nothing runs between its start and its agent's that may change what
+ * they read (a session_start hook). The session itself also drops them when it reaped an orphan first.
+ */
+function readsAhead(config: Config): boolean {
+  return (
+    config.checkpoints.enabled && config.policy.git_tamper !== 'off' && !config.hooks.session_start?.length
+  )
+}
+
+/**
+ * The reads begun for this task while its worktree waited (WorktreePool's prepare), if they still tell
+ * what the task's agent will find: HEAD is the commit they resolved, and the repository's machinery is as
+ * recorded (another task's agent may have changed the shared .git/config or hooks meanwhile, and a session
+ * judges its own agent by what was there when it started). Null otherwise: the session reads again.
+ */
+async function readsStillTrue(lease: Lease, sessionId: string): Promise<CheckpointReads | null> {
+  const reads = lease.reads
+  lease.reads = null
+  if (!reads || reads.sessionId !== sessionId || reads.cwd !== lease.dir) return null
+  try {
+    const [objects, machinery] = await Promise.all([reads.objects, reads.machinery])
+    const head = readFileSync(join(lease.gitDir, 'HEAD'), 'utf8').trim()
+    if (!objects.startCommit || head !== objects.startCommit) return null
+    if ((await machinery.changes()).length > 0) return null
+    return reads
+  } catch {
+    return null
   }
 }
 

@@ -6,6 +6,9 @@
 // when more tasks follow, so the next task never waits for a reset. A worktree that cannot be made clean
 // (see recycleWorktree) is removed and the next task gets a fresh one. With `recycle: false`
 // (keep_worktrees) every task gets its own fresh worktree, left in place.
+// A worktree waiting for its next task (or being checked out for it) also has the git reads that task's
+// session makes before its agent starts begun for it (`prepare`), so they are done when the task takes it.
+import type { CheckpointReads } from '../session/checkpointing.js'
 import {
   checkoutWorktree,
   recycleWorktree,
@@ -19,6 +22,8 @@ export interface Lease {
   dir: string
   /** The worktree's own administrative directory (`.git/worktrees/<name>`), to tell it is still ours. */
   gitDir: string
+  /** Reads begun for the task expected to take this worktree next (`prepare`), if any. */
+  reads?: CheckpointReads | null
 }
 
 export interface WorktreePoolOptions {
@@ -33,6 +38,11 @@ export interface WorktreePoolOptions {
   /** Once aborted, released worktrees are removed and waiting tasks get none. */
   signal: AbortSignal
   warn: (message: string) => void
+  /**
+   * Begins, for the task `index` that will take the worktree at `dir` next, the reads its session makes
+   * before its agent starts; called when a worktree becomes idle. Null: nothing to begin.
+   */
+  prepare?: (dir: string, index: number) => CheckpointReads | null
 }
 
 export class WorktreePool {
@@ -60,7 +70,9 @@ export class WorktreePool {
       // The one idle longest first, so the worktrees take turns.
       const ready = this.idle.shift()
       if (ready) return this.handOut(ready)
-      if (!this.o.recycle || this.alive < this.o.size) return this.handOut(await this.fresh(index), index)
+      if (!this.o.recycle || this.alive < this.o.size) {
+        return this.handOut(await this.fresh(index, index), index)
+      }
       await new Promise<void>((resolve) => this.waiting.push(resolve))
     }
   }
@@ -74,7 +86,7 @@ export class WorktreePool {
     const more = this.handedOut < this.o.tasks && !this.o.signal.aborted
     if (!this.o.recycle || !more) {
       this.alive--
-      this.track(this.remove(lease.dir))
+      this.track(this.remove(lease))
       this.wake(1)
       return
     }
@@ -82,8 +94,7 @@ export class WorktreePool {
       recycleWorktree(this.o.repo, lease).then(
         () => {
           if (this.o.signal.aborted) return this.drop(lease)
-          this.idle.push(lease)
-          this.wake(1)
+          this.park(lease)
         },
         (error: Error) => {
           this.o.warn(
@@ -98,13 +109,26 @@ export class WorktreePool {
   /** Waits for every reset and removal under way, then removes the idle worktrees. */
   async close(): Promise<void> {
     while (this.background.length > 0) await Promise.all(this.background.splice(0))
-    await Promise.all(this.idle.splice(0).map((lease) => this.remove(lease.dir)))
+    await Promise.all(this.idle.splice(0).map((lease) => this.remove(lease)))
   }
 
   private handOut(lease: Lease, freshFor?: number): Lease {
     this.handedOut++
     if (freshFor !== undefined) this.maybeSpare()
     return lease
+  }
+
+  /**
+   * An idle worktree joins the queue; the reads of the task that will take it are begun. Tasks take
+   * worktrees in their order and idle ones first come first served, so that task is the one after every
+   * task handed a worktree so far and every one queued ahead of this one. Should another take it (an
+   * interruption), the reads are for another session and that session makes its own.
+   */
+  private park(lease: Lease): void {
+    const next = this.handedOut + this.idle.length
+    lease.reads = next < this.o.tasks ? (this.o.prepare?.(lease.dir, next) ?? null) : null
+    this.idle.push(lease)
+    this.wake(1)
   }
 
   /**
@@ -120,26 +144,32 @@ export class WorktreePool {
       this.fresh(spareFor).then(
         (lease) => {
           if (this.o.signal.aborted) return this.drop(lease)
-          this.idle.push(lease)
-          this.wake(1)
+          this.park(lease)
         },
         () => undefined, // only a head start: the next task makes its own if this one failed
       ),
     )
   }
 
-  private async fresh(index: number): Promise<Lease> {
+  /** A new worktree for task `index`; with `readsFor`, that task's reads begin beside the checkout. */
+  private async fresh(index: number, readsFor?: number): Promise<Lease> {
     const dir = this.o.dirFor(index)
     this.alive++
     let registered = false
+    let reads: CheckpointReads | null = null
     try {
       await registerWorktree(this.o.repo, dir)
       registered = true
-      await checkoutWorktree(this.o.repo, dir)
-      return { dir, gitDir: worktreeGitDir(dir) }
+      // HEAD is set once git has registered the worktree, and the reads look at no file of its checkout:
+      // they run beside it (started after it, which is what the task waits for).
+      const checkout = checkoutWorktree(this.o.repo, dir)
+      checkout.catch(() => undefined)
+      if (readsFor !== undefined) reads = this.o.prepare?.(dir, readsFor) ?? null
+      await checkout
+      return { dir, gitDir: worktreeGitDir(dir), reads }
     } catch (error) {
       // Once git has registered it, it must go even though its checkout failed.
-      if (registered) await this.remove(dir)
+      if (registered) await this.remove({ dir, gitDir: '', reads })
       this.alive--
       this.wake(1)
       throw error
@@ -149,10 +179,14 @@ export class WorktreePool {
   private async drop(lease: Lease): Promise<void> {
     this.alive--
     this.wake(1)
-    await this.remove(lease.dir)
+    await this.remove(lease)
   }
 
-  private async remove(dir: string): Promise<void> {
+  /** Removes a worktree once the reads begun in it, if any, have ended (their git runs there). */
+  private async remove(lease: Lease): Promise<void> {
+    const { dir, reads } = lease
+    lease.reads = null
+    if (reads) await Promise.allSettled([reads.objects, reads.machinery])
     try {
       const problem = await removeWorktree(this.o.repo, dir)
       if (problem) this.o.warn(`worktree ${dir} was deleted by hand: ${problem}`)

@@ -9,7 +9,8 @@ import type { CheckpointRecord, Violation } from '../report/model.js'
 import { RefMovedError } from '../git/errors.js'
 import { CommitWriter } from '../git/commit-writer.js'
 import { RefUpdater } from '../git/ref-updater.js'
-import { globalConfigFiles, readGitDirs, readIndexSummary } from '../git/on-disk.js'
+import { parseStatusV2Z } from '../git/nul.js'
+import { globalConfigFiles, readGitDirs, readIndexSummary, refMayExist } from '../git/on-disk.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
@@ -94,28 +95,33 @@ export interface CheckpointStoreOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
-/** HEAD's (or the base's) commit and tree and the session chain's tip and tree; null where missing. */
+/**
+ * HEAD's (or the base's) commit and tree and the session chain's tip, tree and message; null where
+ * missing.
+ */
 export interface OpeningObjects {
   startCommit: string | null
   startTree: string | null
   chainCommit: string | null
   chainTree: string | null
+  chainMessage: string | null
 }
 
-/** What the store needs to open for `session`, from `start` (HEAD by default): one cat-file. */
+/**
+ * What the store needs to open for `session`, from `start` (HEAD by default): one cat-file, which reads
+ * both commits (their trees, and the chain tip's message that says where the chain stands).
+ */
 export async function resolveOpening(git: Git, session: string, start = 'HEAD'): Promise<OpeningObjects> {
-  const ref = checkpointRef(session)
-  const [startCommit, startTree, chainCommit, chainTree] = await git.resolveObjects([
+  const [startCommit, chainCommit] = await git.readCommits([
     `${start}^{commit}`,
-    `${start}^{tree}`,
-    `${ref}^{commit}`,
-    `${ref}^{tree}`,
+    `${checkpointRef(session)}^{commit}`,
   ])
   return {
-    startCommit: startCommit ?? null,
-    startTree: startTree ?? null,
-    chainCommit: chainCommit ?? null,
-    chainTree: chainTree ?? null,
+    startCommit: startCommit?.oid ?? null,
+    startTree: startCommit?.tree ?? null,
+    chainCommit: chainCommit?.oid ?? null,
+    chainTree: chainCommit?.tree ?? null,
+    chainMessage: chainCommit?.message ?? null,
   }
 }
 
@@ -149,19 +155,20 @@ export class CheckpointStore {
    */
   private commitsMade = 0
   /**
-   * The first checkpoint's listing when it was started while the store opened, before git said what HEAD
-   * holds (see listEarly); taken by that checkpoint only.
+   * The first checkpoint's listing when the store opened with it (see openFromStatus); taken by that
+   * checkpoint only.
    */
-  private earlyListing: Promise<Listing> | undefined
+  private earlyListing: Listing | undefined
   /** update-index runs so far (see stageChanges). */
   private stagings = 0
   private root = ''
   private indexFile = ''
   private userIndex = ''
   private baseCommit: string | null = null
-  private baseTree = ''
+  /** null (with headTree) until needed when the opening did not learn it (see startTreeNow). */
+  private baseTree: string | null = ''
   private head: string | null = null
-  private headTree = ''
+  private headTree: string | null = ''
   private seq = 0
   private lastAt: number | null = null
   private queue: Promise<unknown> = Promise.resolve()
@@ -261,13 +268,13 @@ export class CheckpointStore {
   // ---- opening -----------------------------------------------------------------------------------
 
   /**
-   * `listEarly`: the store opens for a checkpoint that is about to list the worktree anyway (a one-shot
-   * `checkpoints create`, or a first checkpoint before anything opened the store), so the listing may start
-   * now, alongside the cat-file that resolves HEAD, instead of after it (see listEarly).
+   * `listing`: the store opens for a checkpoint that is about to list the worktree anyway (a one-shot
+   * `checkpoints create`, or a first checkpoint before anything opened the store), so one `git status`
+   * may find HEAD and list the changes at once (see openFromStatus).
    */
-  private async doOpen(listEarly: boolean): Promise<void> {
+  private async doOpen(listing: boolean): Promise<void> {
     const indexName = this.options.indexName ?? `index-${this.session}`
-    const { root, userIndex, gitDir, infoAttributes, configFiles } = await this.locate()
+    const { root, userIndex, gitDir, commonDir, infoAttributes, configFiles } = await this.locate()
     this.root = root
     this.git = this.options.git.at(this.root)
     this.refs = new RefUpdater(this.git, 'proctor checkpoint')
@@ -280,18 +287,41 @@ export class CheckpointStore {
     // The identity probe and the empty tree are only needed at the first commit (see checkpoint()):
     // a session whose agent changes nothing never pays for them, and opening does not compete with them.
     const seeding = !fs.existsSync(this.indexFile)
-    const guessedTree = seeding && listEarly && !this.options.resolved ? this.listEarly() : null
-    // One cat-file for the start commit, the chain tip and their trees (missing ones come back as null),
-    // unless the caller resolved them before the agent's spawn; the attributes files alongside.
-    const [objects, filters] = await Promise.all([
-      this.options.resolved ?? resolveOpening(this.git, this.session, this.options.baseCommit ?? 'HEAD'),
+    // A new chain from HEAD: nothing but HEAD to resolve, which the status that lists the changes names.
+    const newChainFromHead =
+      seeding &&
+      listing &&
+      !this.options.resolved &&
+      this.options.baseCommit === undefined &&
+      commonDir !== null &&
+      !refMayExist(commonDir, this.ref)
+    // Else one cat-file for the start commit, the chain tip and their trees (missing ones come back as
+    // null), unless the caller resolved them before the agent's spawn; the attributes files alongside.
+    const resolve = () =>
+      this.options.resolved ?? resolveOpening(this.git, this.session, this.options.baseCommit ?? 'HEAD')
+    const [fromStatus, filters, resolved] = await Promise.all([
+      newChainFromHead ? this.openFromStatus() : null,
       this.globalAttributeFiles(infoAttributes, configFiles),
+      newChainFromHead ? null : resolve(),
     ])
     this.filterAttributeFiles = filters
+    if (fromStatus) {
+      this.baseCommit = fromStatus.head
+      this.baseTree = fromStatus.tree
+      this.headTree = fromStatus.tree
+      if (fromStatus.listing) {
+        // The copy of the user's index holds exactly HEAD's content: seeded, and the listing stands.
+        this.earlyListing = fromStatus.listing
+        this.indexMatchesHead = true
+      } else {
+        await this.seedIndex()
+      }
+      return
+    }
+    const objects = resolved ?? (await resolve())
     this.head = objects.chainCommit
     if (this.head) {
-      const message = (await this.git.raw(['log', '-1', '--format=%B', this.head])).stdout
-      const parsed = parseCheckpointMessage(message)
+      const parsed = parseCheckpointMessage(objects.chainMessage ?? '')
       this.seq = parsed.seq ?? 0
       this.baseCommit = parsed.base
       this.headTree = objects.chainTree!
@@ -305,45 +335,84 @@ export class CheckpointStore {
       this.baseTree = objects.startTree ?? (await this.git.emptyTree())
       this.headTree = this.baseTree
     }
-    if (guessedTree !== null && guessedTree === this.headTree && (this.head ?? this.baseCommit) !== null) {
-      // The copy of the user's index holds exactly the tree to start from (what seedIndex would have left
-      // in it): seeded, and the listing stands.
-      this.indexMatchesHead = true
-      return
-    }
-    if (this.earlyListing) {
-      // Listed against an index that is not the seed after all: wait for git to let go of the file first.
-      await this.earlyListing.catch(() => undefined)
-      this.earlyListing = undefined
-    }
     if (seeding) await this.seedIndex()
   }
 
   /**
-   * The seed as seedIndex makes it in the common case (a copy of the user's index, mtime kept), made before
-   * git has said what HEAD holds, and the first checkpoint's listing started on it at once: the cat-file
-   * then costs no time of its own. Returns the tree the copy's cache-tree says it holds; doOpen keeps the
-   * seed and the listing only when that is the tree to start from (HEAD's, or the resumed chain's), else
-   * it seeds as always. Null when the copy cannot be relied on (nothing was listed).
+   * Opens a new chain from HEAD with one `git status` on a copy of the user's index (mtime kept, as
+   * seedIndex makes it), instead of a `cat-file` for HEAD and the chain and an `ls-files` after it: status
+   * names HEAD's commit, says whether the index differs from HEAD anywhere, and lists what differs in the
+   * worktree, as `ls-files -m -o` would (stat-only changes confirmed by content, submodules by their
+   * commit only, untracked files one by one, a nested repository as its directory). When the index holds
+   * HEAD's content (the user staged nothing), the copy is the seed and the listing is the first
+   * checkpoint's; else `listing` is null and the caller seeds from HEAD. HEAD's tree is then the root of
+   * the copy's cache-tree when valid (whatever extensions the file has), else null (resolved only if a checkpoint needs it: startTreeNow). Null when
+   * this cannot be relied on (an index with assume-unchanged or skip-worktree entries, which status would
+   * not look at, or one this reader does not understand; a git without these options): the caller then
+   * opens as always.
    */
-  private listEarly(): string | null {
+  private async openFromStatus(): Promise<{
+    head: string | null
+    tree: string | null
+    listing: Listing | null
+  } | null> {
+    const abandon = (): null => {
+      fs.rmSync(this.indexFile, { force: true })
+      return null
+    }
     try {
       this.copyUserIndex()
     } catch {
-      fs.rmSync(this.indexFile, { force: true })
-      return null
+      return abandon()
     }
-    // Read from the copy, not the user's file, which may have changed since. SHA-1, else SHA-256: a wrong
-    // guess of the hash size cannot give the start tree's id.
-    const summary = readIndexSummary(this.indexFile, 20) ?? readIndexSummary(this.indexFile, 32)
-    if (!summary?.tree || summary.hidden) {
-      fs.rmSync(this.indexFile, { force: true })
-      return null
+    // Read from the copy, not the user's file, which may have changed since. SHA-1, else SHA-256.
+    let hashBytes = 20
+    let summary = readIndexSummary(this.indexFile, hashBytes)
+    if (!summary) summary = readIndexSummary(this.indexFile, (hashBytes = 32))
+    if (!summary || summary.hidden) return abandon()
+    let status: ReturnType<typeof parseStatusV2Z>
+    try {
+      const result = await this.git.raw(
+        [
+          'status',
+          '--porcelain=v2',
+          '-z',
+          '--branch',
+          '--no-ahead-behind',
+          '--untracked-files=all',
+          '--ignore-submodules=dirty',
+          '--no-renames',
+        ],
+        { indexFile: this.indexFile },
+      )
+      status = parseStatusV2Z(result.stdout)
+    } catch {
+      return abandon()
     }
-    this.earlyListing = this.changedPaths()
-    // Awaited by the checkpoint, or by doOpen when the seed was wrong.
-    this.earlyListing.catch(() => undefined)
-    return summary.tree
+    // The index was read with the wrong hash size after all.
+    if (status.head !== null && status.head.length !== hashBytes * 2) return abandon()
+    if (status.staged) return { head: status.head, tree: null, listing: null }
+    return {
+      head: status.head,
+      tree: summary.cacheTree,
+      listing: this.listingOf([
+        ...status.changed.map((p) => ({ path: p, tracked: true })),
+        ...status.untracked.map((p) => ({ path: p, tracked: false })),
+      ]),
+    }
+  }
+
+  /**
+   * The tree the chain stands on (headTree), when the opening left it unknown (openFromStatus without a
+   * valid cache-tree): HEAD's tree, or the empty tree on an unborn branch.
+   */
+  private async startTreeNow(): Promise<string> {
+    if (this.headTree === null) {
+      const tree = this.baseCommit ? await this.treeOf(this.baseCommit) : await this.git.emptyTree()
+      this.headTree = tree
+      this.baseTree = tree
+    }
+    return this.headTree
   }
 
   /**
@@ -355,6 +424,8 @@ export class CheckpointStore {
     root: string
     userIndex: string
     gitDir: string
+    /** Where shared refs live; null when unknown. */
+    commonDir: string | null
     infoAttributes: string
     /** The repository's config files, when known without git (see attributesFileUnset). */
     configFiles: string[] | null
@@ -367,6 +438,7 @@ export class CheckpointStore {
         root: cwd,
         userIndex: path.join(dirs.gitDir, 'index'),
         gitDir: dirs.gitDir,
+        commonDir: dirs.commonDir,
         infoAttributes: path.join(dirs.commonDir, 'info', 'attributes'),
         configFiles: [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')],
       }
@@ -386,6 +458,7 @@ export class CheckpointStore {
       root: paths[0]!,
       userIndex: path.resolve(cwd, paths[1]!),
       gitDir: path.resolve(cwd, paths[2]!),
+      commonDir: null,
       infoAttributes: path.resolve(cwd, paths[3]!),
       configFiles: null,
     }
@@ -400,12 +473,13 @@ export class CheckpointStore {
    */
   private async seedIndex(): Promise<void> {
     const startTree = this.head ? this.headTree : this.baseCommit
-    const summary =
-      startTree !== null && this.headTree ? readIndexSummary(this.userIndex, this.headTree.length / 2) : null
+    // Any id of this repository gives the hash size (headTree is null when openFromStatus left it unknown).
+    const known = this.headTree || this.baseCommit
+    const summary = startTree !== null && known ? readIndexSummary(this.userIndex, known.length / 2) : null
     try {
       if (startTree !== null && summary && !summary.hidden) {
         this.copyUserIndex()
-        if (summary.tree !== this.headTree)
+        if (this.headTree === null || summary.tree !== this.headTree)
           await this.git.readTree(this.indexFile, startTree, { reset: true })
         this.indexMatchesHead = true
         return
@@ -432,9 +506,9 @@ export class CheckpointStore {
   // ---- one checkpoint ----------------------------------------------------------------------------
 
   private async checkpoint(trigger: string, urgent: boolean): Promise<CheckpointResult | null> {
-    // With pause_agent the worktree is only read while the agent is paused (below), so no early listing.
-    // A synchronous runner (one-shot create) runs one git at a time: nothing would overlap.
-    this.opened ??= this.doOpen(!this.options.pauser && !this.git.synchronous)
+    // With pause_agent the worktree is only read while the agent is paused (below), so the opening lists
+    // nothing.
+    this.opened ??= this.doOpen(!this.options.pauser)
     await this.opened
     if (!(await this.waitForSpacing(urgent))) return null
     const startedAt = monotonicMs()
@@ -452,7 +526,11 @@ export class CheckpointStore {
     }
     // A withheld file is never staged, so the tree cannot show it: a change in what is withheld (a new
     // forbidden file, or one removed) is a checkpoint of its own, so policy sees it and the record lists it.
-    const withheldKey = withheld.map((f) => `${f.path}\0${f.status}\0${f.size}\0${f.newMode}`).join('\0')
+    // Sorted: the first listing (status) and later ones (ls-files) give the same paths in other orders.
+    const withheldKey = withheld
+      .map((f) => `${f.path}\0${f.status}\0${f.size}\0${f.newMode}`)
+      .sort()
+      .join('\0')
     const withheldChanged = withheldKey !== this.withheldKey
     if (staged.length === 0 && this.indexMatchesHead && !withheldChanged) return null
     this.indexMatchesHead = false
@@ -466,7 +544,8 @@ export class CheckpointStore {
       this.refs!.prepare()
     }
     const tree = await this.git.writeTree(this.indexFile)
-    if (tree === this.headTree && !withheldChanged) {
+    const headTree = await this.startTreeNow()
+    if (tree === headTree && !withheldChanged) {
       this.indexMatchesHead = true
       return null
     }
@@ -477,9 +556,10 @@ export class CheckpointStore {
     let cumulative: ChangedFile[] = []
     let violations: Violation[] = []
     if (this.options.validate) {
+      const baseTree = this.baseTree!
       ;[files, cumulative] = await Promise.all([
-        diffTrees(this.git, this.headTree, tree),
-        this.headTree === this.baseTree ? null : diffTrees(this.git, this.baseTree, tree),
+        diffTrees(this.git, headTree, tree),
+        headTree === baseTree ? null : diffTrees(this.git, baseTree, tree),
       ]).then(([incremental, total]) => [incremental, total ?? incremental])
       violations = await this.options.validate({ seq, files, cumulative, withheld, tree })
     }
@@ -543,7 +623,7 @@ export class CheckpointStore {
   private async stageChanges(skipped: SkippedFile[], withheld: ChangedFile[]): Promise<string[]> {
     const early = this.earlyListing
     this.earlyListing = undefined
-    const { paths: changed, tracked } = await (early ?? this.changedPaths())
+    const { paths: changed, tracked } = early ?? (await this.changedPaths())
     this.firstSnapshot.begin(changed, this.seq)
     if (changed.length === 0) return []
     const exclude = [
@@ -616,19 +696,28 @@ export class CheckpointStore {
       ['ls-files', '-z', '-t', '--modified', '--others', '--exclude-standard'],
       { indexFile: this.indexFile },
     )
+    return this.listingOf(
+      listing.stdout
+        .split('\0')
+        .filter((field) => field.length >= 3)
+        .map((field) => ({ path: field.slice(2), tracked: field[0] !== '?' })),
+    )
+  }
+
+  /** A listing's paths, once each, without .proctor/ and the hidden paths. */
+  private listingOf(entries: readonly { path: string; tracked: boolean }[]): Listing {
     const paths: string[] = []
     const tracked = new Set<string>()
     const seen = new Set<string>()
-    for (const field of listing.stdout.split('\0')) {
-      if (field.length < 3) continue
+    for (const entry of entries) {
       // A nested repository is listed as a directory.
-      const p = field.slice(2).replace(/\/$/, '')
+      const p = entry.path.replace(/\/$/, '')
       if (seen.has(p)) continue
       seen.add(p)
       if (p === STATE_DIR_NAME || p.startsWith(`${STATE_DIR_NAME}/`)) continue
       if (this.options.hiddenPaths?.has(path.join(this.root, p))) continue
       paths.push(p)
-      if (field[0] !== '?') tracked.add(p)
+      if (entry.tracked) tracked.add(p)
     }
     return { paths, tracked }
   }

@@ -31,6 +31,62 @@ export function parseStatusZ(output: string): StatusEntry[] {
   return entries
 }
 
+/**
+ * `git status --porcelain=v2 -z --branch` as a first checkpoint needs it: the commit HEAD names (null
+ * when unborn), whether the index differs from HEAD anywhere (a staged change or a conflict), and the
+ * paths whose worktree state differs from the index, tracked ones apart from untracked ones.
+ */
+export interface StatusV2 {
+  head: string | null
+  staged: boolean
+  /** Tracked paths whose worktree file differs from the index (modified, deleted, type changed). */
+  changed: string[]
+  /** Untracked paths (a nested repository as `dir/`). */
+  untracked: string[]
+}
+
+/**
+ * Parses porcelain v2 -z: "# branch.oid <oid>|(initial)" headers, "1 XY sub mH mI mW hH hI path",
+ * "2 XY sub mH mI mW hH hI Xscore path\0origPath", "u XY sub m1 m2 m3 mW h1 h2 h3 path", "? path".
+ * X compares HEAD with the index and Y the index with the worktree ('.' = unchanged).
+ */
+export function parseStatusV2Z(output: string): StatusV2 {
+  const result: StatusV2 = { head: null, staged: false, changed: [], untracked: [] }
+  const fields = splitNul(output)
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!
+    switch (field[0]) {
+      case '#':
+        if (field.startsWith('# branch.oid ') && field !== '# branch.oid (initial)')
+          result.head = field.slice(13)
+        break
+      case '1':
+      case '2': {
+        if (field[2] !== '.') result.staged = true
+        const path = afterSpaces(field, field[0] === '1' ? 8 : 9)
+        if (field[3] !== '.') result.changed.push(path)
+        if (field[0] === '2') i++ // the rename's source path
+        break
+      }
+      case 'u':
+        result.staged = true
+        result.changed.push(afterSpaces(field, 10))
+        break
+      case '?':
+        result.untracked.push(field.slice(2))
+        break
+    }
+  }
+  return result
+}
+
+/** What follows the `count`-th space of `field` (a path may hold spaces itself). */
+function afterSpaces(field: string, count: number): string {
+  let at = -1
+  for (let n = 0; n < count; n++) at = field.indexOf(' ', at + 1)
+  return field.slice(at + 1)
+}
+
 export interface RawDiffEntry {
   oldMode: string
   newMode: string

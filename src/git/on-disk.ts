@@ -60,6 +60,12 @@ export interface IndexSummary {
    * a split or sparse index, untracked cache, fsmonitor data) means it cannot be relied on.
    */
   tree: string | null
+  /**
+   * The root tree id of a valid cache-tree whatever else the file holds (untracked cache, fsmonitor data,
+   * intent-to-add entries, which the cache-tree leaves out): the tree of the index's content, for a caller
+   * that does not use the file as it is (git status says whether that content is HEAD's).
+   */
+  cacheTree: string | null
 }
 
 /** Extensions that change nothing about what the entries say (cache-tree, resolve-undo, offset tables). */
@@ -124,7 +130,7 @@ export function readIndexSummary(file: string, hashBytes: number): IndexSummary 
     offset = data + size
   }
   if (offset !== end) return null
-  return { hidden, tree: plain ? tree : null }
+  return { hidden, tree: plain ? tree : null, cacheTree: tree }
 }
 
 /**
@@ -153,4 +159,36 @@ export function globalConfigFiles(env: (key: string) => string | undefined): str
     )
   }
   return files
+}
+
+/**
+ * Whether `ref` (a full name such as `refs/proctor/x`) may exist in the repository whose common dir is
+ * `commonDir`: false only when the files backend certainly has it neither as a loose file nor in
+ * packed-refs. A reftable repository, or anything unreadable, says it may (the caller then asks git).
+ */
+export function refMayExist(commonDir: string, ref: string): boolean {
+  const missing = (error: unknown): boolean => {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR'
+  }
+  try {
+    fs.lstatSync(path.join(commonDir, 'reftable'))
+    return true
+  } catch (error) {
+    if (!missing(error)) return true
+  }
+  try {
+    fs.lstatSync(path.join(commonDir, ref))
+    return true
+  } catch (error) {
+    if (!missing(error)) return true
+  }
+  let packed: string
+  try {
+    packed = fs.readFileSync(path.join(commonDir, 'packed-refs'), 'latin1')
+  } catch (error) {
+    return !missing(error)
+  }
+  // "<oid> <ref>\n" lines; a ref name holds no space or newline.
+  return packed.includes(` ${ref}\n`) || packed.endsWith(` ${ref}`)
 }

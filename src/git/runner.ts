@@ -108,6 +108,13 @@ export interface CommitIdents {
   committer: CommitIdent
 }
 
+export interface CommitObject {
+  oid: string
+  tree: string
+  /** The message as stored (what `git log --format=%B` prints). */
+  message: string
+}
+
 export interface CatFileInfo {
   type: string
   size: number
@@ -403,16 +410,13 @@ export class Git {
     return info
   }
 
-  /** Object ids for many revisions in one process (e.g. `HEAD^{tree}`); null for those that do not resolve. */
-  async resolveObjects(revs: readonly string[]): Promise<(string | null)[]> {
-    const result = await this.raw(['cat-file', '--batch-check=%(objectname)'], {
-      input: revs.join('\n') + '\n',
-    })
-    const lines = result.stdout.split('\n')
-    return revs.map((_, i) => {
-      const line = lines[i] ?? ''
-      return /^[0-9a-f]{40,64}$/.test(line) ? line : null
-    })
+  /**
+   * Commits named by revisions (e.g. `HEAD^{commit}`), read in one `cat-file --batch`: id, tree and
+   * message of each; null for a revision that does not name a commit.
+   */
+  async readCommits(revs: readonly string[]): Promise<(CommitObject | null)[]> {
+    const result = await this.exec(['cat-file', '--batch'], { input: revs.join('\n') + '\n' })
+    return parseBatchCommits(result.stdout, revs.length)
   }
 
   async catFileSize(object: string): Promise<number | null> {
@@ -618,6 +622,35 @@ export class Git {
     if (options.timeoutMs) call.timeoutMs = options.timeoutMs
     return call
   }
+}
+
+/**
+ * `cat-file --batch` output for `count` revisions: "<oid> <type> <size>\n<content>\n" for each object, or
+ * "<rev> missing" / "<rev> ambiguous". Sizes are in bytes, so the content is cut from the bytes.
+ */
+function parseBatchCommits(out: Buffer, count: number): (CommitObject | null)[] {
+  const commits: (CommitObject | null)[] = []
+  let at = 0
+  for (let i = 0; i < count; i++) {
+    const eol = out.indexOf(10, at)
+    if (eol < 0) {
+      commits.push(null)
+      continue
+    }
+    const [oid, type, sizeText] = out.toString('latin1', at, eol).split(' ')
+    at = eol + 1
+    if (!oid || !/^[0-9a-f]{40,64}$/.test(oid) || sizeText === undefined) {
+      commits.push(null)
+      continue
+    }
+    const content = out.subarray(at, at + Number(sizeText))
+    at += content.length + 1
+    const text = type === 'commit' ? content.toString('utf8') : ''
+    const tree = /^tree ([0-9a-f]{40,64})\n/.exec(text)?.[1]
+    const body = text.indexOf('\n\n')
+    commits.push(tree ? { oid, tree, message: body < 0 ? '' : text.slice(body + 2) } : null)
+  }
+  return commits
 }
 
 export { GitError, RefMovedError, tail }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 
 import { parseCheckpointMessage } from '../../src/checkpoints/message.js'
 import { CheckpointStore, type CheckpointStoreOptions } from '../../src/checkpoints/store.js'
+import { readIndexSummary } from '../../src/git/on-disk.js'
 import { Git } from '../../src/git/runner.js'
 import { makeTempRepo, userState, type TempRepo } from '../helpers/git-repo.js'
 
@@ -512,5 +513,100 @@ describe('a first checkpoint that opens the store itself', () => {
     })
     const record = await store.create('interval')
     expect(record!.files_changed.sort()).toEqual(['a.txt', 'last-write.txt'])
+  })
+})
+
+// A first checkpoint that opens the store itself finds HEAD and the changes with one `git status` on a copy
+// of the user's index (store.ts, openFromStatus): these pin what it must still get right.
+describe('a first checkpoint that opens the store with one git status', () => {
+  for (const synchronous of [false, true]) {
+    it(`resumes a chain that is only in packed-refs instead of starting a new one (synchronous: ${synchronous})`, async () => {
+      const repo = setup({ 'a.txt': 'a\n', 'b.txt': 'b\n' })
+      repo.write('a.txt', 'first\n')
+      const first = open(repo, { indexName: 'cli-1' })
+      const one = await first.create('manual')
+      await first.close()
+      repo.git(['pack-refs', '--all'])
+      expect(fs.existsSync(path.join(repo.dir, '.git', 'refs', 'proctor', 'test-session'))).toBe(false)
+      repo.write('b.txt', 'second\n')
+      const second = new CheckpointStore({
+        git: new Git({ cwd: repo.dir, env: repo.env, synchronous }),
+        session: 'test-session',
+        maxFileSize: 1024 * 1024,
+        indexName: 'cli-2',
+      })
+      stores.push(second)
+      const two = await second.create('manual')
+      expect(two!.seq).toBe(2)
+      expect(repo.git(['rev-parse', `${two!.sha}^`]).trim()).toBe(one!.sha)
+      expect(two!.files_changed).toEqual(['b.txt'])
+    })
+  }
+
+  for (const cacheTree of ['valid', 'invalid'] as const) {
+    it(`takes no checkpoint when a listed file cleans to HEAD's content (cache-tree ${cacheTree})`, async () => {
+      const repo = setup({ 'f.txt': 'a\nb\n', 'README.md': 'r\n' })
+      repo.git(['config', 'core.autocrlf', 'true'])
+      if (cacheTree === 'invalid') {
+        // Staging and unstaging a file leaves the index equal to HEAD but its cache-tree root invalid.
+        repo.write('t.txt', 't\n')
+        repo.git(['add', 't.txt'])
+        repo.git(['rm', '-q', '--cached', 't.txt'])
+        repo.remove('t.txt')
+      } else repo.git(['write-tree'])
+      expect(readIndexSummary(path.join(repo.dir, '.git', 'index'), 20)!.tree === null).toBe(
+        cacheTree === 'invalid',
+      )
+      // Another size, the same blob once converted: listed as modified, staged, and the tree is HEAD's.
+      repo.write('f.txt', 'a\r\nb\r\n')
+      const store = open(repo)
+      expect(await store.create('manual')).toBeNull()
+      expect(repo.git(['for-each-ref', 'refs/proctor/'])).toBe('')
+      repo.write('README.md', 'changed\n')
+      const record = await store.create('manual')
+      expect(record!.seq).toBe(1)
+      expect(repo.git(['rev-parse', `${record!.sha}^`]).trim()).toBe(repo.git(['rev-parse', 'HEAD']).trim())
+    })
+  }
+
+  it('records the worktree of a merge in conflict against HEAD, leaving the conflict in the index', async () => {
+    const repo = setup({ 'f.txt': 'base\n', 'g.txt': 'g\n' })
+    repo.git(['checkout', '-q', '-b', 'other'])
+    repo.write('f.txt', 'theirs\n')
+    repo.commitAll('theirs')
+    repo.git(['checkout', '-q', 'main'])
+    repo.write('f.txt', 'ours\n')
+    const ours = repo.commitAll('ours')
+    expect(() => repo.git(['merge', '-q', 'other'])).toThrow()
+    repo.write('g.txt', 'edited during the conflict\n')
+    const before = userState(repo)
+    const record = await open(repo).create('manual')
+    expect(repo.git(['rev-parse', `${record!.sha}^`]).trim()).toBe(ours)
+    expect(repo.git(['show', `${record!.sha}:f.txt`])).toContain('<<<<<<<')
+    expect(repo.git(['show', `${record!.sha}:g.txt`])).toBe('edited during the conflict\n')
+    expect(record!.files_changed.sort()).toEqual(['f.txt', 'g.txt'])
+    expect(userState(repo)).toEqual(before)
+    expect(repo.git(['ls-files', '-u'])).toContain('f.txt')
+  })
+
+  it('starts a chain on an unborn branch from an empty index, with no parent', async () => {
+    const repo = setup({}, false)
+    repo.write('x.txt', 'x\n')
+    repo.git(['add', 'x.txt'])
+    repo.git(['rm', '-q', '--cached', 'x.txt'])
+    expect(fs.existsSync(path.join(repo.dir, '.git', 'index'))).toBe(true)
+    repo.write('dir/y.txt', 'y\n')
+    const record = await open(repo).create('manual')
+    expect(filesAt(repo, record!.sha)).toEqual(['dir/y.txt', 'x.txt'])
+    expect(repo.git(['rev-list', '--count', record!.sha]).trim()).toBe('1')
+  })
+
+  it('sees changes behind an index with skip-worktree entries (status would not look at them)', async () => {
+    const repo = setup({ 'a.txt': 'a\n', 'b.txt': 'b\n' })
+    repo.git(['update-index', '--skip-worktree', 'b.txt'])
+    repo.write('b.txt', 'changed behind skip-worktree\n')
+    const record = await open(repo).create('manual')
+    expect(record!.files_changed).toEqual(['b.txt'])
+    expect(repo.git(['show', `${record!.sha}:b.txt`])).toBe('changed behind skip-worktree\n')
   })
 })

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { readGitDirs, readIndexSummary } from '../../src/git/on-disk.js'
+import { readGitDirs, readIndexSummary, refMayExist } from '../../src/git/on-disk.js'
 import { CheckpointStore } from '../../src/checkpoints/store.js'
 import { Git } from '../../src/git/runner.js'
 import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
@@ -37,7 +37,7 @@ describe('readIndexSummary', () => {
       repo.git(['update-index', '--index-version', String(version)])
       const head = repo.git(['rev-parse', 'HEAD^{tree}']).trim()
       repo.git(['write-tree'])
-      expect(readIndexSummary(index(repo), 20)).toEqual({ hidden: false, tree: head })
+      expect(readIndexSummary(index(repo), 20)).toEqual({ hidden: false, tree: head, cacheTree: head })
 
       repo.write('a.txt', 'staged\n')
       repo.git(['add', 'a.txt'])
@@ -52,6 +52,17 @@ describe('readIndexSummary', () => {
       }
     })
   }
+
+  it('with untracked-cache data the file is not plain, but its cache-tree still names the tree it holds', () => {
+    const repo = setup()
+    const head = repo.git(['rev-parse', 'HEAD^{tree}']).trim()
+    repo.git(['config', 'core.untrackedCache', 'true'])
+    repo.git(['update-index', '--untracked-cache'])
+    repo.git(['write-tree'])
+    repo.git(['status', '--porcelain'])
+    expect(fs.readFileSync(index(repo)).includes('UNTR')).toBe(true)
+    expect(readIndexSummary(index(repo), 20)).toEqual({ hidden: false, tree: null, cacheTree: head })
+  })
 
   it('an intent-to-add entry leaves no tree to rely on; a file that is not an index reads as null', () => {
     const repo = setup()
@@ -144,5 +155,28 @@ describe('core.attributesFile without a git process', () => {
         fs.rmSync(globalConfig, { force: true })
       }
     }
+  })
+})
+
+describe('refMayExist', () => {
+  it('agrees with git for a loose ref, a packed one and a missing one; a reftable repository may hold any', () => {
+    const repo = setup()
+    const common = path.join(repo.dir, '.git')
+    const exists = (ref: string) => repo.git(['for-each-ref', '--format=%(refname)', ref]).trim() === ref
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(false)
+    repo.git(['update-ref', 'refs/proctor/s', 'HEAD'])
+    expect(exists('refs/proctor/s')).toBe(true)
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(true)
+    repo.git(['pack-refs', '--all'])
+    expect(fs.existsSync(path.join(common, 'refs', 'proctor', 's'))).toBe(false)
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(true)
+    // A name that only ends like a packed one is not it.
+    expect(refMayExist(common, 'refs/proctor/t')).toBe(false)
+    expect(refMayExist(common, 'proctor/s')).toBe(false)
+    repo.git(['update-ref', '-d', 'refs/proctor/s'])
+    expect(exists('refs/proctor/s')).toBe(false)
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(false)
+    fs.mkdirSync(path.join(common, 'reftable'))
+    expect(refMayExist(common, 'refs/proctor/s')).toBe(true)
   })
 })

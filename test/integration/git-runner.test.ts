@@ -185,6 +185,30 @@ describe('refs', () => {
     expect(await git.revParse('refs/proctor/s1')).toBe(b)
   })
 
+  it('readCommits: id, tree and the message as log prints it, for each revision; null for the rest', async () => {
+    const { repo: r, git } = repo()
+    const head = (await git.headCommit())!
+    const tree = r.git(['rev-parse', 'HEAD^{tree}']).trim()
+    const message = 'subject: ünïcode\n\nbody\n\nProctor-Seq: 3\n'
+    const commit = await git.commitTree(tree, [head], message)
+    await git.updateRefCas('refs/proctor/s2', commit, null)
+    const read = await git.readCommits([
+      'refs/proctor/s2^{commit}',
+      'refs/proctor/missing^{commit}',
+      'HEAD^{commit}',
+      `${tree}^{commit}`,
+      'HEAD^{tree}',
+    ])
+    expect(read).toEqual([
+      { oid: commit, tree, message: r.git(['log', '-1', '--format=%B', commit]).replace(/\n$/, '') },
+      null,
+      { oid: head, tree, message: 'initial\n' },
+      null,
+      null,
+    ])
+    expect(read[0]!.message).toBe(message)
+  })
+
   it('refuses to force-push', async () => {
     const { git } = repo()
     await expect(git.push('origin', ['+HEAD:refs/heads/x'])).rejects.toThrow(/only fast-forwards/)
