@@ -2,8 +2,7 @@
 // is the one place that knows the layout; everything else asks it for a path. `.proctor/` holds a
 // `.gitignore` of `*` (as pytest does for its cache) so the state never shows in `git status` and never
 // enters a checkpoint. See docs/architecture.md ("State on disk").
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import fs, { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 
 /** The name of proctor's state directory at the repository root (and what checkpoints never include). */
@@ -69,6 +68,8 @@ export function worktreesPath(root: string): string {
  */
 export async function proctorStateDir(cwd: string, ...sub: string[]): Promise<string> {
   const dir = join(ensureStateDir(cwd).state, ...sub)
-  await mkdir(dir, { recursive: true })
+  // fs.promises read when called, not imported: loading node:fs/promises (and the readline it loads) is
+  // a cost every command importing this module would pay, `checkpoints create` included.
+  await fs.promises.mkdir(dir, { recursive: true })
   return dir
 }
