@@ -3,13 +3,13 @@
 // reads begun for that task, so a later task's agent starts without waiting for a git process; what they
 // recorded is used only if it still holds when the task starts. Every git call is logged when it starts
 // and when it ends (with the directory it ran in) by a `git` on PATH that runs the real one.
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { runBatch } from '../../src/batch/batch.js'
 import type { SessionReport } from '../../src/report/model.js'
 import { tempDir } from '../helpers/git-repo.js'
+import { writeGitLogger } from '../helpers/git-logger.js'
 import { batchRepo, fastConfig, type BatchRepo } from './batch-helpers.js'
 
 let bin = ''
@@ -18,28 +18,9 @@ const saved = new Map<string, string | undefined>()
 const cleanups: (() => void)[] = []
 
 beforeAll(() => {
-  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
   bin = tempDir('proctor-git-log-')
   log = path.join(bin, 'calls.log')
-  fs.writeFileSync(
-    path.join(bin, 'git'),
-    [
-      '#!/bin/sh',
-      // The subcommand: the first argument that is neither an option nor the value of a -c.
-      'skip=0; sub=',
-      'for a in "$@"; do',
-      '  if [ $skip = 1 ]; then skip=0; continue; fi',
-      '  case "$a" in -c) skip=1 ;; -*) ;; *) sub=$a; break ;; esac',
-      'done',
-      'here=$(pwd -P)',
-      `printf '%s %s\\n' "$here" "$sub" >> "$PROCTOR_TEST_GIT_LOG"`,
-      `${JSON.stringify(realGit)} "$@"; code=$?`,
-      `printf '%s %s done\\n' "$here" "$sub" >> "$PROCTOR_TEST_GIT_LOG"`,
-      'exit $code',
-      '',
-    ].join('\n'),
-    { mode: 0o755 },
-  )
+  writeGitLogger(bin, { where: true, ends: true })
   // The sessions' checkpoint stores run git with proctor's own environment: PATH and the isolation
   // (no machine git config deciding what the machinery recording holds) go there.
   const env = {

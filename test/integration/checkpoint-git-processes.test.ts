@@ -2,7 +2,6 @@
 // of page tables copied, the event loop blocked meanwhile), so on a busy machine the count, not git's own
 // work, sets what a one-shot `proctor checkpoints create` or a batch child costs (issue 17). Counted
 // with a `git` on PATH that logs each call and runs the real one.
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +13,7 @@ import { Git } from '../../src/git/runner.js'
 import { configSchema } from '../../src/config/schema.js'
 import { runBatch } from '../../src/batch/batch.js'
 import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
+import { writeGitLogger } from '../helpers/git-logger.js'
 
 const repos: TempRepo[] = []
 let bin = ''
@@ -31,25 +31,9 @@ const isolated = {
 const saved = new Map<string, string | undefined>()
 
 beforeAll(() => {
-  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
   bin = tempDir('proctor-git-counter-')
   log = path.join(bin, 'calls.log')
-  fs.writeFileSync(
-    path.join(bin, 'git'),
-    [
-      '#!/bin/sh',
-      // The subcommand: the first argument that is neither an option nor the value of a -c.
-      'skip=0; sub=',
-      'for a in "$@"; do',
-      '  if [ $skip = 1 ]; then skip=0; continue; fi',
-      '  case "$a" in -c) skip=1 ;; -*) ;; *) sub=$a; break ;; esac',
-      'done',
-      `printf '%s\\n' "$sub" >> "$PROCTOR_TEST_GIT_LOG"`,
-      `exec ${JSON.stringify(realGit)} "$@"`,
-      '',
-    ].join('\n'),
-    { mode: 0o755 },
-  )
+  writeGitLogger(bin)
   process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`
   // The machine's own git config must not decide the count (an include there means one `git config` more);
   // the user has an identity (without one, proctor probes for it and falls back to its own).
