@@ -26,38 +26,41 @@ export function builtinImports() {
     name: 'builtin-imports',
     renderChunk(code) {
       const ast = this.parse(code)
+      const imports = ast.body.filter(
+        (node) => node.type === 'ImportDeclaration' && isBuiltin(node.source.value),
+      )
+      if (imports.length === 0) return null
+      const namespaces = imports.flatMap((node) =>
+        node.specifiers.filter((s) => s.type === 'ImportNamespaceSpecifier').map((s) => s.local.name),
+      )
+      const usedWhole = namespaces.length > 0 ? namesUsedWhole(ast, new Set(namespaces)) : new Set()
       const out = new MagicString(code)
-      let changed = false
-      for (const node of ast.body) {
-        if (node.type !== 'ImportDeclaration' || !isBuiltin(node.source.value)) continue
+      for (const node of imports) {
         if (node.specifiers.length === 0) {
           // Rollup repeats a dependency's imports in the chunks that import it ("hoisted" transitive
           // imports, for parallel loading); for a builtin, such an import only loads it, facade and all.
           out.remove(node.start, node.end)
-          changed = true
           continue
         }
         const lookup = `process.getBuiltinModule(${JSON.stringify(node.source.value)})`
-        const declarations = declarationsFor(node.specifiers, lookup, ast)
-        if (declarations === null) continue
-        out.overwrite(node.start, node.end, declarations)
-        changed = true
+        const declarations = declarationsFor(node.specifiers, lookup, usedWhole)
+        if (declarations !== null) out.overwrite(node.start, node.end, declarations)
       }
       // (No source map: the bundles ship without one.)
-      return changed ? out.toString() : null
+      return out.hasChanged() ? out.toString() : null
     },
   }
 }
 
 /** `const …` for the import's specifiers, or null when it must stay an ES import. */
-function declarationsFor(specifiers, lookup, ast) {
+function declarationsFor(specifiers, lookup, usedWhole) {
   const named = []
   const whole = []
   for (const specifier of specifiers) {
     const local = specifier.local.name
     if (specifier.type === 'ImportDefaultSpecifier') whole.push(local)
     else if (specifier.type === 'ImportNamespaceSpecifier') {
-      if (!onlyMemberReads(ast, local)) return null
+      if (usedWhole.has(local)) return null
       whole.push(local)
     } else {
       const imported =
@@ -72,26 +75,27 @@ function declarationsFor(specifiers, lookup, ast) {
 }
 
 /**
- * Whether every use of the top-level `name` in the chunk reads a member other than `default` (`name.x`,
- * `name['x']`). Names a nested scope declares for itself (undici has its own `path` variables) are not uses.
+ * Which of the chunk's top-level `names` are used other than to read a member that is not `default`
+ * (`name.x`, `name['x']` are fine; `f(name)`, `name.default` are not). Names a nested scope declares for
+ * itself (undici has its own `path` variables) are not uses.
  */
-function onlyMemberReads(ast, name) {
-  let ok = true
+function namesUsedWhole(ast, names) {
+  const used = new Set()
   let scope = attachScopes(ast, 'scope')
   walk(ast, {
     enter(node, parent, key) {
+      if (node.type === 'ImportDeclaration') return this.skip()
       if (node.scope) scope = node.scope
-      if (!ok || node.type === 'ImportDeclaration') return this.skip()
-      if (!isReference(node, parent) || node.name !== name || !topLevel(scope, name)) return
+      if (!isReference(node, parent) || !names.has(node.name) || !topLevel(scope, node.name)) return
       const member = parent?.type === 'MemberExpression' && key === 'object'
       const property = member && (parent.computed ? parent.property.value : parent.property.name)
-      if (!member || property === 'default' || typeof property !== 'string') ok = false
+      if (!member || property === 'default' || typeof property !== 'string') used.add(node.name)
     },
     leave(node) {
       if (node.scope) scope = node.scope.parent
     },
   })
-  return ok
+  return used
 }
 
 /** Whether `name` at `scope` is the chunk's top-level binding, not one a function or block declares. */
