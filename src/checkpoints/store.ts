@@ -346,10 +346,10 @@ export class CheckpointStore {
    * commit only, untracked files one by one, a nested repository as its directory). When the index holds
    * HEAD's content (the user staged nothing), the copy is the seed and the listing is the first
    * checkpoint's; else `listing` is null and the caller seeds from HEAD. HEAD's tree is then the root of
-   * the copy's cache-tree when valid (whatever extensions the file has), else null (resolved only if a checkpoint needs it: startTreeNow). Null when
-   * this cannot be relied on (an index with assume-unchanged or skip-worktree entries, which status would
-   * not look at, or one this reader does not understand; a git without these options): the caller then
-   * opens as always.
+   * the copy's cache-tree when valid (whatever extensions the file has), else null (resolved only if a
+   * checkpoint needs it: startTreeNow). Null when this cannot be relied on (an index with assume-unchanged
+   * or skip-worktree entries, which status would not look at, or one this reader does not understand; a
+   * git without these options): the caller then opens as always.
    */
   private async openFromStatus(): Promise<{
     head: string | null
