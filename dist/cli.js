@@ -22,11 +22,11 @@ async function main(argv) {
     // `checkpoints create` with its plain options runs without commander (scripts run it once per checkpoint);
     // anything else about it (--help, a typo) goes through the program as before.
     const create = args[0] === 'checkpoints' && args[1] === 'create'
-        ? await import('./chunks/checkpoints-create-D4YOAhaq.js').then(function (n) { return n.F; })
+        ? await import('./chunks/checkpoints-create-B5osVHqD.js').then(function (n) { return n.F; })
         : null;
     const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null;
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-        plainCreate ? null : import('./chunks/program-DB4eWitZ.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+        plainCreate ? null : import('./chunks/program-8hjN6rIZ.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
         import('./chunks/exit-DOW3voEl.js'),
         import('./chunks/errors-C8lIl8iI.js'),
     ]);

@@ -1,14 +1,14 @@
 const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
 
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-CrPmlaS2.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-Dg-pDEHf.js';
 const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { h as ensureStateDir, l as loadConfig, b as defaultConfig, i as checkpointRef } from './chunks/checkpoints-create-D4YOAhaq.js';
+import { h as ensureStateDir, l as loadConfig, b as defaultConfig, i as checkpointRef } from './chunks/checkpoints-create-B5osVHqD.js';
 import { r as reconcileOrphans } from './chunks/registry-DTm_i4zx.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-Dblv6onO.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-C3G6qXsn.js';
 import { p as parseSessionReport } from './chunks/aggregate-CrFPL1pG.js';
 import { R as ReportBuilder } from './chunks/agent-env-Dhb_8bx5.js';
-import { b as readActionsContext, l as linksFor } from './chunks/markdown-Dab57arV.js';
+import { b as readActionsContext, l as linksFor } from './chunks/markdown-B905Lay8.js';
 import { c as createSanitizer } from './chunks/sanitize-Brl4JXfa.js';
 import './chunks/words-B_R93Ce8.js';
 
@@ -49,7 +49,7 @@ import './chunks/errors-C8lIl8iI.js';
 
 import './chunks/exit-DOW3voEl.js';
 import './chunks/random-DhcBF0_o.js';
-import './chunks/evaluate-Be3AwmsF.js';
+import './chunks/evaluate-DOzACHlU.js';
 import './chunks/compile-euSnLuMI.js';
 import './chunks/model-D5ZI2RUA.js';
 
