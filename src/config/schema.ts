@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { parseDuration, parseSize } from '../util/units.js'
 import { lifecycleEvents } from './events.js'
+import { sectionDefaults } from './defaults.js'
 
 // zod compiles each object's parser with `new Function` on its first parse (after probing whether eval is
 // allowed, at each object's construction), a cost a process that parses one proctor.yml pays every time
@@ -18,6 +19,17 @@ z.config({ jitless: true })
  */
 function lazyDefault<T extends z.ZodType>(build: () => T, value: z.core.util.NoUndefined<z.output<T>>) {
   return z.lazy(build).default(value)
+}
+
+/**
+ * A top-level section, lazily built, whose defaults are defaults.ts's (what `proctor run` uses without a
+ * file): one copy of them rather than a second literal here, and a fresh one for each parse, since zod
+ * copies an object default only one level deep and sessions change their lists. (Typed by the cast:
+ * defaults.ts's type is this schema's output; test/unit/config-defaults.test.ts checks that each section
+ * written empty parses to exactly these defaults.)
+ */
+function lazySection<T extends z.ZodType>(build: () => T, key: string) {
+  return z.lazy(build).default(() => sectionDefaults(key) as z.core.util.NoUndefined<z.output<T>>)
 }
 
 /** A duration written as "30s"/"10m"/"1h30m" (or a number of seconds), parsed into milliseconds. */
@@ -150,7 +162,7 @@ const typing = () =>
   })
 
 export const configSchema = z.strictObject({
-  agent: lazyDefault(
+  agent: lazySection(
     () =>
       z.strictObject({
         preset: z.enum(agentPresetNames).optional().meta({
@@ -184,26 +196,18 @@ export const configSchema = z.strictObject({
             'Keys that make an interactive agent exit by itself once the session is decided (e.g. "/exit\\r"; a final \\r is sent as its own Enter); proctor stops it (SIGTERM, grace, SIGKILL) if it is still running after timeouts.grace',
         }),
       }),
-    {
-      pty: true,
-      adapter: 'generic',
-      env: {},
-      env_passthrough: [],
-      cols: 120,
-      rows: 40,
-      typing: { ...typingDefaults },
-    },
+    'agent',
   ),
-  timeouts: lazyDefault(
+  timeouts: lazySection(
     () =>
       z.strictObject({
         total: lazyDefault(() => duration({ min: 1 }), 30 * 60_000),
         idle: lazyDefault(() => duration({ min: 1 }), 10 * 60_000),
         grace: lazyDefault(() => duration({ max: 60_000 }), 5_000),
       }),
-    { total: 30 * 60_000, idle: 10 * 60_000, grace: 5_000 },
+    'timeouts',
   ),
-  output: lazyDefault(
+  output: lazySection(
     () =>
       z.strictObject({
         transcript_max: lazyDefault(() => size(), 64 * 1024 ** 2),
@@ -211,11 +215,11 @@ export const configSchema = z.strictObject({
         buffer: size().optional().meta({ description: 'No effect (deprecated): remove it' }),
         passthrough: lazyDefault(() => z.boolean(), true),
       }),
-    { transcript_max: 64 * 1024 ** 2, passthrough: true },
+    'output',
   ),
   detect: lazyDefault(() => z.array(detectRule()), []),
   detect_presets: lazyDefault(() => z.array(z.enum(['prompts'])), []),
-  checkpoints: lazyDefault(
+  checkpoints: lazySection(
     () =>
       z.strictObject({
         enabled: lazyDefault(() => z.boolean(), true),
@@ -234,22 +238,9 @@ export const configSchema = z.strictObject({
             'Consecutive failed checkpoints tolerated; one more stops the agent and ends the session errored (exit 1)',
         }),
       }),
-    {
-      enabled: true,
-      branch: 'proctor/{session}',
-      interval: 30_000,
-      max_changes: 50,
-      min_interval: 5_000,
-      push: 'auto',
-      remote: 'origin',
-      max_file_size: 5 * 1024 ** 2,
-      pause_agent: true,
-      on_events: ['completion'],
-      push_on_pre_push: false,
-      max_failures: 3,
-    },
+    'checkpoints',
   ),
-  policy: lazyDefault(
+  policy: lazySection(
     () =>
       z.strictObject({
         allowed_areas: lazyDefault(() => z.array(z.string()), []),
@@ -269,16 +260,7 @@ export const configSchema = z.strictObject({
             "Changes to the repository's git config, hooks, info/attributes or info/exclude: undo them (critical git_tamper violation), only report them, or do not check",
         }),
       }),
-    {
-      allowed_areas: [],
-      forbidden_areas: [],
-      protected_areas: [],
-      violation_severity: 'warning',
-      severities: {},
-      revert_on_violation: false,
-      allow_new_executables: true,
-      git_tamper: 'undo',
-    },
+    'policy',
   ),
   stop_hooks: lazyDefault(
     () =>
@@ -305,7 +287,7 @@ export const configSchema = z.strictObject({
   hooks_async_drain_timeout: lazyDefault(() => duration({ max: 10 * 60_000 }), 30_000).meta({
     description: 'How long async hooks still running at the end may take before they are stopped',
   }),
-  batch: lazyDefault(
+  batch: lazySection(
     () =>
       z.strictObject({
         concurrency: lazyDefault(() => z.number().int().min(1).max(64), 4),
@@ -324,9 +306,9 @@ export const configSchema = z.strictObject({
           [],
         ),
       }),
-    { concurrency: 4, keep_worktrees: false, tasks: [] },
+    'batch',
   ),
-  github: lazyDefault(
+  github: lazySection(
     () =>
       z.strictObject({
         comment: lazyDefault(() => z.enum(['sticky', 'new', 'off']), 'sticky'),
@@ -334,7 +316,7 @@ export const configSchema = z.strictObject({
         key: lazyDefault(() => z.string().min(1), '{workflow}/{job}'),
         fail_on: lazyDefault(() => z.enum(['block', 'violation-error', 'never']), 'block'),
       }),
-    { comment: 'sticky', checks: true, key: '{workflow}/{job}', fail_on: 'block' },
+    'github',
   ),
 })
 
