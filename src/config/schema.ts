@@ -8,7 +8,15 @@ import { sectionDefaults } from './defaults.js'
 // zod compiles each object's parser with `new Function` on its first parse (after probing whether eval is
 // allowed, at each object's construction), a cost a process that parses one proctor.yml pays every time
 // and never earns back (~5 ms of CPU). proctor's zod is its own (bundled) and validates only this file.
-z.config({ jitless: true })
+// It also gives containers cycle support, which this schema (no cycle) never needs: but for a container
+// holding a z.lazy it cannot tell, and would then answer the same input object met twice (a YAML alias,
+// `*name`) with one shared output object instead of two.
+const noCycleSupport: z.core.$ZodMemoizer = {
+  attach: () => {},
+  guard: () => {},
+  alloc: (_inst, _payload, empty) => empty,
+}
+z.config({ jitless: true, memoizer: noCycleSupport })
 
 /**
  * A schema under a default, built the first time its key is written: zod returns a default without running
