@@ -54,7 +54,6 @@ export function neededChecks(raw: unknown, preset: PresetChoice = {}): NeededChe
 
 /** YAML text read into a document: what validateConfig works on, and what neededChecks reads. */
 export interface ReadConfig {
-  text: string
   fileName: string
   doc: Document
   lineCounter: LineCounter
@@ -79,10 +78,7 @@ export function parseConfigWith(
 export function readConfig(text: string, fileName: string): ReadConfig {
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, strict: true, prettyErrors: true })
-  const issueAt = (offset: number, message: string, hint?: string): ConfigIssue => {
-    const { line, col } = lineCounter.linePos(offset)
-    return { file: fileName, line, col, path: '', message, hint }
-  }
+  const issueAt = issuesAt(lineCounter, fileName)
 
   if (doc.errors.length > 0) {
     throw new ConfigError(doc.errors.map((error) => yamlIssue(error, text, issueAt)))
@@ -94,16 +90,13 @@ export function readConfig(text: string, fileName: string): ReadConfig {
   } catch (error) {
     throw new ConfigError([issueAt(0, `invalid YAML: ${(error as Error).message}`)])
   }
-  return { text, fileName, doc, lineCounter, raw }
+  return { fileName, doc, lineCounter, raw }
 }
 
 /** The validation step: the preset beneath the file, the schema, then the checks that need proctor's code. */
 export function validateConfig(read: ReadConfig, checks: Checks, preset: PresetChoice = {}): ParsedConfig {
   const { fileName, doc, lineCounter, raw } = read
-  const issueAt = (offset: number, message: string, hint?: string): ConfigIssue => {
-    const { line, col } = lineCounter.linePos(offset)
-    return { file: fileName, line, col, path: '', message, hint }
-  }
+  const issueAt = issuesAt(lineCounter, fileName)
   const needed = neededChecks(raw, preset)
   let withPreset: unknown = raw
   if (needed.preset) {
@@ -158,6 +151,14 @@ export function validateConfig(read: ReadConfig, checks: Checks, preset: PresetC
   }
   return { config, warnings }
 }
+
+/** An issue at an offset of the text (YAML's own problems, and the file as a whole at offset 0). */
+const issuesAt =
+  (lineCounter: LineCounter, file: string) =>
+  (offset: number, message: string, hint?: string): ConfigIssue => {
+    const { line, col } = lineCounter.linePos(offset)
+    return { file, line, col, path: '', message, hint }
+  }
 
 /** A check neededChecks asked for; the caller that left it out has a bug, not the user's file. */
 function required<T>(check: T | undefined, name: string): T {
