@@ -240,6 +240,12 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
     expect(run.stderr).toMatch(/unknown option '--sesion'[\s\S]*\(Did you mean --session\?\)/)
   })
 
+  it('proctor hooks list without a proctor.yml loads neither zod nor yaml', () => {
+    const { loaded, stdout } = traced(['hooks', 'list'])
+    expect(stdout).toContain('stop hooks')
+    expect(parserIn(loaded)).toEqual([])
+  })
+
   it('proctor --version loads neither the command tree nor any command', () => {
     const loaded = loadedBefore(['--version'])
     expect(loaded.map((file) => file.slice(join(root, 'dist').length))).not.toContainEqual(
