@@ -65,7 +65,7 @@ describe('checkpoints create output', () => {
     // pipe): the flag belongs to the open file the CLI writes to, set once the CLI has started.
     new net.Socket({ fd: writer, readable: false, writable: true }).destroy()
     let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     let exitCode: number | null | undefined
     const exited = new Promise<void>((done) =>
       child.on('exit', (code) => {
