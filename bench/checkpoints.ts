@@ -16,6 +16,12 @@ const CHANGED_PER_ROUND = 10
 const ROUNDS = 7
 /** First checkpoints of new sessions per size (each against seeded raw plumbing). */
 const FIRST_ROUNDS = 5
+/**
+ * One-shot create rounds. A round is ~200 ms for all three contenders, and one round's ratio swings 0.9–1.5
+ * on an idle machine: the median of 7 landed either side of the target from run to run while the median of
+ * the same three runs' 21 rounds was stable, so each run takes 21.
+ */
+const ONE_SHOT_ROUNDS = 21
 
 interface SizeResult {
   files: number
@@ -297,7 +303,7 @@ export async function benchOneShot(): Promise<Record<string, unknown> & { ratio:
         await listed(['update-ref', 'refs/bench/one-shot', commit])
       },
     ]
-    for (let round = 0; round < ROUNDS + 1; round++) {
+    for (let round = 0; round < ONE_SHOT_ROUNDS + 1; round++) {
       for (const root of [dir, rawDir, listedDir])
         fs.appendFileSync(path.join(root, files[round % files.length]!), `// one-shot ${round}\n`)
       // Rotated, so no side always runs right after another's git processes.
@@ -312,6 +318,7 @@ export async function benchOneShot(): Promise<Record<string, unknown> & { ratio:
     const ratio = median(proctorMs) / median(rawMs)
     return {
       files: 10,
+      rounds: ONE_SHOT_ROUNDS,
       proctor_ms: round1(median(proctorMs)),
       raw_plus_node_ms: round1(median(rawMs)),
       ratio: round2(ratio),

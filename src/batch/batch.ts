@@ -3,7 +3,7 @@
 // of the five statuses — a crash, a worktree that could not be created, or a task never started because
 // the batch was interrupted included — so completed + failed + errored + interrupted + timeout ==
 // child_count, and `subagent_batch_complete` fires exactly once, whatever happened.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type { BatchChild, BatchReport } from '../report/model.js'
@@ -15,6 +15,7 @@ import { formatDuration } from '../util/units.js'
 import { runSession } from '../session/session.js'
 import { startCheckpointReads, type CheckpointReads } from '../session/checkpointing.js'
 import { ensureStateDir } from '../state/layout.js'
+import { readDetachedHead } from '../git/on-disk.js'
 import { sanitizeRefPart } from '../session/session-id.js'
 import { runPool } from './pool.js'
 import {
@@ -392,7 +393,8 @@ async function readsStillTrue(lease: Lease, sessionId: string): Promise<Checkpoi
   if (!reads || reads.sessionId !== sessionId || reads.cwd !== lease.dir) return null
   try {
     const [objects, machinery] = await Promise.all([reads.objects, reads.machinery])
-    const head = readFileSync(join(lease.gitDir, 'HEAD'), 'utf8').trim()
+    // A batch worktree's HEAD is detached at the commit its task starts from.
+    const head = readDetachedHead(lease.gitDir)
     if (!objects.startCommit || head !== objects.startCommit) return null
     if ((await machinery.changes()).length > 0) return null
     return reads

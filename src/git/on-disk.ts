@@ -192,3 +192,17 @@ export function refMayExist(commonDir: string, ref: string): boolean {
   // "<oid> <ref>\n" lines; a ref name holds no space or newline.
   return packed.includes(` ${ref}\n`) || packed.endsWith(` ${ref}`)
 }
+
+/**
+ * The commit a detached HEAD names (`<oid>` alone in `<gitDir>/HEAD`); null for a symbolic HEAD
+ * (`ref: …`), a missing or unreadable file: then only git can say what HEAD is.
+ */
+export function readDetachedHead(gitDir: string): string | null {
+  let text: string
+  try {
+    text = fs.readFileSync(path.join(gitDir, 'HEAD'), 'latin1').trim()
+  } catch {
+    return null
+  }
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(text) ? text : null
+}

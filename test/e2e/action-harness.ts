@@ -4,7 +4,7 @@
 // for the post step the saved state as STATE_<name> variables.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -144,20 +144,29 @@ export function runStep(options: StepOptions): Promise<ActionResult> {
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
   options.onSpawn?.(child)
+  // The step's files (and RUNNER_TEMP, the same directory) go once the results are read from them.
+  const removeFiles = () => rmSync(files, { recursive: true, force: true })
   return new Promise((resolvePromise, reject) => {
-    child.on('error', reject)
-    child.on('close', (code, signal) =>
-      resolvePromise({
-        code,
-        signal,
-        stdout,
-        stderr,
-        outputs: parseCommandFile(readFileSync(path('output'), 'utf8')),
-        summary: readFileSync(path('summary'), 'utf8'),
-        state: parseCommandFile(readFileSync(path('state'), 'utf8')),
-        ms: Date.now() - started,
-      }),
-    )
+    child.on('error', (error) => {
+      removeFiles()
+      reject(error)
+    })
+    child.on('close', (code, signal) => {
+      try {
+        resolvePromise({
+          code,
+          signal,
+          stdout,
+          stderr,
+          outputs: parseCommandFile(readFileSync(path('output'), 'utf8')),
+          summary: readFileSync(path('summary'), 'utf8'),
+          state: parseCommandFile(readFileSync(path('state'), 'utf8')),
+          ms: Date.now() - started,
+        })
+      } finally {
+        removeFiles()
+      }
+    })
   })
 }
 

@@ -3,7 +3,7 @@
 // binary is the pinned devDependency (2.1.330), the 2.1.197 alias, or PROCTOR_TEST_CLAUDE_BIN (set by
 // `npm run test:agents-latest` to the newest release).
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
 import {
@@ -101,6 +101,7 @@ export async function claudeWorld(
       await api.close()
       await proxy.close()
       repo.cleanup()
+      rmSync(home, { recursive: true, force: true })
     },
   }
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { readGitDirs, readIndexSummary, refMayExist } from '../../src/git/on-disk.js'
+import { readDetachedHead, readGitDirs, readIndexSummary, refMayExist } from '../../src/git/on-disk.js'
 import { CheckpointStore } from '../../src/checkpoints/store.js'
 import { Git } from '../../src/git/runner.js'
 import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
@@ -178,5 +178,17 @@ describe('refMayExist', () => {
     expect(refMayExist(common, 'refs/proctor/s')).toBe(false)
     fs.mkdirSync(path.join(common, 'reftable'))
     expect(refMayExist(common, 'refs/proctor/s')).toBe(true)
+  })
+})
+
+describe('readDetachedHead', () => {
+  it("agrees with git for a detached HEAD (a batch worktree's); a symbolic or missing HEAD is left to git", () => {
+    const repo = setup()
+    const gitDir = path.join(repo.dir, '.git')
+    expect(readDetachedHead(gitDir)).toBeNull()
+    const head = repo.git(['rev-parse', 'HEAD']).trim()
+    repo.git(['checkout', '-q', '--detach'])
+    expect(readDetachedHead(gitDir)).toBe(head)
+    expect(readDetachedHead(path.join(repo.dir, 'missing'))).toBeNull()
   })
 })

@@ -2,6 +2,7 @@
 // single write for a paste (its Enter becomes a newline) and turns bracketed paste on; and quitAgent, which
 // ends such an agent once the session is decided.
 import { afterEach, describe, expect, it } from 'vitest'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { AgentRun } from '../../src/supervisor/agent-run.js'
 import { OutputPipeline } from '../../src/supervisor/output.js'
@@ -12,17 +13,21 @@ import { tempDir } from '../helpers/git-repo.js'
 import { OutputLog, fixture, repoRoot } from './supervisor-helpers.js'
 
 const runs: AgentRun[] = []
+const dirs: string[] = []
 afterEach(async () => {
   await Promise.all(runs.splice(0).map((run) => run.stop('requested')))
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
 const TEXT =
   'proctor: the stop hooks did not pass, so the task is not finished yet. Fix these and continue: - tests: 2 failed'
 
 async function start(args: string[] = []) {
+  const dir = tempDir()
+  dirs.push(dir)
   const pipeline = new OutputPipeline({
     mode: 'pty',
-    transcriptPath: join(tempDir(), 'transcript.log'),
+    transcriptPath: join(dir, 'transcript.log'),
     transcriptMax: 1 << 20,
     rules: configSchema.parse({ detect: [{ name: 'prompt', match: '^> ', kind: 'ready' }] }).detect,
   })
