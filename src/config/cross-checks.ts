@@ -2,7 +2,7 @@
 // YAML (not the validated config) so their problems are reported together with the schema's.
 import type { LifecycleEvent } from './schema.js'
 import type { Problem } from './zod-issues.js'
-import { catastrophicRegex } from './regex-safety.js'
+import type { catastrophicRegex } from './regex-safety.js'
 
 /** Events whose hooks must finish before proctor can decide, so they can never run async. */
 export const ANSWERED_EVENTS: readonly LifecycleEvent[] = ['stop']
@@ -12,14 +12,15 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null
 
-export function crossCheck(raw: unknown): Problem[] {
+/** `unsafeRegex` (regex-safety.ts, with safe-regex2) is needed only when the file has detect rules. */
+export function crossCheck(raw: unknown, unsafeRegex?: typeof catastrophicRegex): Problem[] {
   if (!isObject(raw)) return []
   return [
     ...checkAgent(raw),
     ...checkBatch(raw),
     ...checkStopHookNames(raw),
     ...checkAnsweredHooks(raw),
-    ...checkRegexes(raw),
+    ...checkRegexes(raw, unsafeRegex),
   ]
 }
 
@@ -112,15 +113,16 @@ function checkAnsweredHooks(raw: Record<string, unknown>): Problem[] {
   })
 }
 
-function checkRegexes(raw: Record<string, unknown>): Problem[] {
-  if (!Array.isArray(raw.detect)) return []
+function checkRegexes(raw: Record<string, unknown>, unsafeRegex?: typeof catastrophicRegex): Problem[] {
+  if (!Array.isArray(raw.detect) || raw.detect.length === 0) return []
+  if (!unsafeRegex) throw new Error('config validation needs catastrophicRegex, which was not loaded')
   return raw.detect.flatMap((rule, index): Problem[] => {
     if (!isObject(rule) || typeof rule.match !== 'string' || rule.match === '') return []
     // Invalid flags are reported by the schema; check the pattern with the flags only when they are valid.
     const flags = typeof rule.flags === 'string' && /^[imsu]*$/.test(rule.flags) ? rule.flags : ''
     try {
       new RegExp(rule.match, flags)
-      const unsafe = catastrophicRegex(rule.match, flags)
+      const unsafe = unsafeRegex(rule.match, flags)
       return unsafe ? [{ path: ['detect', index, 'match'], ...unsafe }] : []
     } catch (error) {
       const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')

@@ -1,6 +1,7 @@
 // proctor.yml's defaults, as configSchema.parse({}) gives them, written out so that a session without a
 // config file starts its agent without loading zod and yaml (they are most of the config module's load
-// time). test/unit/config-defaults.test.ts keeps this equal to what the schema says.
+// time). They are also the schema's default for a section a file leaves out (schema.ts, lazySection);
+// test/unit/config-defaults.test.ts keeps them equal to the defaults of the schema's fields.
 import type { Config } from './schema.js'
 
 const DEFAULTS: Config = {
@@ -49,6 +50,14 @@ const DEFAULTS: Config = {
   hooks_async_drain_timeout: 30000,
   batch: { concurrency: 4, keep_worktrees: false, tasks: [] },
   github: { comment: 'sticky', checks: true, key: '{workflow}/{job}', fail_on: 'block' },
+}
+
+/**
+ * A fresh copy of one top-level section's defaults: what schema.ts gives for a section a file leaves out
+ * (typed there: this module's type comes from the schema).
+ */
+export function sectionDefaults(key: string): unknown {
+  return structuredClone((DEFAULTS as unknown as Record<string, unknown>)[key])
 }
 
 /** A fresh copy of the default config (callers may change theirs). */

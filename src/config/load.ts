@@ -6,6 +6,7 @@ import type { Config } from './schema.js'
 import { ConfigError } from './errors.js'
 import { defaultConfig } from './defaults.js'
 import type { PresetChoice } from '../agents/presets/apply.js'
+import type { Checks, NeededChecks } from './parse-core.js'
 
 export const CONFIG_FILE_NAMES = ['proctor.yml', 'proctor.yaml'] as const
 
@@ -47,19 +48,43 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   if (file === null && !opts.preset?.preset) {
     return { config: defaultConfig(), file: null, source: 'defaults', warnings: [] }
   }
-  const { parseConfigText } = await import('./parse.js')
-  if (file === null) {
-    const { config } = parseConfigText('', 'defaults', opts.preset)
-    return { config, file: null, source: 'defaults', warnings: [] }
+  const { readConfig, neededChecks, validateConfig } = await import('./parse-core.js')
+  let text = ''
+  if (file !== null) {
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch (error) {
+      throw fileProblem(file, opts.cwd, `cannot read the config file: ${(error as Error).message}`)
+    }
   }
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    throw fileProblem(file, opts.cwd, `cannot read the config file: ${(error as Error).message}`)
-  }
-  const { config, warnings } = parseConfigText(text, displayName(file, opts.cwd), opts.preset)
+  const read = readConfig(text, file === null ? 'defaults' : displayName(file, opts.cwd))
+  const checks = await loadChecks(neededChecks(read.raw, opts.preset))
+  const { config, warnings } = validateConfig(read, checks, opts.preset)
+  if (file === null) return { config, file: null, source: 'defaults', warnings: [] }
   return { config, file, source: 'file', warnings }
+}
+
+/**
+ * The code the checks of this file need, and only that: the detector (with safe-regex2) for detect
+ * rules, the policy compiler for a policy, the agent presets for a preset, the branch names for
+ * checkpoints.branch. A file without them loads none (`proctor checkpoints create` needs no detector).
+ */
+async function loadChecks(needed: NeededChecks): Promise<Checks> {
+  const [presets, regex, detect, policy, refs] = await Promise.all([
+    needed.preset ? import('../agents/presets/apply.js') : undefined,
+    needed.detect ? import('./regex-safety.js') : undefined,
+    needed.detect ? import('../supervisor/detect.js') : undefined,
+    needed.policy ? import('../policy/compile.js') : undefined,
+    needed.branch ? import('../checkpoints/refs.js') : undefined,
+  ])
+  return {
+    applyAgentPreset: presets?.applyAgentPreset,
+    catastrophicRegex: regex?.catastrophicRegex,
+    compileRule: detect?.compileRule,
+    DetectRuleError: detect?.DetectRuleError,
+    checkPolicyConfig: policy?.checkPolicyConfig,
+    remoteBranchFor: refs?.remoteBranchFor,
+  }
 }
 
 function explicitFile(given: string, cwd: string): string {

@@ -21,6 +21,14 @@ const defOf = (schema: Schema): Def => schema._zod.def as unknown as Def
 
 const WRAPPERS = new Set(['default', 'optional', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional'])
 
+/** The schema a wrapper (default, optional…) or a z.lazy link (schema.ts builds parts on first use) holds. */
+function inner(schema: Schema): Schema | undefined {
+  const def = defOf(schema)
+  if (WRAPPERS.has(def.type)) return def.innerType
+  if (def.type === 'lazy') return (schema._zod as unknown as { innerType: Schema }).innerType
+  return undefined
+}
+
 export type SpecialKind = 'duration' | 'size'
 
 /** duration() and size() in schema.ts describe themselves; that description is how we recognize them. */
@@ -30,20 +38,19 @@ export function specialKind(schema: Schema): SpecialKind | undefined {
     const description = z.globalRegistry.get(current)?.description ?? ''
     if (description.startsWith('A duration')) return 'duration'
     if (description.startsWith('A size')) return 'size'
-    const def = defOf(current)
-    current = WRAPPERS.has(def.type) ? def.innerType : undefined
+    current = inner(current)
   }
   return undefined
 }
 
-/** Strips default/optional wrappers and follows pipes to the schema that checks the input. */
+/** Strips default/optional wrappers and lazy links and follows pipes to the schema that checks the input. */
 export function unwrap(schema: Schema): Schema {
   let current = schema
   for (;;) {
     const def = defOf(current)
-    if (WRAPPERS.has(def.type) && def.innerType) current = def.innerType
-    else if (def.type === 'pipe' && def.in) current = def.in
-    else return current
+    const next = def.type === 'pipe' ? def.in : inner(current)
+    if (!next) return current
+    current = next
   }
 }
 

@@ -3,6 +3,42 @@
 import { z } from 'zod'
 import { parseDuration, parseSize } from '../util/units.js'
 import { lifecycleEvents } from './events.js'
+import { sectionDefaults } from './defaults.js'
+
+// zod compiles each object's parser with `new Function` on its first parse (after probing whether eval is
+// allowed, at each object's construction), a cost a process that parses one proctor.yml pays every time
+// and never earns back (~5 ms of CPU). proctor's zod is its own (bundled) and validates only this file.
+// It also gives containers cycle support, which this schema (no cycle) never needs: but for a container
+// holding a z.lazy it cannot tell, and would then answer the same input object met twice (a YAML alias,
+// `*name`) with one shared output object instead of two.
+const noCycleSupport: z.core.$ZodMemoizer = {
+  attach: () => {},
+  guard: () => {},
+  alloc: (_inst, _payload, empty) => empty,
+}
+z.config({ jitless: true, memoizer: noCycleSupport })
+
+/**
+ * A schema under a default, built the first time its key is written: zod returns a default without running
+ * the schema under it, so a file that leaves `detect:` or `batch:` out never constructs their schemas.
+ * Building the whole schema was the largest part of loading a proctor.yml (~20 ms of a fresh process's CPU,
+ * issue 17), and a file writes few of its keys. It is still one schema: z.lazy is a link in the tree, which
+ * schema-walk.ts, the JSON Schema and the printed config follow.
+ */
+function lazyDefault<T extends z.ZodType>(build: () => T, value: z.core.util.NoUndefined<z.output<T>>) {
+  return z.lazy(build).default(value)
+}
+
+/**
+ * A top-level section, lazily built, whose defaults are defaults.ts's (what `proctor run` uses without a
+ * file): one copy of them rather than a second literal here, and a fresh one for each parse, since zod
+ * copies an object default only one level deep and sessions change their lists. (Typed by the cast:
+ * defaults.ts's type is this schema's output; test/unit/config-defaults.test.ts checks that each section
+ * written empty parses to exactly these defaults.)
+ */
+function lazySection<T extends z.ZodType>(build: () => T, key: string) {
+  return z.lazy(build).default(() => sectionDefaults(key) as z.core.util.NoUndefined<z.output<T>>)
+}
 
 /** A duration written as "30s"/"10m"/"1h30m" (or a number of seconds), parsed into milliseconds. */
 export function duration(opts: { min?: number; max?: number } = {}) {
@@ -48,63 +84,62 @@ export const commandField = z.union([argv, z.string().min(1)])
 
 export const severity = z.enum(['info', 'warning', 'error', 'critical'])
 
-const respond = z.strictObject({
-  send: z.string().optional().meta({ description: 'Text or keys typed into the agent (\\r for Enter)' }),
-  deny: z
-    .boolean()
-    .optional()
-    .meta({ description: 'Answer the prompt with the deny text (n\\r by default)' }),
-  deny_text: z.string().optional(),
-  stop: z.boolean().optional().meta({ description: 'Stop the agent (SIGTERM to its group)' }),
-  notify: z.boolean().optional().meta({ description: 'Record and report only' }),
-  delay: duration({ max: 60_000 }).optional().meta({
-    description:
-      'Wait this long after the prompt appears before answering (it must still be on screen); for a completion rule, how long the agent must stay idle with it on screen before it counts',
-  }),
-  retry_after: duration({ min: 100, max: 10 * 60_000 })
-    .optional()
-    .meta({
+const respond = () =>
+  z.strictObject({
+    send: z.string().optional().meta({ description: 'Text or keys typed into the agent (\\r for Enter)' }),
+    deny: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Answer the prompt with the deny text (n\\r by default)' }),
+    deny_text: z.string().optional(),
+    stop: z.boolean().optional().meta({ description: 'Stop the agent (SIGTERM to its group)' }),
+    notify: z.boolean().optional().meta({ description: 'Record and report only' }),
+    delay: duration({ max: 60_000 }).optional().meta({
       description:
-        'Answer again when the prompt is still on screen this long after the last answer (screen only)',
+        'Wait this long after the prompt appears before answering (it must still be on screen); for a completion rule, how long the agent must stay idle with it on screen before it counts',
     }),
-  max_attempts: z
-    .number()
-    .int()
-    .min(1)
-    .max(20)
-    .optional()
-    .meta({ description: 'Answers per appearance, the first included (default 3 with retry_after, else 1)' }),
-})
+    retry_after: duration({ min: 100, max: 10 * 60_000 })
+      .optional()
+      .meta({
+        description:
+          'Answer again when the prompt is still on screen this long after the last answer (screen only)',
+      }),
+    max_attempts: z.number().int().min(1).max(20).optional().meta({
+      description: 'Answers per appearance, the first included (default 3 with retry_after, else 1)',
+    }),
+  })
 
-export const detectRule = z.strictObject({
-  name: z.string().min(1),
-  match: z
-    .string()
-    .min(1)
-    .meta({ description: 'A JavaScript regular expression matched against the rendered output' }),
-  flags: z
-    .string()
-    .regex(/^[imsu]*$/)
-    .optional(),
-  kind: z.string().min(1).default('approval_request').meta({
-    description:
-      'approval_request, error, completion, idle (the agent waits at its input prompt), working (the agent is busy: gates completion, never reported), or a custom kind',
-  }),
-  respond: respond.default({ notify: true }),
-  max_fires: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .meta({ description: 'Stop responding after this many appearances' }),
-})
+const detectRule = () =>
+  z.strictObject({
+    name: z.string().min(1),
+    match: z
+      .string()
+      .min(1)
+      .meta({ description: 'A JavaScript regular expression matched against the rendered output' }),
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/)
+      .optional(),
+    kind: lazyDefault(() => z.string().min(1), 'approval_request').meta({
+      description:
+        'approval_request, error, completion, idle (the agent waits at its input prompt), working (the agent is busy: gates completion, never reported), or a custom kind',
+    }),
+    respond: lazyDefault(respond, { notify: true }),
+    max_fires: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: 'Stop responding after this many appearances' }),
+  })
 
-const hookEntry = z.strictObject({
-  name: z.string().min(1).optional(),
-  command: commandField,
-  timeout: duration().default(60_000),
-  async: z.boolean().default(false),
-})
+const hookEntry = () =>
+  z.strictObject({
+    name: z.string().min(1).optional(),
+    command: commandField,
+    timeout: lazyDefault(duration, 60_000),
+    async: lazyDefault(() => z.boolean(), false),
+  })
 
 export { lifecycleEvents }
 
@@ -116,193 +151,181 @@ const typingDefaults = {
   confirm_timeout: 5_000,
   submit_attempts: 3,
 } as const
-const typing = z
-  .strictObject({
-    paste: z.enum(['auto', 'always', 'never']).default('auto').meta({
+const typing = () =>
+  z.strictObject({
+    paste: lazyDefault(() => z.enum(['auto', 'always', 'never']), 'auto').meta({
       description:
         'Wrap typed text in bracketed paste: auto = when the agent enabled it (ESC[?2004h), always, or never',
     }),
-    submit_delay: duration({ max: 2_000 }).default(typingDefaults.submit_delay).meta({
+    submit_delay: lazyDefault(() => duration({ max: 2_000 }), typingDefaults.submit_delay).meta({
       description: 'Pause between the typed text and the separate Enter that submits it',
     }),
-    confirm_timeout: duration({ min: 100, max: 60_000 }).default(typingDefaults.confirm_timeout).meta({
+    confirm_timeout: lazyDefault(
+      () => duration({ min: 100, max: 60_000 }),
+      typingDefaults.confirm_timeout,
+    ).meta({
       description: 'How long to wait for the agent to react to Enter before pressing it again',
     }),
-    submit_attempts: z.number().int().min(1).max(10).default(typingDefaults.submit_attempts),
+    submit_attempts: lazyDefault(() => z.number().int().min(1).max(10), typingDefaults.submit_attempts),
   })
-  .default({ ...typingDefaults })
 
 export const configSchema = z.strictObject({
-  agent: z
-    .strictObject({
-      preset: z.enum(agentPresetNames).optional().meta({
-        description:
-          'Everything a session with this agent CLI needs (detectors, typing, Stop-hook wiring), applied beneath this file',
-      }),
-      command: argv.optional().meta({ description: 'The agent command as an argv array' }),
-      shell: z.string().min(1).optional().meta({ description: 'The agent command as a shell string' }),
-      pty: z.boolean().default(true),
-      continue: argv.optional().meta({
-        description: 'Command run when stop hooks block after the agent exited; {reason} is one argv element',
-      }),
-      adapter: z.enum(['generic', 'claude', 'codex', 'gemini']).default('generic'),
-      env: z.record(z.string(), z.string()).default({}),
-      env_passthrough: z
-        .array(z.string().regex(/^[^=\s]+$/, 'an environment variable name'))
-        .default([])
-        .meta({
+  agent: lazySection(
+    () =>
+      z.strictObject({
+        preset: z.enum(agentPresetNames).optional().meta({
+          description:
+            'Everything a session with this agent CLI needs (detectors, typing, Stop-hook wiring), applied beneath this file',
+        }),
+        command: argv.optional().meta({ description: 'The agent command as an argv array' }),
+        shell: z.string().min(1).optional().meta({ description: 'The agent command as a shell string' }),
+        pty: lazyDefault(() => z.boolean(), true),
+        continue: argv.optional().meta({
+          description:
+            'Command run when stop hooks block after the agent exited; {reason} is one argv element',
+        }),
+        adapter: lazyDefault(() => z.enum(['generic', 'claude', 'codex', 'gemini']), 'generic'),
+        env: lazyDefault(() => z.record(z.string(), z.string()), {}),
+        env_passthrough: lazyDefault(
+          () => z.array(z.string().regex(/^[^=\s]+$/, 'an environment variable name')),
+          [],
+        ).meta({
           description:
             'Variables proctor otherwise withholds from the agent and hooks (INPUT_*, ACTIONS_RUNTIME_TOKEN, GITHUB_TOKEN...) that you hand them anyway',
         }),
-      cwd: z.string().optional(),
-      cols: z.number().int().min(20).max(1000).default(120),
-      rows: z.number().int().min(5).max(500).default(40),
-      typing: typing.meta({
-        description: "How proctor types the stop hooks' reasons into an interactive agent",
-      }),
-      quit: z.string().min(1).optional().meta({
-        description:
-          'Keys that make an interactive agent exit by itself once the session is decided (e.g. "/exit\\r"; a final \\r is sent as its own Enter); proctor stops it (SIGTERM, grace, SIGKILL) if it is still running after timeouts.grace',
-      }),
-    })
-    .default({
-      pty: true,
-      adapter: 'generic',
-      env: {},
-      env_passthrough: [],
-      cols: 120,
-      rows: 40,
-      typing: { ...typingDefaults },
-    }),
-  timeouts: z
-    .strictObject({
-      total: duration({ min: 1 }).default(30 * 60_000),
-      idle: duration({ min: 1 }).default(10 * 60_000),
-      grace: duration({ max: 60_000 }).default(5_000),
-    })
-    .default({ total: 30 * 60_000, idle: 10 * 60_000, grace: 5_000 }),
-  output: z
-    .strictObject({
-      transcript_max: size().default(64 * 1024 ** 2),
-      // Accepted so existing files load; parse.ts warns that it does nothing.
-      buffer: size().optional().meta({ description: 'No effect (deprecated): remove it' }),
-      passthrough: z.boolean().default(true),
-    })
-    .default({ transcript_max: 64 * 1024 ** 2, passthrough: true }),
-  detect: z.array(detectRule).default([]),
-  detect_presets: z.array(z.enum(['prompts'])).default([]),
-  checkpoints: z
-    .strictObject({
-      enabled: z.boolean().default(true),
-      branch: z.string().min(1).default('proctor/{session}'),
-      interval: duration().default(30_000),
-      max_changes: z.number().int().min(1).default(50),
-      min_interval: duration().default(5_000),
-      push: z.enum(['auto', 'always', 'never']).default('auto'),
-      remote: z.string().min(1).default('origin'),
-      max_file_size: size().default(5 * 1024 ** 2),
-      pause_agent: z.boolean().default(true),
-      on_events: z.array(z.string()).default(['completion']),
-      push_on_pre_push: z.boolean().default(false),
-      max_failures: z.number().int().min(0).default(3).meta({
-        description:
-          'Consecutive failed checkpoints tolerated; one more stops the agent and ends the session errored (exit 1)',
-      }),
-    })
-    .default({
-      enabled: true,
-      branch: 'proctor/{session}',
-      interval: 30_000,
-      max_changes: 50,
-      min_interval: 5_000,
-      push: 'auto',
-      remote: 'origin',
-      max_file_size: 5 * 1024 ** 2,
-      pause_agent: true,
-      on_events: ['completion'],
-      push_on_pre_push: false,
-      max_failures: 3,
-    }),
-  policy: z
-    .strictObject({
-      allowed_areas: z.array(z.string()).default([]),
-      forbidden_areas: z.array(z.string()).default([]),
-      protected_areas: z.array(z.string()).default([]),
-      violation_severity: severity.default('warning'),
-      severities: z.record(z.string(), severity).default({}).meta({
-        description:
-          'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper)',
-      }),
-      revert_on_violation: z.boolean().default(false),
-      max_file_size: size().optional(),
-      max_diff_size: size().optional(),
-      allow_new_executables: z.boolean().default(true),
-      git_tamper: z.enum(['undo', 'report', 'off']).default('undo').meta({
-        description:
-          "Changes to the repository's git config, hooks, info/attributes or info/exclude: undo them (critical git_tamper violation), only report them, or do not check",
-      }),
-    })
-    .default({
-      allowed_areas: [],
-      forbidden_areas: [],
-      protected_areas: [],
-      violation_severity: 'warning',
-      severities: {},
-      revert_on_violation: false,
-      allow_new_executables: true,
-      git_tamper: 'undo',
-    }),
-  stop_hooks: z
-    .array(
-      z.strictObject({
-        name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-"'),
-        command: commandField,
-        timeout: duration().default(10 * 60_000),
-        on_error: z.enum(['allow', 'block']).default('block').meta({
-          description:
-            'block: a failing hook (non-zero exit) or one that cannot run blocks; allow: those are reported, never block',
+        cwd: z.string().optional(),
+        cols: lazyDefault(() => z.number().int().min(20).max(1000), 120),
+        rows: lazyDefault(() => z.number().int().min(5).max(500), 40),
+        typing: lazyDefault(typing, { ...typingDefaults }).meta({
+          description: "How proctor types the stop hooks' reasons into an interactive agent",
         }),
-        advisory: z
-          .boolean()
-          .default(false)
-          .meta({ description: 'Report this hook, never block on it (its check run is neutral)' }),
+        quit: z.string().min(1).optional().meta({
+          description:
+            'Keys that make an interactive agent exit by itself once the session is decided (e.g. "/exit\\r"; a final \\r is sent as its own Enter); proctor stops it (SIGTERM, grace, SIGKILL) if it is still running after timeouts.grace',
+        }),
       }),
-    )
-    .default([]),
-  max_stop_rounds: z.number().int().min(1).max(20).default(3),
-  hooks: z.partialRecord(z.enum(lifecycleEvents), z.array(hookEntry)).default({}),
-  hooks_async_pool_size: z.number().int().default(10),
-  hooks_async_shutdown_grace: duration({ max: 60_000 }).default(5_000),
-  hooks_async_drain_timeout: duration({ max: 10 * 60_000 })
-    .default(30_000)
-    .meta({
-      description: 'How long async hooks still running at the end may take before they are stopped',
-    }),
-  batch: z
-    .strictObject({
-      concurrency: z.number().int().min(1).max(64).default(4),
-      keep_worktrees: z.boolean().default(false),
-      tasks: z
-        .array(
-          z.strictObject({
-            name: z.string().min(1),
-            command: argv.optional(),
-            shell: z.string().min(1).optional(),
-            role: z.string().optional(),
-            timeout: duration().optional(),
+    'agent',
+  ),
+  timeouts: lazySection(
+    () =>
+      z.strictObject({
+        total: lazyDefault(() => duration({ min: 1 }), 30 * 60_000),
+        idle: lazyDefault(() => duration({ min: 1 }), 10 * 60_000),
+        grace: lazyDefault(() => duration({ max: 60_000 }), 5_000),
+      }),
+    'timeouts',
+  ),
+  output: lazySection(
+    () =>
+      z.strictObject({
+        transcript_max: lazyDefault(() => size(), 64 * 1024 ** 2),
+        // Accepted so existing files load; parse.ts warns that it does nothing.
+        buffer: size().optional().meta({ description: 'No effect (deprecated): remove it' }),
+        passthrough: lazyDefault(() => z.boolean(), true),
+      }),
+    'output',
+  ),
+  detect: lazyDefault(() => z.array(detectRule()), []),
+  detect_presets: lazyDefault(() => z.array(z.enum(['prompts'])), []),
+  checkpoints: lazySection(
+    () =>
+      z.strictObject({
+        enabled: lazyDefault(() => z.boolean(), true),
+        branch: lazyDefault(() => z.string().min(1), 'proctor/{session}'),
+        interval: lazyDefault(() => duration(), 30_000),
+        max_changes: lazyDefault(() => z.number().int().min(1), 50),
+        min_interval: lazyDefault(() => duration(), 5_000),
+        push: lazyDefault(() => z.enum(['auto', 'always', 'never']), 'auto'),
+        remote: lazyDefault(() => z.string().min(1), 'origin'),
+        max_file_size: lazyDefault(() => size(), 5 * 1024 ** 2),
+        pause_agent: lazyDefault(() => z.boolean(), true),
+        on_events: lazyDefault(() => z.array(z.string()), ['completion']),
+        push_on_pre_push: lazyDefault(() => z.boolean(), false),
+        max_failures: lazyDefault(() => z.number().int().min(0), 3).meta({
+          description:
+            'Consecutive failed checkpoints tolerated; one more stops the agent and ends the session errored (exit 1)',
+        }),
+      }),
+    'checkpoints',
+  ),
+  policy: lazySection(
+    () =>
+      z.strictObject({
+        allowed_areas: lazyDefault(() => z.array(z.string()), []),
+        forbidden_areas: lazyDefault(() => z.array(z.string()), []),
+        protected_areas: lazyDefault(() => z.array(z.string()), []),
+        violation_severity: lazyDefault(() => severity, 'warning'),
+        severities: lazyDefault(() => z.record(z.string(), severity), {}).meta({
+          description:
+            'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper)',
+        }),
+        revert_on_violation: lazyDefault(() => z.boolean(), false),
+        max_file_size: size().optional(),
+        max_diff_size: size().optional(),
+        allow_new_executables: lazyDefault(() => z.boolean(), true),
+        git_tamper: lazyDefault(() => z.enum(['undo', 'report', 'off']), 'undo').meta({
+          description:
+            "Changes to the repository's git config, hooks, info/attributes or info/exclude: undo them (critical git_tamper violation), only report them, or do not check",
+        }),
+      }),
+    'policy',
+  ),
+  stop_hooks: lazyDefault(
+    () =>
+      z.array(
+        z.strictObject({
+          name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-"'),
+          command: commandField,
+          timeout: lazyDefault(() => duration(), 10 * 60_000),
+          on_error: lazyDefault(() => z.enum(['allow', 'block']), 'block').meta({
+            description:
+              'block: a failing hook (non-zero exit) or one that cannot run blocks; allow: those are reported, never block',
           }),
-        )
-        .default([]),
-    })
-    .default({ concurrency: 4, keep_worktrees: false, tasks: [] }),
-  github: z
-    .strictObject({
-      comment: z.enum(['sticky', 'new', 'off']).default('sticky'),
-      checks: z.boolean().default(true),
-      key: z.string().min(1).default('{workflow}/{job}'),
-      fail_on: z.enum(['block', 'violation-error', 'never']).default('block'),
-    })
-    .default({ comment: 'sticky', checks: true, key: '{workflow}/{job}', fail_on: 'block' }),
+          advisory: lazyDefault(() => z.boolean(), false).meta({
+            description: 'Report this hook, never block on it (its check run is neutral)',
+          }),
+        }),
+      ),
+    [],
+  ),
+  max_stop_rounds: lazyDefault(() => z.number().int().min(1).max(20), 3),
+  hooks: lazyDefault(() => z.partialRecord(z.enum(lifecycleEvents), z.array(hookEntry())), {}),
+  hooks_async_pool_size: lazyDefault(() => z.number().int(), 10),
+  hooks_async_shutdown_grace: lazyDefault(() => duration({ max: 60_000 }), 5_000),
+  hooks_async_drain_timeout: lazyDefault(() => duration({ max: 10 * 60_000 }), 30_000).meta({
+    description: 'How long async hooks still running at the end may take before they are stopped',
+  }),
+  batch: lazySection(
+    () =>
+      z.strictObject({
+        concurrency: lazyDefault(() => z.number().int().min(1).max(64), 4),
+        keep_worktrees: lazyDefault(() => z.boolean(), false),
+        tasks: lazyDefault(
+          () =>
+            z.array(
+              z.strictObject({
+                name: z.string().min(1),
+                command: argv.optional(),
+                shell: z.string().min(1).optional(),
+                role: z.string().optional(),
+                timeout: duration().optional(),
+              }),
+            ),
+          [],
+        ),
+      }),
+    'batch',
+  ),
+  github: lazySection(
+    () =>
+      z.strictObject({
+        comment: lazyDefault(() => z.enum(['sticky', 'new', 'off']), 'sticky'),
+        checks: lazyDefault(() => z.boolean(), true),
+        key: lazyDefault(() => z.string().min(1), '{workflow}/{job}'),
+        fail_on: lazyDefault(() => z.enum(['block', 'violation-error', 'never']), 'block'),
+      }),
+    'github',
+  ),
 })
 
 /** proctor.yml as written (before defaults). */
@@ -312,5 +335,5 @@ export type Config = z.output<typeof configSchema>
 export type DetectRule = Config['detect'][number]
 export type StopHookConfig = Config['stop_hooks'][number]
 export type LifecycleEvent = (typeof lifecycleEvents)[number]
-export type HookEntry = z.output<typeof hookEntry>
+export type HookEntry = z.output<ReturnType<typeof hookEntry>>
 export type TypingConfig = Config['agent']['typing']

@@ -1,13 +1,25 @@
 // Checks that need the code that will use the value: detect rules are compiled by the detector itself and
 // policy globs by the policy compiler, so a rule that would fail at the first checkpoint or the first
 // output line fails at load time instead, with its file:line:col.
+// The code is handed in (parse.ts, load.ts) so that a file loads only what it uses: a missing part is one
+// its keys did not ask for (neededChecks), and the defaults it would check are valid (tested).
 import type { Config } from './schema.js'
 import type { Problem } from './zod-issues.js'
-import { compileRule, DetectRuleError } from '../supervisor/detect.js'
-import { checkPolicyConfig } from '../policy/index.js'
-import { remoteBranchFor } from '../checkpoints/refs.js'
+import type { compileRule, DetectRuleError } from '../supervisor/detect.js'
+import type { checkPolicyConfig } from '../policy/compile.js'
+import type { remoteBranchFor } from '../checkpoints/refs.js'
 
-export function semanticProblems(config: Config): { problems: Problem[]; warnings: Problem[] } {
+export interface SemanticChecks {
+  compileRule?: typeof compileRule
+  DetectRuleError?: typeof DetectRuleError
+  checkPolicyConfig?: typeof checkPolicyConfig
+  remoteBranchFor?: typeof remoteBranchFor
+}
+
+export function semanticProblems(
+  config: Config,
+  checks: SemanticChecks,
+): { problems: Problem[]; warnings: Problem[] } {
   const problems: Problem[] = []
   const names = new Map<string, number>()
   config.detect.forEach((rule, index) => {
@@ -21,6 +33,8 @@ export function semanticProblems(config: Config): { problems: Problem[]; warning
       return
     }
     names.set(rule.name, index)
+    const { compileRule, DetectRuleError } = checks
+    if (!compileRule || !DetectRuleError) throw notLoaded('compileRule')
     try {
       compileRule(rule)
     } catch (error) {
@@ -30,18 +44,22 @@ export function semanticProblems(config: Config): { problems: Problem[]; warning
   })
   // The branch template is checked by the code that pushes, with a sample session id: `config validate`
   // must reject what `run` would (exit 2, with the line), not let it fail at the first push.
-  try {
-    remoteBranchFor(config.checkpoints.branch, 'sample-session-1')
-  } catch (error) {
-    problems.push({
-      path: ['checkpoints', 'branch'],
-      message: (error as Error).message.replace(/^checkpoints\.branch /, ''),
-    })
+  if (checks.remoteBranchFor) {
+    try {
+      checks.remoteBranchFor(config.checkpoints.branch, 'sample-session-1')
+    } catch (error) {
+      problems.push({
+        path: ['checkpoints', 'branch'],
+        message: (error as Error).message.replace(/^checkpoints\.branch /, ''),
+      })
+    }
   }
-  const policy = checkPolicyConfig(config.policy)
+  const policy = checks.checkPolicyConfig?.(config.policy) ?? { errors: [], warnings: [] }
   for (const message of policy.errors) problems.push(policyProblem(message))
   return { problems, warnings: policy.warnings.map((message) => ({ path: ['policy'], message })) }
 }
+
+const notLoaded = (name: string): Error => new Error(`config validation needs ${name}, which was not loaded`)
 
 /** The policy compiler names the key in its message ("policy.forbidden_areas[0]: …"): point at that key. */
 function policyProblem(message: string): Problem {

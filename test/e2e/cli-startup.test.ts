@@ -128,6 +128,9 @@ const withCode = (files: string[], code: RegExp[]) =>
 const COMMANDER_CODE = [/class CommanderError/]
 const PICOMATCH_CODE = [/POSIX_REGEX_SOURCE/]
 const OTHER_CODE = [/class PushQueue/, /class CheckpointTriggers/]
+/** The detector, safe-regex2 (its load-time check of patterns) and the agent presets. */
+const DETECTOR_CODE = [/class RegexSandbox/, /opts\.reps > opts\.limit/]
+const PRESET_CODE = [/'codex:trust-folder'/]
 
 /** xterm's own code (the terminal renderer), whichever chunk it is in. */
 const rendererIn = (files: string[]) =>
@@ -203,6 +206,32 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
     expect(repo.git(['ls-tree', '-r', '--name-only', 'refs/proctor/withheld'])).not.toContain('secrets/')
     expect(withCode(loaded, PICOMATCH_CODE).length).toBeGreaterThan(0)
     expect(withCode(loaded, COMMANDER_CODE)).toEqual([])
+  })
+
+  it('proctor checkpoints create reads a proctor.yml without loading the detector, safe-regex2 or the presets', () => {
+    const { loaded, stdout } = traced(
+      ['checkpoints', 'create', '--session', 'configured'],
+      { 'proctor.yml': 'agent:\n  command: [claude]\ncheckpoints:\n  max_file_size: 2MiB\n' },
+      (r) => r.write('work.txt', 'agent work\n'),
+    )
+    expect(stdout).toContain('configured@1')
+    expect(parserIn(loaded).length).toBeGreaterThan(0)
+    expect(withCode(loaded, DETECTOR_CODE)).toEqual([])
+    expect(withCode(loaded, PRESET_CODE)).toEqual([])
+    expect(withCode(loaded, PICOMATCH_CODE)).toEqual([])
+  })
+
+  it('proctor checkpoints create still checks the detect rules a proctor.yml has, with their line', () => {
+    const repo = makeTempRepo({ files: { 'proctor.yml': "detect:\n  - name: a\n    match: '(a+)+$'\n" } })
+    repos.push(repo)
+    repo.commitAll('init')
+    const run = spawnSync(process.execPath, [cli, 'checkpoints', 'create', '--session', 'x'], {
+      cwd: repo.dir,
+      env: repo.env,
+      encoding: 'utf8',
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain('proctor.yml:3:12 detect[0].match: "(a+)+$" can backtrack catastrophically')
   })
 
   it('proctor checkpoints create with anything else goes through commander as before', () => {

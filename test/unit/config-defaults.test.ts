@@ -13,6 +13,32 @@ describe('the defaults proctor uses without a proctor.yml', () => {
     expect(defaultConfig()).toStrictEqual(configSchema.parse({}))
   })
 
+  it('are what each section written empty gives, field by field (the schema takes a section left out from them)', () => {
+    const sections = {
+      agent: {},
+      timeouts: {},
+      output: {},
+      checkpoints: {},
+      policy: {},
+      batch: {},
+      github: {},
+    }
+    expect(configSchema.parse(sections)).toStrictEqual(defaultConfig())
+    expect(configSchema.parse({ agent: { typing: {} } }).agent).toStrictEqual(defaultConfig().agent)
+  })
+
+  it('are fresh in each parse: a config changed in place leaves the next parse alone', () => {
+    const first = configSchema.parse({})
+    first.agent.env.LEAKED = '1'
+    first.agent.env_passthrough.push('LEAKED')
+    first.agent.typing.submit_attempts = 9
+    first.checkpoints.on_events.push('idle')
+    first.policy.forbidden_areas.push('leaked/**')
+    first.policy.severities.file_size = 'critical'
+    first.batch.tasks.push({ name: 'leaked' })
+    expect(configSchema.parse({})).toStrictEqual(defaultConfig())
+  })
+
   it('come fresh for each caller, so one session changing its copy changes no other', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-defaults-'))
     try {
