@@ -8,6 +8,9 @@ import module from 'node:module'
 // content, so a rebuilt or upgraded proctor never runs stale code. Hence the imports below are dynamic.
 module.enableCompileCache?.()
 
+/** Set when nothing is left to flush: the process exits as soon as main returns. */
+let exitNow = false
+
 async function main(argv: string[]): Promise<number> {
   // `--version` alone answers without commander (half of what `proctor --version` loaded): it is what
   // scripts and the action call to check the install. Anything else goes through the program.
@@ -24,14 +27,22 @@ async function main(argv: string[]): Promise<number> {
       ? await import('./commands/checkpoints-create.js')
       : null
   const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null
-  const [program, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-    plainCreate ? null : import('./program.js').then(({ buildProgram }) => buildProgram(argv)),
-    import('./exit.js'),
-    import('../config/errors.js'),
-  ])
+  // A plain create takes what it needs to report errors from its own module (which loads them anyway).
+  const [program, { CliExit, exitCodeOf }, { ConfigError }] = plainCreate
+    ? [null, create!, create!]
+    : await Promise.all([
+        import('./program.js').then(({ buildProgram }) => buildProgram(argv)),
+        import('./exit.js'),
+        import('../config/errors.js'),
+      ])
   try {
     if (program) await program.parseAsync(argv)
-    else await create!.createCheckpoint(plainCreate!)
+    else {
+      await create!.createCheckpoint(plainCreate!)
+      // Its output is written (see createCheckpoint) and nothing else went through process.stdout or
+      // process.stderr: exit now rather than create both streams only to flush them.
+      exitNow = true
+    }
     return 0
   } catch (error) {
     if (error instanceof CliExit) {
@@ -63,4 +74,5 @@ const code = await main(process.argv)
 // Exit explicitly once stdout and stderr are flushed: a stray handle (a watcher, a stdin listener) must
 // never keep a finished CLI alive in CI.
 process.exitCode = code
-process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))
+if (exitNow) process.exit(code)
+else process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))

@@ -177,12 +177,15 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
   })
 
   it('proctor checkpoints create takes its checkpoint without commander, the policy matcher or other commands', () => {
-    const { loaded, stdout, repo } = traced(
+    const { loaded, builtins, stdout, repo } = traced(
       ['checkpoints', 'create', '--session=one-shot', '--json'],
       {},
       (r) => r.write('work.txt', 'agent work\n'),
     )
     expect(JSON.parse(stdout)).toMatchObject({ seq: 1, files_changed: ['work.txt'] })
+    // Its options are read without node's parseArgs (a module and a cold first call for three options).
+    expect(builtins).toContain('child_process')
+    expect(builtins).not.toContain('internal/util/parse_args/parse_args')
     expect(repo.git(['show', 'refs/proctor/one-shot:work.txt'])).toBe('agent work\n')
     expect(withCode(loaded, COMMANDER_CODE)).toEqual([])
     expect(withCode(loaded, PICOMATCH_CODE)).toEqual([])

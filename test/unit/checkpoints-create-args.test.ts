@@ -14,6 +14,10 @@ describe('plainCreateOptions', () => {
     })
     expect(plainCreateOptions(['--config=conf/p.yml'])).toEqual({ config: 'conf/p.yml' })
     expect(plainCreateOptions(['--config', 'a=b.yml'])).toEqual({ config: 'a=b.yml' })
+    // As node's strict parseArgs read them: "-" alone is a value, an inline value may look like an option.
+    expect(plainCreateOptions(['--session', '-'])).toEqual({ session: '-' })
+    expect(plainCreateOptions(['--session=-x', '--json'])).toEqual({ session: '-x', json: true })
+    expect(plainCreateOptions(['--session='])).toEqual({ session: '' })
   })
 
   it('leaves everything else to commander', () => {
@@ -29,6 +33,15 @@ describe('plainCreateOptions', () => {
       ['--json', '--json'],
       ['--session', 'a', '--session', 'b'],
       ['--', '--json'],
+      ['--json=yes'],
+      ['-c=p.yml'],
+      ['-j'],
+      ['-'],
+      ['--'],
+      ['--config', '-x'],
+      ['-c', 'a.yml', '--config', 'b.yml'],
+      ['--=x'],
+      ['---session', 'x'],
     ])
       expect(plainCreateOptions(args), args.join(' ')).toBeNull()
   })

@@ -3,7 +3,7 @@
 // main.ts runs it without commander when the arguments are the plain ones (plainCreateOptions), and it
 // loads only the checkpoint store, the config loader and git's runner: not the other subcommands, not the
 // workspace's push and history code, and the policy's glob matcher only when policy.forbidden_areas is set.
-import { parseArgs } from 'node:util'
+import fs from 'node:fs'
 
 import { ConfigError } from '../../config/errors.js'
 import { loadConfig } from '../../config/load.js'
@@ -14,6 +14,12 @@ import { Git } from '../../git/runner.js'
 import { findRepoRoot } from '../../state/layout.js'
 import { CliExit, ExitCode } from '../exit.js'
 
+// What main.ts needs to report a plain create's outcome, from this module: two more dynamic imports (each a
+// resolution and a module job in node's loader) would cost the one-shot process for nothing, as this module
+// loads both files anyway.
+export { CliExit, exitCodeOf } from '../exit.js'
+export { ConfigError } from '../../config/errors.js'
+
 export interface CreateOptions {
   session?: string
   config?: string
@@ -22,49 +28,69 @@ export interface CreateOptions {
 
 export interface CreateIO {
   cwd: () => string
-  stdout: (text: string) => void
+  /** Writes output; a promise when the text is still on its way (createCheckpoint waits for it). */
+  stdout: (text: string) => void | Promise<void>
 }
 
 const processIO: CreateIO = {
   cwd: () => process.cwd(),
-  stdout: (text) => process.stdout.write(text),
+  stdout: writeStdout,
 }
 
 /**
- * The options of `checkpoints create <args>` when they are only the documented ones, each once (node's own
- * parseArgs, strict: `--session x`, `--session=x`, `-c x`, `--config=x`, `--json`); null for anything else
- * (help, an unknown option or argument, a missing value, a value that looks like an option, a repeat),
- * which commander then parses and reports as it always has.
+ * Writes to fd 1 at once, without process.stdout: a one-shot create prints one line, and creating the
+ * stream (on a pipe, a net.Socket with the stream machinery behind it) and flushing it before the exit cost
+ * the process 1–2 ms. Only when the descriptor is non-blocking and full (EAGAIN) does the rest go through
+ * process.stdout, and the promise resolves once it is written.
  */
-export function plainCreateOptions(args: readonly string[]): CreateOptions | null {
-  let parsed: ReturnType<typeof parseCreateArgs>
+function writeStdout(text: string): void | Promise<void> {
+  const bytes = Buffer.from(text)
+  let written = 0
   try {
-    parsed = parseCreateArgs(args)
-  } catch {
-    return null
+    while (written < bytes.length) written += fs.writeSync(1, bytes, written)
+    return
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error
   }
-  const { values, tokens } = parsed
-  const names = tokens.filter((token) => token.kind === 'option').map((token) => token.name)
-  const repeated = names.length !== new Set(names).size
-  // `-cp.yml` (a short option with its value joined) and `--` are commander's to read.
-  const joined = args.some((arg) => /^-[^-]./.test(arg))
-  const terminated = tokens.some((token) => token.kind === 'option-terminator')
-  if (repeated || joined || terminated) return null
-  return values
+  return new Promise((resolve, reject) =>
+    process.stdout.write(bytes.subarray(written), (error) => (error ? reject(error) : resolve())),
+  )
 }
 
-function parseCreateArgs(args: readonly string[]) {
-  return parseArgs({
-    args: [...args],
-    strict: true,
-    allowPositionals: false,
-    tokens: true,
-    options: {
-      session: { type: 'string' },
-      config: { type: 'string', short: 'c' },
-      json: { type: 'boolean' },
-    },
-  })
+/**
+ * The options of `checkpoints create <args>` when they are only the documented ones, each once and in the
+ * shapes node's strict parseArgs reads (`--session x`, `--session=x`, `-c x`, `--config x`, `--config=x`,
+ * `--json`); null for anything else (help, an unknown option or argument, a missing value, a separate value
+ * that looks like an option, a repeat, `--`, `-cp.yml`), which commander then parses and reports as it always
+ * has. Read here rather than with parseArgs, whose module and first call cost a one-shot create most of a
+ * millisecond.
+ */
+export function plainCreateOptions(args: readonly string[]): CreateOptions | null {
+  const values: CreateOptions = {}
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    let name: string
+    let value: string | undefined
+    if (arg === '-c') name = 'config'
+    else if (arg.startsWith('--') && arg.length > 2) {
+      const eq = arg.indexOf('=')
+      name = eq < 0 ? arg.slice(2) : arg.slice(2, eq)
+      if (eq >= 0) value = arg.slice(eq + 1)
+    } else return null
+    if (name === 'json') {
+      if (value !== undefined || values.json) return null
+      values.json = true
+      continue
+    }
+    if ((name !== 'session' && name !== 'config') || values[name] !== undefined) return null
+    if (value === undefined) {
+      value = args[++i]
+      // parseArgs (strict) refuses a separate value that looks like an option ("-" alone is a value).
+      if (value === undefined || (value.length > 1 && value.startsWith('-'))) return null
+    }
+    values[name] = value
+  }
+  return values
 }
 
 /** Takes a checkpoint of the worktree now (trigger "manual") and prints it; nothing new if unchanged. */
@@ -103,15 +129,15 @@ export async function createCheckpoint(opts: CreateOptions, io: CreateIO = proce
   })
   try {
     const record = await store.create('manual')
-    if (opts.json) io.stdout(`${JSON.stringify(record, null, 2)}\n`)
+    let output: string
+    if (opts.json) output = `${JSON.stringify(record, null, 2)}\n`
     else if (!record)
-      io.stdout(`nothing changed since the last checkpoint of ${session}; no checkpoint taken\n`)
+      output = `nothing changed since the last checkpoint of ${session}; no checkpoint taken\n`
     else {
-      io.stdout(
-        `${session}@${record.seq} ${record.sha.slice(0, 12)}: ${record.files_changed.length} file(s)\n`,
-      )
-      for (const skipped of record.skipped) io.stdout(`  skipped (size or LFS): ${skipped}\n`)
+      output = `${session}@${record.seq} ${record.sha.slice(0, 12)}: ${record.files_changed.length} file(s)\n`
+      for (const skipped of record.skipped) output += `  skipped (size or LFS): ${skipped}\n`
     }
+    await io.stdout(output)
   } finally {
     await store.close()
   }
