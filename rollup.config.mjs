@@ -81,8 +81,7 @@ export default {
       return cliChunks.get(id) ?? null
     },
     banner: (chunk) => (chunk.name === 'cli' && chunk.isEntry ? '#!/usr/bin/env node' : ''),
-    // Some CommonJS dependencies call require() at run time; give ESM chunks a real one.
-    intro: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
+    // (A chunk whose CommonJS dependencies call require() at run time gets a real one: builtinImports.)
   },
   plugins: [
     {

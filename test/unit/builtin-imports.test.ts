@@ -1,5 +1,9 @@
 // The build's rewrite of builtin imports (scripts/builtin-imports.mjs): what it turns into lookups, what it
 // must leave as an ES import, and that the rewritten code still runs with the same bindings.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseAst } from 'rollup/parseAst'
 import { describe, expect, it } from 'vitest'
 
@@ -63,5 +67,27 @@ describe('builtin imports in the bundles', () => {
       ].join('\n'),
     )
     expect(out).toContain('const path = process.getBuiltinModule("path");')
+  })
+
+  it('gives a chunk a require only when it calls one it does not declare itself', async () => {
+    const needs = render("export const load = () => require('node:os').EOL;")
+    expect(needs.startsWith("const require = process.getBuiltinModule('node:module')")).toBe(true)
+    // createRequire needs a file's URL (a data: URL has none).
+    const dir = mkdtempSync(join(tmpdir(), 'proctor-require-'))
+    try {
+      const file = join(dir, 'chunk.mjs')
+      writeFileSync(file, needs)
+      const { EOL } = await import('node:os')
+      expect(((await import(pathToFileURL(file).href)) as { load: () => string }).load()).toBe(EOL)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    for (const code of [
+      'export const text = \'require("x")\';',
+      'export const own = (require) => require(1);',
+      'function require(x) { return x } export const top = require(2);',
+      "import fs from 'node:fs'; export const read = fs.readFileSync;",
+    ])
+      expect(render(code)).not.toContain('createRequire')
   })
 })
