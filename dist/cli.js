@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
-
 const module$1 = process.getBuiltinModule("node:module");
 
 // The `proctor` binary: builds the command tree, runs it, and turns outcomes into exit codes
@@ -10,31 +8,40 @@ const module$1 = process.getBuiltinModule("node:module");
 // temp dir (NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE=1 turns it off), keyed by each file's
 // content, so a rebuilt or upgraded proctor never runs stale code. Hence the imports below are dynamic.
 module$1.enableCompileCache?.();
+/** Set when nothing is left to flush: the process exits as soon as main returns. */
+let exitNow = false;
 async function main(argv) {
     // `--version` alone answers without commander (half of what `proctor --version` loaded): it is what
     // scripts and the action call to check the install. Anything else goes through the program.
     const args = argv.slice(2);
     if (args.length > 0 && args.every((arg) => arg === '-V' || arg === '--version')) {
-        const { PROCTOR_VERSION } = await import('./chunks/version-DsVFAGbT.js');
+        const { PROCTOR_VERSION } = await import('./chunks/version-Cdk1chOm.js');
         process.stdout.write(PROCTOR_VERSION + '\n');
         return 0;
     }
     // `checkpoints create` with its plain options runs without commander (scripts run it once per checkpoint);
     // anything else about it (--help, a typo) goes through the program as before.
     const create = args[0] === 'checkpoints' && args[1] === 'create'
-        ? await import('./chunks/checkpoints-create-B5osVHqD.js').then(function (n) { return n.F; })
+        ? await import('./chunks/checkpoints-create-DTLz9lEm.js').then(function (n) { return n.I; })
         : null;
     const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null;
-    const [program, { CliExit, exitCodeOf }, { ConfigError }] = await Promise.all([
-        plainCreate ? null : import('./chunks/program-8hjN6rIZ.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
-        import('./chunks/exit-DOW3voEl.js'),
-        import('./chunks/errors-C8lIl8iI.js'),
-    ]);
+    // A plain create takes what it needs to report errors from its own module (which loads them anyway).
+    const [program, { CliExit, exitCodeOf }, { ConfigError }] = plainCreate
+        ? [null, create, create]
+        : await Promise.all([
+            import('./chunks/program-DaZIjFAG.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/exit-FJ5r--ZY.js'),
+            import('./chunks/errors-C9uJUld7.js'),
+        ]);
     try {
         if (program)
             await program.parseAsync(argv);
-        else
+        else {
             await create.createCheckpoint(plainCreate);
+            // Its output is written (see createCheckpoint) and nothing else went through process.stdout or
+            // process.stderr: exit now rather than create both streams only to flush them.
+            exitNow = true;
+        }
         return 0;
     }
     catch (error) {
@@ -64,4 +71,7 @@ const code = await main(process.argv);
 // Exit explicitly once stdout and stderr are flushed: a stray handle (a watcher, a stdin listener) must
 // never keep a finished CLI alive in CI.
 process.exitCode = code;
-process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+if (exitNow)
+    process.exit(code);
+else
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

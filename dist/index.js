@@ -1,11 +1,9 @@
-const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
-
-import { PROCTOR_VERSION } from './chunks/version-DsVFAGbT.js';
+import { PROCTOR_VERSION } from './chunks/version-Cdk1chOm.js';
 
 // Entry of the action's main step (action.yml `main: dist/index.js`). The first log line comes before
 // the session, octokit and the artifact client are loaded, so the log shows at once that proctor started.
 process.stdout.write(`proctor ${PROCTOR_VERSION}: starting\n`);
-const { main } = await import('./chunks/run-Ld7BVVs5.js');
+const { main } = await import('./chunks/run-BtXroUwc.js');
 const code = await main();
 process.exitCode = code;
 // Exit once output is flushed: a stray handle must never keep the step running.

@@ -1,26 +1,19 @@
-const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
-
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-Dg-pDEHf.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-CgN4cnri.js';
 const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { h as ensureStateDir, l as loadConfig, b as defaultConfig, i as checkpointRef } from './chunks/checkpoints-create-B5osVHqD.js';
-import { r as reconcileOrphans } from './chunks/registry-DTm_i4zx.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-C3G6qXsn.js';
-import { p as parseSessionReport } from './chunks/aggregate-CrFPL1pG.js';
-import { R as ReportBuilder } from './chunks/agent-env-Dhb_8bx5.js';
-import { b as readActionsContext, l as linksFor } from './chunks/markdown-B905Lay8.js';
-import { c as createSanitizer } from './chunks/sanitize-Brl4JXfa.js';
-import './chunks/words-B_R93Ce8.js';
+import { g as ensureStateDir, l as loadConfig, b as defaultConfig, h as checkpointRef } from './chunks/checkpoints-create-DTLz9lEm.js';
+import { r as reconcileOrphans } from './chunks/registry-BGnwAokv.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-BRTEOOVC.js';
+import { p as parseSessionReport } from './chunks/aggregate-BN8JCCgz.js';
+import { R as ReportBuilder } from './chunks/agent-env-CqoSbE4k.js';
+import { b as readActionsContext, l as linksFor } from './chunks/markdown-DSBjVh1t.js';
+import { c as createSanitizer } from './chunks/sanitize-uyCYM5tR.js';
+import './chunks/words-DauqAYQC.js';
 
 
 
 
-import './chunks/commonjs-helpers-BaR4b9kA.js';
-
-
-
-
-
+import './chunks/commonjs-helpers-Bgu_3bK-.js';
 
 
 
@@ -44,14 +37,19 @@ import './chunks/commonjs-helpers-BaR4b9kA.js';
 
 
 
-import './chunks/errors-C8lIl8iI.js';
 
 
-import './chunks/exit-DOW3voEl.js';
-import './chunks/random-DhcBF0_o.js';
-import './chunks/evaluate-DOzACHlU.js';
-import './chunks/compile-euSnLuMI.js';
-import './chunks/model-D5ZI2RUA.js';
+
+
+
+import './chunks/errors-C9uJUld7.js';
+
+
+import './chunks/exit-FJ5r--ZY.js';
+import './chunks/random-7L-6N3dY.js';
+import './chunks/evaluate-CXUFhIgI.js';
+import './chunks/compile-BL4acdEU.js';
+import './chunks/model-BB_BqeB7.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that

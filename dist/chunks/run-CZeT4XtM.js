@@ -1,0 +1,168 @@
+import { l as loadConfig, d as describeSnapshotProgress, p as parseDuration } from './checkpoints-create-DTLz9lEm.js';
+import { a as agentPresetChoices, f as findAgentPreset } from './index-DCDQqbYW.js';
+import { CliExit, ExitCode } from './exit-FJ5r--ZY.js';
+import { m as makeSessionId, s as startCheckpointReads, a as sanitizeRefPart, r as runSession } from './session-pkUgk2E-.js';
+import { H as HookStatus, r as renderSessionTerminal } from './terminal-8O4NZIfZ.js';
+import { R as RedactingWriter } from './redacting-writer-CiZFMo0a.js';
+import { c as createSanitizer } from './sanitize-uyCYM5tR.js';
+
+import './errors-C9uJUld7.js';
+
+
+
+
+import './agent-env-CqoSbE4k.js';
+import './model-BB_BqeB7.js';
+
+import './process-C9De9sXd.js';
+import './random-7L-6N3dY.js';
+import './registry-BGnwAokv.js';
+
+
+import './detect-BTru5X2M.js';
+import './regex-safety-BqVnunhZ.js';
+import './commonjs-helpers-Bgu_3bK-.js';
+
+
+import './lifecycle-DOI8o23_.js';
+import './events-C_YfI5y8.js';
+import './run-hook-Cn9nInL4.js';
+import './stop-hooks-BiG4SMI1.js';
+import './native-relay-B3D0rIcr.js';
+
+import './feedback-Da_7vpu2.js';
+import './evaluate-CXUFhIgI.js';
+import './compile-BL4acdEU.js';
+import './restore-D4NfChQV.js';
+import './workspace-BRTEOOVC.js';
+import './words-DauqAYQC.js';
+
+function registerRunCommand(program) {
+    program
+        .command('run')
+        .description('run an agent command under supervision (-- <file> [args…] or --shell "<command>")')
+        .argument('[command...]', 'the agent command after --, as an argv (never joined)')
+        .option('-c, --config <file>', 'config file (default: proctor.yml at the repository root)')
+        .option('--agent <preset>', `the agent CLI's preset (${agentPresetChoices().join(', ')}): its detectors, typing and Stop-hook wiring`)
+        .option('--shell <command>', 'run the agent through /bin/sh -c instead of an argv')
+        .option('--timeout <duration>', 'total timeout, e.g. 30m (overrides timeouts.total)')
+        .option('--idle-timeout <duration>', 'stop when the agent prints nothing for this long (overrides timeouts.idle)')
+        .option('--no-pty', 'run the agent with pipes instead of a pseudo-terminal')
+        .option('--json', 'print the report as JSON instead of the summary')
+        .option('--session <id>', 'session id (default: generated; in CI: run id, attempt and job)')
+        .option('--no-checkpoints', 'do not record checkpoints')
+        .option('--no-push', 'keep checkpoints local')
+        .option('-q, --quiet', 'do not echo the agent output')
+        .action(async (argv, flags) => {
+        if (flags.agent !== undefined && !findAgentPreset(flags.agent)) {
+            throw new CliExit(ExitCode.usage, `proctor run: --agent ${flags.agent}: unknown agent preset; choose one of: ${agentPresetChoices().join(', ')}`);
+        }
+        // The git processes the checkpoints need before the agent starts (its base commit, the repository's
+        // machinery) run while the config is read and parsed, rather than after it.
+        const sessionId = flags.session || makeSessionId();
+        const checkpointReads = flags.checkpoints
+            ? startCheckpointReads(process.cwd(), sanitizeRefPart(sessionId))
+            : null;
+        // The runner forks them from its queue, a few microtasks on: let it, before the config is read.
+        if (checkpointReads)
+            await new Promise((resolve) => setImmediate(resolve));
+        const loaded = await loadConfig({
+            file: flags.config,
+            cwd: process.cwd(),
+            preset: {
+                preset: flags.agent,
+                argv: argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined,
+            },
+        });
+        for (const warning of loaded.warnings)
+            process.stderr.write(`proctor: warning: ${warning}\n`);
+        const config = applyRunFlags(loaded.config, flags);
+        const command = chooseCommand(argv, flags.shell, config);
+        const echo = flags.quiet || flags.json || !config.output.passthrough ? null : liveOutput();
+        // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log.
+        const hooks = new HookStatus({
+            out: process.stderr,
+            color: process.stderr.isTTY === true && !process.env.NO_COLOR,
+        });
+        const outcome = await runSession({
+            config,
+            configFile: loaded.file,
+            command,
+            cwd: process.cwd(),
+            sessionId,
+            checkpointReads,
+            output: echo,
+            input: process.stdin.isTTY ? process.stdin : null,
+            installSignalHandlers: true,
+            listener: {
+                hookStarted: (name) => hooks.started(name),
+                hookFinished: (result) => hooks.finished(result),
+                notice: (message) => void process.stderr.write(`proctor: ${message}\n`),
+                checkpointProgress: (progress) => void process.stderr.write(`proctor: ${describeSnapshotProgress(progress)}\n`),
+            },
+        }).finally(() => hooks.stop());
+        if (echo instanceof RedactingWriter)
+            echo.end();
+        printOutcome(outcome, flags.json === true);
+        if (outcome.exitCode !== 0)
+            throw new CliExit(outcome.exitCode);
+    });
+}
+/**
+ * A terminal gets the agent's output as it is (a TUI needs its escapes). Anything else is a log — a CI
+ * job, a file: there it is redacted line by line and cannot issue workflow commands.
+ */
+function liveOutput() {
+    if (process.stdout.isTTY)
+        return process.stdout;
+    const secrets = [process.env.GITHUB_TOKEN, process.env.GH_TOKEN, process.env.ACTIONS_RUNTIME_TOKEN];
+    return new RedactingWriter(process.stdout, createSanitizer({ secrets: secrets.filter((s) => !!s) }));
+}
+function printOutcome(outcome, json) {
+    if (json) {
+        process.stdout.write(JSON.stringify(outcome.report, null, 2) + '\n');
+        return;
+    }
+    const color = process.stderr.isTTY === true && !process.env.NO_COLOR;
+    process.stderr.write('\n' + renderSessionTerminal(outcome.report, { color, reportPath: outcome.reportPath }));
+}
+function applyRunFlags(config, flags) {
+    const next = structuredClone(config);
+    if (flags.timeout !== undefined)
+        next.timeouts.total = durationFlag('--timeout', flags.timeout);
+    if (flags.idleTimeout !== undefined)
+        next.timeouts.idle = durationFlag('--idle-timeout', flags.idleTimeout);
+    if (!flags.pty)
+        next.agent.pty = false;
+    if (!flags.checkpoints)
+        next.checkpoints.enabled = false;
+    if (!flags.push)
+        next.checkpoints.push = 'never';
+    return next;
+}
+function durationFlag(name, value) {
+    const ms = parseDuration(value);
+    if (typeof ms === 'string')
+        throw new CliExit(ExitCode.usage, `proctor run: ${name}: ${ms}`);
+    if (ms <= 0)
+        throw new CliExit(ExitCode.usage, `proctor run: ${name} must be greater than zero`);
+    return ms;
+}
+/** The command line wins over proctor.yml; exactly one of argv and --shell. */
+function chooseCommand(argv, shell, config) {
+    if (argv.length > 0 && shell !== undefined) {
+        throw new CliExit(ExitCode.usage, 'proctor run: give either a command after -- or --shell, not both');
+    }
+    if (argv.length > 0)
+        return { file: argv[0], args: argv.slice(1) };
+    if (shell !== undefined)
+        return { shell };
+    if (config.agent.command)
+        return { file: config.agent.command[0], args: config.agent.command.slice(1) };
+    if (config.agent.shell)
+        return { shell: config.agent.shell };
+    throw new CliExit(ExitCode.usage, 'proctor run: no agent command. Give one after --, e.g. `proctor run -- claude -p "fix the test"`, ' +
+        'or --shell "<command>", or set agent.command in proctor.yml');
+}
+
+export { chooseCommand, registerRunCommand };
