@@ -169,7 +169,7 @@ export class WorktreePool {
       return { dir, gitDir: worktreeGitDir(dir), reads }
     } catch (error) {
       // Once git has registered it, it must go even though its checkout failed.
-      if (registered) await this.remove({ dir, gitDir: '', reads })
+      if (registered) await this.remove({ dir, reads })
       this.alive--
       this.wake(1)
       throw error
@@ -183,7 +183,7 @@ export class WorktreePool {
   }
 
   /** Removes a worktree once the reads begun in it, if any, have ended (their git runs there). */
-  private async remove(lease: Lease): Promise<void> {
+  private async remove(lease: Pick<Lease, 'dir' | 'reads'>): Promise<void> {
     const { dir, reads } = lease
     lease.reads = null
     if (reads) await Promise.allSettled([reads.objects, reads.machinery])
