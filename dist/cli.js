@@ -29,7 +29,7 @@ async function main(argv) {
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = plainCreate
         ? [null, create, create]
         : await Promise.all([
-            import('./chunks/program-DaZIjFAG.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/program-B1PqLq0H.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
             import('./chunks/exit-FJ5r--ZY.js'),
             import('./chunks/errors-C9uJUld7.js'),
         ]);
