@@ -20,16 +20,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(PROCTOR_VERSION + '\n')
     return 0
   }
-  // `checkpoints create` with its plain options runs without commander (scripts run it once per checkpoint);
-  // anything else about it (--help, a typo) goes through the program as before.
-  const create =
-    args[0] === 'checkpoints' && args[1] === 'create'
-      ? await import('./commands/checkpoints-create.js')
-      : null
-  const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null
-  // A plain create takes what it needs to report errors from its own module (which loads them anyway).
-  const [program, { CliExit, exitCodeOf }, { ConfigError }] = plainCreate
-    ? [null, create!, create!]
+  // `checkpoints create` (scripts run it once per checkpoint) and `run` (before every agent's spawn) with
+  // their plain options run without commander; anything else about them (--help, a typo) goes through the
+  // program as before.
+  const plain = await plainCommand(args)
+  // A plain command takes what it needs to report errors from its own module (which loads them anyway).
+  const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
+    ? [null, plain.module, plain.module]
     : await Promise.all([
         import('./program.js').then(({ buildProgram }) => buildProgram(argv)),
         import('./exit.js'),
@@ -38,10 +35,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (program) await program.parseAsync(argv)
     else {
-      await create!.createCheckpoint(plainCreate!)
-      // Its output is written (see createCheckpoint) and nothing else went through process.stdout or
-      // process.stderr: exit now rather than create both streams only to flush them.
-      exitNow = true
+      await plain!.run()
+      // A create's output is written (see createCheckpoint) and nothing else went through process.stdout
+      // or process.stderr: exit now rather than create both streams only to flush them.
+      exitNow = plain!.exitNow
     }
     return 0
   } catch (error) {
@@ -60,6 +57,31 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`proctor: ${(error as Error)?.stack ?? String(error)}\n`)
     return 1
   }
+}
+
+interface PlainCommand {
+  run: () => Promise<void>
+  module: Pick<typeof import('./exit.js'), 'CliExit' | 'exitCodeOf'> &
+    Pick<typeof import('../config/errors.js'), 'ConfigError'>
+  /** Nothing is left to flush when it returns. */
+  exitNow: boolean
+}
+
+/** The command `args` name when its arguments are plain enough to run without commander, else null. */
+async function plainCommand(args: string[]): Promise<PlainCommand | null> {
+  if (args[0] === 'checkpoints' && args[1] === 'create') {
+    const create = await import('./commands/checkpoints-create.js')
+    const options = create.plainCreateOptions(args.slice(2))
+    return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true }
+  }
+  if (args[0] === 'run') {
+    const { plainRunArgs, loadRunCommand } = await import('./plain-run.js')
+    const plain = plainRunArgs(args.slice(1))
+    if (!plain) return null
+    const run = await loadRunCommand()
+    return { run: () => run.runCommand(plain.argv, plain.flags), module: run, exitNow: false }
+  }
+  return null
 }
 
 function isCommanderError(error: unknown): boolean {

@@ -1,7 +1,7 @@
 // What the built CLI (dist/) loads before it does its job: `proctor run` without a proctor.yml starts its
 // agent before any of the config parser's code (zod, yaml) has been loaded, nor xterm in a PTY, nor
 // node:crypto; its git reads run while proctor.yml is parsed; `checkpoints create` loads neither commander
-// nor other commands; and `--version` answers without the command tree. (The time this saves is in `npm run bench -- startup`; this checks the structure that
+// nor other commands, nor does a plain `run`; and `--version` answers without the command tree. (The time this saves is in `npm run bench -- startup`; this checks the structure that
 // saves it, which the timings are too noisy to show on a busy machine.)
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -174,6 +174,26 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
     })
     expect(loaded.some((file) => file.includes('session'))).toBe(true)
     expect(rendererIn(loaded)).toEqual([])
+  })
+
+  it('proctor run with plain options starts its agent without commander', () => {
+    const { loaded, stdout } = traced(
+      ['run', '--quiet', '--json', '--', 'sh', '-c', 'printf done > agent.txt'],
+      { 'proctor.yml': 'timeouts: { total: 10m }\n' },
+    )
+    expect(loaded.some((file) => file.includes('session'))).toBe(true)
+    expect(withCode(loaded, COMMANDER_CODE)).toEqual([])
+    // The flags were read: --json printed the report on stdout.
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'completed', verdict: 'allow' })
+  })
+
+  it('proctor run with anything else goes through commander as before', () => {
+    const run = spawnSync(process.execPath, [cli, 'run', '--quite', '--', 'true'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toMatch(/unknown option '--quite'[\s\S]*\(Did you mean --quiet\?\)/)
   })
 
   it('proctor checkpoints create takes its checkpoint without commander, the policy matcher or other commands', () => {

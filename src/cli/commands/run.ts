@@ -17,7 +17,11 @@ import { describeSnapshotProgress } from '../../checkpoints/first-snapshot.js'
 import { startCheckpointReads } from '../../session/checkpointing.js'
 import { makeSessionId, sanitizeRefPart } from '../../session/session-id.js'
 
-interface RunFlags {
+// What main.ts needs to report a plain run's outcome (see plain-run.ts), from this module, which loads both.
+export { CliExit, exitCodeOf } from '../exit.js'
+export { ConfigError } from '../../config/errors.js'
+
+export interface RunFlags {
   config?: string
   agent?: string
   timeout?: string
@@ -31,7 +35,7 @@ interface RunFlags {
   quiet?: boolean
 }
 
-export function registerRunCommand(program: Command): void {
+export function registerRunCommand(program: Command, action = runCommand): void {
   program
     .command('run')
     .description('run an agent command under supervision (-- <file> [args…] or --shell "<command>")')
@@ -53,60 +57,63 @@ export function registerRunCommand(program: Command): void {
     .option('--no-checkpoints', 'do not record checkpoints')
     .option('--no-push', 'keep checkpoints local')
     .option('-q, --quiet', 'do not echo the agent output')
-    .action(async (argv: string[], flags: RunFlags) => {
-      if (flags.agent !== undefined && !findAgentPreset(flags.agent)) {
-        throw new CliExit(
-          ExitCode.usage,
-          `proctor run: --agent ${flags.agent}: unknown agent preset; choose one of: ${agentPresetChoices().join(', ')}`,
-        )
-      }
-      // The git processes the checkpoints need before the agent starts (its base commit, the repository's
-      // machinery) run while the config is read and parsed, rather than after it.
-      const sessionId = flags.session || makeSessionId()
-      const checkpointReads = flags.checkpoints
-        ? startCheckpointReads(process.cwd(), sanitizeRefPart(sessionId))
-        : null
-      // The runner forks them from its queue, a few microtasks on: let it, before the config is read.
-      if (checkpointReads) await new Promise((resolve) => setImmediate(resolve))
-      const loaded = await loadConfig({
-        file: flags.config,
-        cwd: process.cwd(),
-        preset: {
-          preset: flags.agent,
-          argv: argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined,
-        },
-      })
-      for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
-      const config = applyRunFlags(loaded.config, flags)
-      const command = chooseCommand(argv, flags.shell, config)
-      const echo = flags.quiet || flags.json || !config.output.passthrough ? null : liveOutput()
-      // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log.
-      const hooks = new HookStatus({
-        out: process.stderr,
-        color: process.stderr.isTTY === true && !process.env.NO_COLOR,
-      })
-      const outcome = await runSession({
-        config,
-        configFile: loaded.file,
-        command,
-        cwd: process.cwd(),
-        sessionId,
-        checkpointReads,
-        output: echo,
-        input: process.stdin.isTTY ? process.stdin : null,
-        installSignalHandlers: true,
-        listener: {
-          hookStarted: (name) => hooks.started(name),
-          hookFinished: (result) => hooks.finished(result),
-          notice: (message) => void process.stderr.write(`proctor: ${message}\n`),
-          checkpointProgress: (progress) =>
-            void process.stderr.write(`proctor: ${describeSnapshotProgress(progress)}\n`),
-        },
-      }).finally(() => hooks.stop())
-      if (echo instanceof RedactingWriter) echo.end()
-      printOutcome(outcome, flags.json === true)
-      if (outcome.exitCode !== 0) throw new CliExit(outcome.exitCode)
-    })
+    .action((argv: string[], flags: RunFlags) => action(argv, flags))
+}
+
+/** `proctor run`: one session of the agent command (`argv`, else --shell, else proctor.yml's), its report and exit code. */
+export async function runCommand(argv: string[], flags: RunFlags): Promise<void> {
+  if (flags.agent !== undefined && !findAgentPreset(flags.agent)) {
+    throw new CliExit(
+      ExitCode.usage,
+      `proctor run: --agent ${flags.agent}: unknown agent preset; choose one of: ${agentPresetChoices().join(', ')}`,
+    )
+  }
+  // The git processes the checkpoints need before the agent starts (its base commit, the repository's
+  // machinery) run while the config is read and parsed, rather than after it.
+  const sessionId = flags.session || makeSessionId()
+  const checkpointReads = flags.checkpoints
+    ? startCheckpointReads(process.cwd(), sanitizeRefPart(sessionId))
+    : null
+  // The runner forks them from its queue, a few microtasks on: let it, before the config is read.
+  if (checkpointReads) await new Promise((resolve) => setImmediate(resolve))
+  const loaded = await loadConfig({
+    file: flags.config,
+    cwd: process.cwd(),
+    preset: {
+      preset: flags.agent,
+      argv: argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined,
+    },
+  })
+  for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
+  const config = applyRunFlags(loaded.config, flags)
+  const command = chooseCommand(argv, flags.shell, config)
+  const echo = flags.quiet || flags.json || !config.output.passthrough ? null : liveOutput()
+  // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log.
+  const hooks = new HookStatus({
+    out: process.stderr,
+    color: process.stderr.isTTY === true && !process.env.NO_COLOR,
+  })
+  const outcome = await runSession({
+    config,
+    configFile: loaded.file,
+    command,
+    cwd: process.cwd(),
+    sessionId,
+    checkpointReads,
+    output: echo,
+    input: process.stdin.isTTY ? process.stdin : null,
+    installSignalHandlers: true,
+    listener: {
+      hookStarted: (name) => hooks.started(name),
+      hookFinished: (result) => hooks.finished(result),
+      notice: (message) => void process.stderr.write(`proctor: ${message}\n`),
+      checkpointProgress: (progress) =>
+        void process.stderr.write(`proctor: ${describeSnapshotProgress(progress)}\n`),
+    },
+  }).finally(() => hooks.stop())
+  if (echo instanceof RedactingWriter) echo.end()
+  printOutcome(outcome, flags.json === true)
+  if (outcome.exitCode !== 0) throw new CliExit(outcome.exitCode)
 }
 
 /**
