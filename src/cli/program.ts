@@ -7,7 +7,13 @@ import { PROCTOR_VERSION } from '../util/version.js'
 type Register = (program: Command) => void
 
 const COMMANDS: Record<string, () => Promise<Register>> = {
-  run: async () => (await import('./commands/run.js')).registerRunCommand,
+  run: async () => {
+    const [{ registerRunCommand }, { agentPresetChoices }] = await Promise.all([
+      import('./commands/run.js'),
+      import('../agents/presets/index.js'),
+    ])
+    return (program) => registerRunCommand(program, agentPresetChoices())
+  },
   check: async () => {
     const [{ registerCheckCommand }, { pushCheckpointsAlong }] = await Promise.all([
       import('./commands/check.js'),

@@ -24,7 +24,6 @@ import {
   notifiesAgent,
 } from '../policy/index.js'
 import { GitMachinery } from '../checkpoints/git-machinery.js'
-import { revertPaths } from '../checkpoints/restore.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
 import { Workspace } from '../state/workspace.js'
@@ -378,6 +377,8 @@ export class SessionCheckpoints {
       return []
     }
     try {
+      // Loaded the first time a session reverts, not before its agent starts.
+      const { revertPaths } = await import('../checkpoints/restore.js')
       const done = await revertPaths(this.git, parent, paths)
       for (const v of violations) if (paths.includes(v.file)) v.reverted = true
       this.o.report.event(

@@ -5,13 +5,7 @@ import { existsSync, realpathSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type { CommandSpec } from '../supervisor/types.js'
-import {
-  installNativeHooks,
-  nativeAdapters,
-  nativeHookCommand,
-  shellQuote,
-  type NativeHookTarget,
-} from '../hooks/adapters/index.js'
+import type { NativeHookTarget } from '../hooks/adapters/index.js'
 
 export interface PreparedNativeHooks {
   command: CommandSpec
@@ -55,6 +49,10 @@ export async function prepareNativeHooks(
       restore: async () => [],
     }
   }
+  // The adapters' code (their settings files, fs/promises) only for an agent that has one: a generic
+  // agent's session does not load it before the spawn.
+  const { installNativeHooks, nativeAdapters, nativeHookCommand, shellQuote } =
+    await import('../hooks/adapters/index.js')
   const adapter = nativeAdapters[adapterName]
   const slowest = Math.max(60_000, ...config.stop_hooks.map((h) => h.timeout))
   const setup = adapter.setup({

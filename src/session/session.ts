@@ -6,7 +6,14 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
-import type { SessionEvent, SessionReport, SessionStatus, StopHookResult, Verdict } from '../report/model.js'
+import type {
+  SessionEvent,
+  SessionReport,
+  SessionStatus,
+  StopHookResult,
+  Verdict,
+  Violation,
+} from '../report/model.js'
 import { ReportBuilder } from '../report/builder.js'
 import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
@@ -18,9 +25,7 @@ import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
 import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
 import { SpawnError, type CommandSpec } from '../supervisor/types.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
-import { runStopHooks } from '../hooks/stop-hooks.js'
 import { planContinuation, typedLine, type Continuation } from '../hooks/continue.js'
-import { policyReasons, typedNotice, warningReasons } from '../policy/index.js'
 import { typeAndSubmit } from '../supervisor/typing.js'
 import { quitAgent } from '../supervisor/quit.js'
 import type { StopContext } from '../hooks/context.js'
@@ -32,7 +37,7 @@ import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
 import { prepareNativeHooks } from './native-hooks.js'
 import { agentEnvironment } from '../supervisor/agent-env.js'
-import { NativeStops } from './native-stop.js'
+import type { NativeStops } from './native-stop.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -230,7 +235,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     nativeStops =
       adapter === 'generic'
         ? null
-        : new NativeStops({
+        : new (await import('./native-stop.js')).NativeStops({
             adapter,
             sessionId,
             maxStopRounds: config.max_stop_rounds,
@@ -571,6 +576,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if (ctx.interrupted() || evaluation) return
     const warnings = ctx.checkpoints.takeWarnings()
     if (warnings.length === 0) return
+    const { typedNotice } = await import('../policy/feedback.js')
     // Typed like the stop hooks' reasons (a bracketed paste when the agent asked for it, then Enter).
     const typed = await typeAndSubmit(
       run,
@@ -788,15 +794,20 @@ async function evaluateStop(
   await e.checkpoints.settle('event')
   await fire(e.lifecycle, 'stop', { round: e.round, stop_reason: e.stopReason })
   const hooks = await runHooks(e)
-  const policy = policyGate(e)
+  const feedback = await import('../policy/feedback.js')
+  const policy = policyGate(e, feedback.policyReasons)
   const verdict = hooks.verdict === 'allow' && policy.verdict === 'allow' ? 'allow' : 'block'
   const reasons = [...hooks.reasons, ...policy.reasons]
-  if (verdict === 'block' && reasons.length) reasons.push(...warningReasons(e.checkpoints.takeWarnings()))
+  if (verdict === 'block' && reasons.length)
+    reasons.push(...feedback.warningReasons(e.checkpoints.takeWarnings()))
   return { verdict, reasons, errors: hooks.errors }
 }
 
 /** The policy gate of one stop round, recorded as the stop hook `policy` once it has had to block. */
-function policyGate(e: StopEvaluation): { verdict: Verdict; reasons: string[] } {
+function policyGate(
+  e: StopEvaluation,
+  policyReasons: (blocking: readonly Violation[]) => string[],
+): { verdict: Verdict; reasons: string[] } {
   const blocking = e.checkpoints.blocking()
   const blockedBefore = e.report.snapshot().stop_hooks.some((r) => r.name === POLICY_GATE)
   if (blocking.length === 0 && !blockedBefore) return { verdict: 'allow', reasons: [] }
@@ -826,6 +837,8 @@ async function runHooks(
   e: StopEvaluation,
 ): Promise<{ verdict: Verdict; reasons: string[]; errors: string[] }> {
   if (e.config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [], errors: [] }
+  // Loaded when a session first has stop hooks to run, not before its agent starts.
+  const { runStopHooks } = await import('../hooks/stop-hooks.js')
   const latest = e.checkpoints.latest()
   const context: StopContext = {
     session_id: e.sessionId,

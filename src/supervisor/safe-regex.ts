@@ -13,7 +13,7 @@
 // A worker with a deadline rather than vm.runInContext({ timeout }): that also interrupts a match, but
 // starts a watchdog thread per call (85–1,300 µs a line measured on Node 20 and 24), on every line.
 import v8 from 'node:v8'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 
 /** Characters of one line given to a rule; the rest of a longer line is not matched. */
 export const MAX_MATCH_INPUT = 4096
@@ -168,7 +168,9 @@ class RegexSandbox {
     const shared = new SharedArrayBuffer(CONTROL_BYTES + TEXT_UNITS * 2)
     this.ctrl = new Int32Array(shared, 0, CONTROL_BYTES / 4)
     this.text = new Uint16Array(shared, CONTROL_BYTES)
-    // The worker runs nothing but RegExp: no environment, no stdin.
+    // The worker runs nothing but RegExp: no environment, no stdin. node:worker_threads is loaded here, for
+    // the first pattern that needs a worker, rather than with this module before every agent's spawn.
+    const { Worker } = process.getBuiltinModule('node:worker_threads')
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: shared, env: {}, stdin: false })
     this.worker.unref()
     this.worker.on('error', () => (this.broken = true))

@@ -131,6 +131,18 @@ const OTHER_CODE = [/class PushQueue/, /class CheckpointTriggers/]
 /** The detector, safe-regex2 (its load-time check of patterns) and the agent presets. */
 const DETECTOR_CODE = [/class RegexSandbox/, /opts\.reps > opts\.limit/]
 const PRESET_CODE = [/'codex:trust-folder'/]
+/**
+ * What a session uses only once its agent runs: the stop hooks' runner, the summary and the live hook lines,
+ * the native Stop-hook adapters, revert_on_violation's restore, the agent presets (for --agent).
+ */
+const AFTER_SPAWN_CODE = [
+  /function runStopHooks\(/,
+  /function renderSessionTerminal\(/,
+  /class HookStatus /,
+  /function installNativeHooks\(/,
+  /function revertPaths\(/,
+  /function findAgentPreset\(/,
+]
 
 /** xterm's own code (the terminal renderer), whichever chunk it is in. */
 const rendererIn = (files: string[]) =>
@@ -187,6 +199,18 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
     expect(JSON.parse(stdout)).toMatchObject({ status: 'completed', verdict: 'allow' })
   })
 
+  it('proctor run loads what only a running session needs (stop hooks, summary, native hooks, reverts) after the spawn', () => {
+    const { loaded, builtins } = traced(['run', '--quiet', '--', 'sh', '-c', 'exit 0'], {
+      'proctor.yml': 'timeouts: { total: 10m }\n',
+    })
+    expect(loaded.some((file) => file.includes('session'))).toBe(true)
+    expect(withCode(loaded, AFTER_SPAWN_CODE)).toEqual([])
+    // (worker_threads: the regex sandbox's, for a detect rule that needs it; fs/promises: the adapters'.)
+    expect(builtins).toContain('child_process')
+    expect(builtins).not.toContain('worker_threads')
+    expect(builtins).not.toContain('fs/promises')
+  })
+
   it('proctor run with anything else goes through commander as before', () => {
     const run = spawnSync(process.execPath, [cli, 'run', '--quite', '--', 'true'], {
       cwd: root,
@@ -194,6 +218,18 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
     })
     expect(run.status).toBe(2)
     expect(run.stderr).toMatch(/unknown option '--quite'[\s\S]*\(Did you mean --quiet\?\)/)
+  })
+
+  it('proctor run checks --agent against the presets, and run --help lists them', () => {
+    const run = spawnSync(process.execPath, [cli, 'run', '--agent', 'cursor', '--', 'true'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toMatch(/--agent cursor: unknown agent preset; choose one of: claude-code, /)
+    const help = spawnSync(process.execPath, [cli, 'run', '--help'], { cwd: root, encoding: 'utf8' })
+    expect(help.status).toBe(0)
+    expect(help.stdout).toMatch(/--agent <preset> +the agent CLI's preset \(claude-code, /)
   })
 
   it('proctor checkpoints create takes its checkpoint without commander, the policy matcher or other commands', () => {

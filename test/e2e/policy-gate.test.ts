@@ -251,6 +251,38 @@ describe("policy: the repository's own machinery", () => {
   })
 })
 
+describe('policy: revert_on_violation', () => {
+  it('a critical file the agent adds is taken out of the worktree at its checkpoint, and the report says so', async () => {
+    const r = repo()
+    r.write(
+      'proctor.yml',
+      config(`checkpoints: { push: never, interval: 1h }
+policy:
+  protected_areas: [".github/**"]
+  severities: { protected_area: critical }
+  revert_on_violation: true`),
+    )
+    r.commitAll('config')
+    await proctor(r, ['run'], { POLICY_AGENT_PLAN: 'workflow' })
+    const report = onlyReport(r)
+    expect(report.violations).toContainEqual(
+      expect.objectContaining({
+        constraint: 'protected_area',
+        file: '.github/workflows/exfiltrate.yml',
+        severity: 'critical',
+        reverted: true,
+      }),
+    )
+    expect(
+      report.events.some(
+        (e) => e.kind === 'revert' && e.message.includes('.github/workflows/exfiltrate.yml'),
+      ),
+    ).toBe(true)
+    expect(existsSync(join(r.dir, '.github/workflows/exfiltrate.yml'))).toBe(false)
+    expect(r.read('src/app.js')).toBe('export const answer = 42\n')
+  })
+})
+
 describe('checkpoint failures add up', () => {
   it('beyond checkpoints.max_failures the agent is stopped and the session ends errored, exit 1', async () => {
     const r = repo()

@@ -10,7 +10,7 @@ import { registerRunCommand, type RunFlags } from '../../src/cli/commands/run.js
 async function viaCommander(args: string[]): Promise<{ argv: string[]; flags: RunFlags }> {
   let seen: { argv: string[]; flags: RunFlags } | null = null
   const program = new Command().exitOverride()
-  registerRunCommand(program, async (argv, flags) => {
+  registerRunCommand(program, [], async (argv, flags) => {
     seen = { argv, flags: { ...flags } }
   })
   for (const sub of program.commands) sub.exitOverride()

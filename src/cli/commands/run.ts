@@ -1,18 +1,17 @@
 // `proctor run`: one supervised session of an agent command, then the report and the exit code.
 import type { Command } from 'commander'
+import { isatty } from 'node:tty'
 import { loadConfig } from '../../config/load.js'
-import { agentPresetChoices, findAgentPreset } from '../../agents/presets/index.js'
 import { parseDuration } from '../../util/units.js'
 import { CliExit, ExitCode } from '../exit.js'
 // Imported with the command rather than when a session starts: importing it there (to spare `run --help`
 // ~25 ms) left V8's young generation larger for the whole session, +9 MiB of peak RSS while an agent
 // streamed 25 MB (docs/benchmarks.md).
 import { runSession, type SessionOutcome } from '../../session/session.js'
-import { HookStatus, renderSessionTerminal } from '../../report/terminal.js'
+import type { HookStatus } from '../../report/terminal.js'
 import type { CommandSpec } from '../../supervisor/types.js'
 import type { Config } from '../../config/schema.js'
-import { RedactingWriter } from '../../util/redacting-writer.js'
-import { createSanitizer } from '../../util/sanitize.js'
+import type { RedactingWriter } from '../../util/redacting-writer.js'
 import { describeSnapshotProgress } from '../../checkpoints/first-snapshot.js'
 import { startCheckpointReads } from '../../session/checkpointing.js'
 import { makeSessionId, sanitizeRefPart } from '../../session/session-id.js'
@@ -35,7 +34,11 @@ export interface RunFlags {
   quiet?: boolean
 }
 
-export function registerRunCommand(program: Command, action = runCommand): void {
+/**
+ * The `run` command for commander; `presets` are the agent presets' names (agentPresetChoices), for its
+ * help. `action` is what runs it (tests replace it).
+ */
+export function registerRunCommand(program: Command, presets: readonly string[], action = runCommand): void {
   program
     .command('run')
     .description('run an agent command under supervision (-- <file> [args…] or --shell "<command>")')
@@ -43,7 +46,7 @@ export function registerRunCommand(program: Command, action = runCommand): void 
     .option('-c, --config <file>', 'config file (default: proctor.yml at the repository root)')
     .option(
       '--agent <preset>',
-      `the agent CLI's preset (${agentPresetChoices().join(', ')}): its detectors, typing and Stop-hook wiring`,
+      `the agent CLI's preset (${presets.join(', ')}): its detectors, typing and Stop-hook wiring`,
     )
     .option('--shell <command>', 'run the agent through /bin/sh -c instead of an argv')
     .option('--timeout <duration>', 'total timeout, e.g. 30m (overrides timeouts.total)')
@@ -62,11 +65,13 @@ export function registerRunCommand(program: Command, action = runCommand): void 
 
 /** `proctor run`: one session of the agent command (`argv`, else --shell, else proctor.yml's), its report and exit code. */
 export async function runCommand(argv: string[], flags: RunFlags): Promise<void> {
-  if (flags.agent !== undefined && !findAgentPreset(flags.agent)) {
-    throw new CliExit(
-      ExitCode.usage,
-      `proctor run: --agent ${flags.agent}: unknown agent preset; choose one of: ${agentPresetChoices().join(', ')}`,
-    )
+  if (flags.agent !== undefined) {
+    const { agentPresetChoices, findAgentPreset } = await import('../../agents/presets/index.js')
+    if (!findAgentPreset(flags.agent))
+      throw new CliExit(
+        ExitCode.usage,
+        `proctor run: --agent ${flags.agent}: unknown agent preset; choose one of: ${agentPresetChoices().join(', ')}`,
+      )
   }
   // The git processes the checkpoints need before the agent starts (its base commit, the repository's
   // machinery) run while the config is read and parsed, rather than after it.
@@ -87,12 +92,24 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
   for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
   const config = applyRunFlags(loaded.config, flags)
   const command = chooseCommand(argv, flags.shell, config)
-  const echo = flags.quiet || flags.json || !config.output.passthrough ? null : liveOutput()
-  // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log.
-  const hooks = new HookStatus({
-    out: process.stderr,
-    color: process.stderr.isTTY === true && !process.env.NO_COLOR,
-  })
+  const echo = flags.quiet || flags.json || !config.output.passthrough ? null : await liveOutput()
+  // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log. Its code (and the
+  // summary's) is loaded when the first hook starts, not before the agent's spawn; until it is, what the
+  // session says on stderr waits for it, so the lines keep their order.
+  let hooks: Promise<HookStatus> | null = null
+  const hookStatus = () =>
+    (hooks ??= import('../../report/terminal.js').then(
+      ({ HookStatus }) =>
+        new HookStatus({
+          out: process.stderr,
+          color: process.stderr.isTTY === true && !process.env.NO_COLOR,
+        }),
+    ))
+  const say = (line: string) => {
+    const write = () => void process.stderr.write(line)
+    if (hooks) void hooks.then(write, write)
+    else write()
+  }
   const outcome = await runSession({
     config,
     configFile: loaded.file,
@@ -100,19 +117,20 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
     cwd: process.cwd(),
     sessionId,
     checkpointReads,
-    output: echo,
-    input: process.stdin.isTTY ? process.stdin : null,
+    output: echo?.sink ?? null,
+    // (tty.isatty rather than process.stdin.isTTY: creating the stdin stream for a pipe or a file is work
+    // done before the spawn for nothing.)
+    input: isatty(0) ? process.stdin : null,
     installSignalHandlers: true,
     listener: {
-      hookStarted: (name) => hooks.started(name),
-      hookFinished: (result) => hooks.finished(result),
-      notice: (message) => void process.stderr.write(`proctor: ${message}\n`),
-      checkpointProgress: (progress) =>
-        void process.stderr.write(`proctor: ${describeSnapshotProgress(progress)}\n`),
+      hookStarted: (name) => void hookStatus().then((status) => status.started(name)),
+      hookFinished: (result) => void hookStatus().then((status) => status.finished(result)),
+      notice: (message) => say(`proctor: ${message}\n`),
+      checkpointProgress: (progress) => say(`proctor: ${describeSnapshotProgress(progress)}\n`),
     },
-  }).finally(() => hooks.stop())
-  if (echo instanceof RedactingWriter) echo.end()
-  printOutcome(outcome, flags.json === true)
+  }).finally(async () => (await hooks)?.stop())
+  echo?.redacting?.end()
+  await printOutcome(outcome, flags.json === true)
   if (outcome.exitCode !== 0) throw new CliExit(outcome.exitCode)
 }
 
@@ -120,20 +138,29 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
  * A terminal gets the agent's output as it is (a TUI needs its escapes). Anything else is a log — a CI
  * job, a file: there it is redacted line by line and cannot issue workflow commands.
  */
-function liveOutput(): { write(chunk: Uint8Array | string): unknown } {
-  if (process.stdout.isTTY) return process.stdout
+async function liveOutput(): Promise<{
+  sink: { write(chunk: Uint8Array | string): unknown }
+  redacting: RedactingWriter | null
+}> {
+  if (process.stdout.isTTY) return { sink: process.stdout, redacting: null }
+  const [{ RedactingWriter }, { createSanitizer }] = await Promise.all([
+    import('../../util/redacting-writer.js'),
+    import('../../util/sanitize.js'),
+  ])
   const secrets = [process.env.GITHUB_TOKEN, process.env.GH_TOKEN, process.env.ACTIONS_RUNTIME_TOKEN]
-  return new RedactingWriter(
+  const redacting = new RedactingWriter(
     process.stdout,
     createSanitizer({ secrets: secrets.filter((s): s is string => !!s) }),
   )
+  return { sink: redacting, redacting }
 }
 
-function printOutcome(outcome: SessionOutcome, json: boolean): void {
+async function printOutcome(outcome: SessionOutcome, json: boolean): Promise<void> {
   if (json) {
     process.stdout.write(JSON.stringify(outcome.report, null, 2) + '\n')
     return
   }
+  const { renderSessionTerminal } = await import('../../report/terminal.js')
   const color = process.stderr.isTTY === true && !process.env.NO_COLOR
   process.stderr.write(
     '\n' + renderSessionTerminal(outcome.report, { color, reportPath: outcome.reportPath }),
