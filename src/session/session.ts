@@ -2,7 +2,6 @@
 // deciding whether it may stop (and sending it back when they block), lifecycle hooks, and the report.
 // Every way a session can end — exit, timeout, a detector, SIGINT/SIGTERM — funnels into `finish()`,
 // which takes the final checkpoint, pushes, writes report.json and leaves nothing running.
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
@@ -116,7 +115,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   })
   let sweep: Promise<unknown> | null = null
   const sweepStaleIndexes = () =>
-    (sweep ??= nextTurn()
+    (sweep ??= new Promise((resolve) => setImmediate(resolve))
       .then(() => pruneFinished(dirs.state))
       .then(() => removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state)))
       .catch(() => []))
@@ -634,7 +633,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       ? native.onSettle(() => {
           void (async () => {
             do {
-              await sleep(SETTLE_CHECK_MS)
+              await new Promise((resolve) => setTimeout(resolve, SETTLE_CHECK_MS))
             } while (!ended && !exited && native.settled && pipeline.detector.workingNow)
             const ending = native.settled && !exited ? native.ending() : null
             if (ending) await end(ending)
