@@ -314,7 +314,8 @@ export class CheckpointStore {
         this.earlyListing = fromStatus.listing
         this.indexMatchesHead = true
       } else {
-        await this.seedIndex()
+        // The user staged something: the copy status read is already in place, with its mtime.
+        await this.seedIndex({ copied: true })
       }
       return
     }
@@ -468,17 +469,19 @@ export class CheckpointStore {
    * Seed from a copy of the user's index (copyUserIndex) so its stat data is reused (only changed files
    * get hashed). `read-tree --reset` then drops what the user staged but did not commit, keeping matching
    * stat entries; it is skipped when the user's index records (in its cache-tree) that it holds exactly
-   * the start tree, the common case of a user who staged nothing. Assume-unchanged or skip-worktree entries, an index this reader does not
-   * understand, an unborn HEAD or a resumed chain take the plain path.
+   * the start tree, the common case of a user who staged nothing. Assume-unchanged or skip-worktree
+   * entries, an index this reader does not understand, an unborn HEAD or a resumed chain take the plain
+   * path. `copied`: openFromStatus made the copy already (and read it), so it is read and used as it is.
    */
-  private async seedIndex(): Promise<void> {
+  private async seedIndex(options: { copied?: boolean } = {}): Promise<void> {
     const startTree = this.head ? this.headTree : this.baseCommit
     // Any id of this repository gives the hash size (headTree is null when openFromStatus left it unknown).
     const known = this.headTree || this.baseCommit
-    const summary = startTree !== null && known ? readIndexSummary(this.userIndex, known.length / 2) : null
+    const source = options.copied ? this.indexFile : this.userIndex
+    const summary = startTree !== null && known ? readIndexSummary(source, known.length / 2) : null
     try {
       if (startTree !== null && summary && !summary.hidden) {
-        this.copyUserIndex()
+        if (!options.copied) this.copyUserIndex()
         if (this.headTree === null || summary.tree !== this.headTree)
           await this.git.readTree(this.indexFile, startTree, { reset: true })
         this.indexMatchesHead = true
