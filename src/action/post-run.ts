@@ -100,7 +100,7 @@ async function finalCheckpoint(
   sessionId: string,
   config: Config,
 ): Promise<Violation[]> {
-  const store = workspace.store(sessionId, config, { judge: true })
+  const store = await workspace.store(sessionId, config, { judge: true })
   try {
     await store.open()
     const result = await store.createDetailed('final')

@@ -16,13 +16,9 @@ import {
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { PushQueue } from '../checkpoints/push.js'
-import {
-  atLeast,
-  compilePolicy,
-  evaluateCheckpointScopes,
-  filesToRevert,
-  notifiesAgent,
-} from '../policy/index.js'
+// The severity rules only: the rest of the policy (its glob matcher among it) is loaded when the store
+// opens, after the agent's spawn (see start()).
+import { atLeast, filesToRevert, notifiesAgent } from '../policy/severity.js'
 import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -88,8 +84,16 @@ export interface SessionCheckpointsOptions {
 /** The key a violation is reported under: each (constraint, file) once per session. */
 const keyOf = (v: Violation) => `${v.constraint}\0${v.file}`
 
+type Policy = typeof import('../policy/index.js')
+
 export class SessionCheckpoints {
+  /** Set by start() in a repository with checkpoints on: every method below does its work. */
+  private active = false
+  /** Created when it opens (launch), after the agent's spawn. */
   private store: CheckpointStore | null = null
+  /** The policy's code, loaded for the store (launch) or the first machinery check, whichever is first. */
+  private policy: Promise<Policy> | null = null
+  private policyLoaded: Policy | null = null
   private triggers: CheckpointTriggers | null = null
   private push: PushQueue | null = null
   private root: string | null = null
@@ -140,24 +144,30 @@ export class SessionCheckpoints {
     ])
     const head = objects.startCommit
     this.machinery = machinery
-    this.store = workspace.store(this.o.sessionId, config, {
-      ...(head ? { baseCommit: head } : {}),
-      resolved: objects,
-      // The recording read core.attributesFile from every scope already: no `git config` at open.
-      ...(machinery ? { attributesFile: machinery.recordedValue('core.attributesfile') } : {}),
-      hiddenPaths: this.o.hiddenPaths,
-      // The session judges each checkpoint itself: it tracks what is resolved and what the agent heard.
-      validate: (ctx) => this.validate(ctx),
-      notice: (level, message) => {
-        report.event(level === 'warning' ? 'warning' : 'checkpoint', message)
-        this.o.onNotice?.(message)
-      },
-      onProgress: (progress) => this.o.onProgress?.(progress),
-      // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
-      pauser: config.checkpoints.pause_agent
-        ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }
-        : undefined,
-    })
+    this.active = true
+    // The store is created when it opens, with the policy's code it judges every checkpoint by (the
+    // withheld forbidden areas, the glob matcher): none of it is needed before the agent's spawn.
+    const openStore = async (): Promise<CheckpointStore> => {
+      await this.loadPolicy()
+      return workspace.store(this.o.sessionId, config, {
+        ...(head ? { baseCommit: head } : {}),
+        resolved: objects,
+        // The recording read core.attributesFile from every scope already: no `git config` at open.
+        ...(machinery ? { attributesFile: machinery.recordedValue('core.attributesfile') } : {}),
+        hiddenPaths: this.o.hiddenPaths,
+        // The session judges each checkpoint itself: it tracks what is resolved and what the agent heard.
+        validate: (ctx) => this.validate(ctx),
+        notice: (level, message) => {
+          report.event(level === 'warning' ? 'warning' : 'checkpoint', message)
+          this.o.onNotice?.(message)
+        },
+        onProgress: (progress) => this.o.onProgress?.(progress),
+        // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
+        pauser: config.checkpoints.pause_agent
+          ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }
+          : undefined,
+      })
+    }
     const triggers = new CheckpointTriggers({
       root: this.root,
       git,
@@ -175,11 +185,12 @@ export class SessionCheckpoints {
     // the end of the session) waits for the store to open; a store that cannot open fails its checkpoints,
     // which the session counts like any other checkpoint failure.
     this.triggers = triggers
-    const store = this.store
     this.launch = () => {
       this.launch = null
       triggers.start()
-      this.opening = store.open().then(async () => {
+      this.opening = openStore().then(async (store) => {
+        this.store = store
+        await store.open()
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
           mode: this.pushMode(),
@@ -218,7 +229,7 @@ export class SessionCheckpoints {
    * never sleeps out min_interval, and a triggered checkpoint still waiting gives way to it.
    */
   async settle(trigger: string): Promise<void> {
-    if (!this.store) return
+    if (!this.active) return
     try {
       await this.take(trigger, undefined, true)
     } catch (error) {
@@ -250,7 +261,7 @@ export class SessionCheckpoints {
   /** Why the session must end errored: too many failed checkpoints in a row, or none ever succeeded. */
   failure(): string | null {
     if (this.fatalReason) return this.fatalReason
-    if (this.store && this.totalFailures > 0 && this.records.length === 0) {
+    if (this.active && this.totalFailures > 0 && this.records.length === 0) {
       return `no checkpoint succeeded (${this.totalFailures} failed; last error: ${this.lastFailure ?? 'unknown'})`
     }
     return null
@@ -262,7 +273,7 @@ export class SessionCheckpoints {
    * and the action's post step (or `proctor checkpoints push`) pushes what is left.
    */
   async finish(pushDeadlineMs?: number): Promise<void> {
-    if (!this.store || !this.triggers) return
+    if (!this.active || !this.triggers) return
     this.launch?.()
     try {
       await this.opening
@@ -302,12 +313,12 @@ export class SessionCheckpoints {
           },
         )
       }
-      await this.store.close()
+      await this.store?.close()
     }
   }
 
   private async take(trigger: string, detail?: string, urgent = false): Promise<CheckpointRecord | null> {
-    if (!this.store) return null
+    if (!this.active) return null
     // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree. The
     // final check reads every scope's config again; earlier ones only when a config file changed.
     await this.checkMachinery(trigger === 'final')
@@ -315,7 +326,8 @@ export class SessionCheckpoints {
     let result
     try {
       await this.opening
-      result = await this.store.createDetailed(trigger, { urgent })
+      // (opened: the store is there)
+      result = await this.store!.createDetailed(trigger, { urgent })
     } catch (error) {
       this.noteFailure(error)
       throw error
@@ -422,6 +434,7 @@ export class SessionCheckpoints {
   private async compareMachinery(full: boolean): Promise<void> {
     if (!this.machinery) return
     const changes = await this.machinery.changes({ full })
+    const { compilePolicy } = await this.loadPolicy()
     const severity = compilePolicy(this.o.config.policy).severityOf('git_tamper')
     const now = new Map(changes.map((c) => [`${c.file}\0${c.what}`, c]))
     for (const [key, v] of this.tamper) {
@@ -464,6 +477,10 @@ export class SessionCheckpoints {
     }
   }
 
+  private loadPolicy(): Promise<Policy> {
+    return (this.policy ??= import('../policy/index.js').then((policy) => (this.policyLoaded = policy)))
+  }
+
   /** Reported violations the work no longer holds are resolved; ones it holds again are not. */
   private markResolved(): void {
     const holds = new Set(this.current.map(keyOf))
@@ -474,7 +491,8 @@ export class SessionCheckpoints {
   private validate(ctx: ValidateContext): Violation[] {
     const policy = this.o.config.policy
     const worktree = this.root ?? this.o.cwd
-    const found = evaluateCheckpointScopes({
+    // Only the store calls this, and it is created once the policy is loaded (start()).
+    const found = this.policyLoaded!.evaluateCheckpointScopes({
       seq: ctx.seq,
       files: ctx.files,
       cumulative: ctx.cumulative,

@@ -10,7 +10,6 @@ import { CheckpointStore, type CheckpointStoreOptions } from '../checkpoints/sto
 import { PushQueue, type PushMode } from '../checkpoints/push.js'
 import { diffTrees } from '../checkpoints/diff.js'
 import { listCheckpoints } from '../checkpoints/history.js'
-import { evaluateCheckpoint, evaluatePolicy, forbiddenAreaOf } from '../policy/index.js'
 import { ensureStateDir, findRepoRoot, sessionDir, sessionPath, type StateDirs } from './layout.js'
 
 /** What a store may be opened with besides the config's settings (the session's own hooks, a CLI index). */
@@ -55,11 +54,14 @@ export class Workspace {
 
   /**
    * A session's checkpoint store: config.checkpoints' size limit and spacing, the policy's forbidden areas
-   * withheld, and (with `judge`) every checkpoint judged by the policy. `extras` override any of it.
+   * withheld, and (with `judge`) every checkpoint judged by the policy. `extras` override any of it. The
+   * policy's code (its glob matcher among it) is loaded here rather than with this module: a session
+   * creates its store after its agent's spawn.
    */
-  store(sessionId: string, config: Config, extras: StoreExtras = {}): CheckpointStore {
+  async store(sessionId: string, config: Config, extras: StoreExtras = {}): Promise<CheckpointStore> {
     const { judge, ...overrides } = extras
     const policy = config.policy
+    const { evaluateCheckpoint, forbiddenAreaOf } = await import('../policy/index.js')
     return new CheckpointStore({
       git: this.git,
       session: sessionId,
@@ -78,6 +80,7 @@ export class Workspace {
   async standingViolations(store: CheckpointStore, config: Config): Promise<Violation[]> {
     const latest = store.latest
     if (!latest) return []
+    const { evaluatePolicy } = await import('../policy/index.js')
     return evaluatePolicy({
       files: await diffTrees(this.git, store.base, latest),
       checkpoint: store.latestSeq,

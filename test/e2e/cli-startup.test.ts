@@ -199,12 +199,14 @@ describe.skipIf(typeof module.registerHooks !== 'function')('the built CLI loads
     expect(JSON.parse(stdout)).toMatchObject({ status: 'completed', verdict: 'allow' })
   })
 
-  it('proctor run loads what only a running session needs (stop hooks, summary, native hooks, reverts) after the spawn', () => {
+  it('proctor run loads what only a running session needs (stop hooks, summary, native hooks, the policy) after the spawn', () => {
     const { loaded, builtins } = traced(['run', '--quiet', '--', 'sh', '-c', 'exit 0'], {
       'proctor.yml': 'timeouts: { total: 10m }\n',
     })
     expect(loaded.some((file) => file.includes('session'))).toBe(true)
     expect(withCode(loaded, AFTER_SPAWN_CODE)).toEqual([])
+    // The policy's glob matcher: loaded with the checkpoint store, which opens after the spawn.
+    expect(withCode(loaded, PICOMATCH_CODE)).toEqual([])
     // (worker_threads: the regex sandbox's, for a detect rule that needs it; fs/promises: the adapters'.)
     expect(builtins).toContain('child_process')
     expect(builtins).not.toContain('worker_threads')

@@ -36,7 +36,7 @@ describe('Workspace', () => {
     })
     r.write('secrets/key.pem', 'never checkpoint me\n')
     r.write('README.md', 'changed\n')
-    const store = workspace.store('s1', config, { judge: true })
+    const store = await workspace.store('s1', config, { judge: true })
     try {
       await store.open()
       const result = (await store.createDetailed('manual'))!
@@ -59,7 +59,7 @@ describe('Workspace', () => {
     const { r, workspace, config } = setup({ checkpoints: { remote: remote.dir } })
     expect(await workspace.pushSession('nothing-here', config)).toBeNull()
     r.write('a.txt', 'a\n')
-    const store = workspace.store('s2', config)
+    const store = await workspace.store('s2', config)
     try {
       await store.open()
       await store.create('manual')
