@@ -78,11 +78,21 @@ export function size() {
     .meta({ description: 'A size: 512KiB, 5MiB, 1GB (a bare number is bytes)' })
 }
 
-const argv = z.array(z.string().min(1)).min(1)
-/** A command: an argv array (run directly) or a string (run by /bin/sh -c). */
-export const commandField = z.union([argv, z.string().min(1)])
+/**
+ * A schema used in several sections, built the first time one of them is (once: the same instance in each
+ * place, as a constant would be). Built at load, these were zod's first arrays, enums and length checks —
+ * each class's first instance installs its members — for every proctor.yml, whatever keys it writes.
+ */
+function shared<T>(build: () => T): () => T {
+  let built: T | undefined
+  return () => (built ??= build())
+}
 
-export const severity = z.enum(['info', 'warning', 'error', 'critical'])
+const argv = shared(() => z.array(z.string().min(1)).min(1))
+/** A command: an argv array (run directly) or a string (run by /bin/sh -c). */
+export const commandField = shared(() => z.union([argv(), z.string().min(1)]))
+
+export const severity = shared(() => z.enum(['info', 'warning', 'error', 'critical']))
 
 const respond = () =>
   z.strictObject({
@@ -136,7 +146,7 @@ const detectRule = () =>
 const hookEntry = () =>
   z.strictObject({
     name: z.string().min(1).optional(),
-    command: commandField,
+    command: commandField(),
     timeout: lazyDefault(duration, 60_000),
     async: lazyDefault(() => z.boolean(), false),
   })
@@ -177,10 +187,10 @@ export const configSchema = z.strictObject({
           description:
             'Everything a session with this agent CLI needs (detectors, typing, Stop-hook wiring), applied beneath this file',
         }),
-        command: argv.optional().meta({ description: 'The agent command as an argv array' }),
+        command: argv().optional().meta({ description: 'The agent command as an argv array' }),
         shell: z.string().min(1).optional().meta({ description: 'The agent command as a shell string' }),
         pty: lazyDefault(() => z.boolean(), true),
-        continue: argv.optional().meta({
+        continue: argv().optional().meta({
           description:
             'Command run when stop hooks block after the agent exited; {reason} is one argv element',
         }),
@@ -254,8 +264,8 @@ export const configSchema = z.strictObject({
         allowed_areas: lazyDefault(() => z.array(z.string()), []),
         forbidden_areas: lazyDefault(() => z.array(z.string()), []),
         protected_areas: lazyDefault(() => z.array(z.string()), []),
-        violation_severity: lazyDefault(() => severity, 'warning'),
-        severities: lazyDefault(() => z.record(z.string(), severity), {}).meta({
+        violation_severity: lazyDefault(severity, 'warning'),
+        severities: lazyDefault(() => z.record(z.string(), severity()), {}).meta({
           description:
             'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper)',
         }),
@@ -275,7 +285,7 @@ export const configSchema = z.strictObject({
       z.array(
         z.strictObject({
           name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-"'),
-          command: commandField,
+          command: commandField(),
           timeout: lazyDefault(() => duration(), 10 * 60_000),
           on_error: lazyDefault(() => z.enum(['allow', 'block']), 'block').meta({
             description:
@@ -305,7 +315,7 @@ export const configSchema = z.strictObject({
             z.array(
               z.strictObject({
                 name: z.string().min(1),
-                command: argv.optional(),
+                command: argv().optional(),
                 shell: z.string().min(1).optional(),
                 role: z.string().optional(),
                 timeout: duration().optional(),
