@@ -16,9 +16,6 @@ import {
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { PushQueue } from '../checkpoints/push.js'
-// The severity rules only: the rest of the policy (its glob matcher among it) is loaded when the store
-// opens, after the agent's spawn (see start()).
-import { atLeast, filesToRevert, notifiesAgent } from '../policy/severity.js'
 import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -91,7 +88,11 @@ export class SessionCheckpoints {
   private active = false
   /** Created when it opens (launch), after the agent's spawn. */
   private store: CheckpointStore | null = null
-  /** The policy's code, loaded for the store (launch) or the first machinery check, whichever is first. */
+  /**
+   * The policy's code (its glob matcher among it), loaded for the store (launch) or the first machinery
+   * check, whichever is first: not before the agent's spawn. Every violation comes from it, so while it is
+   * not loaded there is none to judge.
+   */
   private policy: Promise<Policy> | null = null
   private policyLoaded: Policy | null = null
   private triggers: CheckpointTriggers | null = null
@@ -246,13 +247,17 @@ export class SessionCheckpoints {
    * diff of the latest checkpoint, plus git machinery changes that were not undone.
    */
   blocking(): Violation[] {
-    return [...this.current, ...this.tamper.values()].filter((v) => atLeast(v.severity, 'error'))
+    const policy = this.policyLoaded
+    if (!policy) return []
+    return [...this.current, ...this.tamper.values()].filter((v) => policy.atLeast(v.severity, 'error'))
   }
 
   /** Warnings the work holds now that the agent has not been told yet; marked told. */
   takeWarnings(): Violation[] {
+    const policy = this.policyLoaded
+    if (!policy) return []
     const fresh = this.current.filter(
-      (v) => notifiesAgent(v) && !atLeast(v.severity, 'error') && !this.delivered.has(keyOf(v)),
+      (v) => policy.notifiesAgent(v) && !policy.atLeast(v.severity, 'error') && !this.delivered.has(keyOf(v)),
     )
     for (const v of fresh) this.delivered.add(keyOf(v))
     return fresh
@@ -379,6 +384,7 @@ export class SessionCheckpoints {
    * trail — and the next checkpoint records the revert.
    */
   private async revert(violations: Violation[], parent: string | null): Promise<string[]> {
+    const { filesToRevert } = await this.loadPolicy()
     const paths = filesToRevert(violations, this.o.config.policy)
     if (paths.length === 0 || !this.git) return []
     if (!parent) {
@@ -434,7 +440,7 @@ export class SessionCheckpoints {
   private async compareMachinery(full: boolean): Promise<void> {
     if (!this.machinery) return
     const changes = await this.machinery.changes({ full })
-    const { compilePolicy } = await this.loadPolicy()
+    const { compilePolicy, notifiesAgent } = await this.loadPolicy()
     const severity = compilePolicy(this.o.config.policy).severityOf('git_tamper')
     const now = new Map(changes.map((c) => [`${c.file}\0${c.what}`, c]))
     for (const [key, v] of this.tamper) {
@@ -492,7 +498,8 @@ export class SessionCheckpoints {
     const policy = this.o.config.policy
     const worktree = this.root ?? this.o.cwd
     // Only the store calls this, and it is created once the policy is loaded (start()).
-    const found = this.policyLoaded!.evaluateCheckpointScopes({
+    const { evaluateCheckpointScopes, notifiesAgent } = this.policyLoaded!
+    const found = evaluateCheckpointScopes({
       seq: ctx.seq,
       files: ctx.files,
       cumulative: ctx.cumulative,

@@ -24,7 +24,7 @@ import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
 import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
 import { SpawnError, type CommandSpec } from '../supervisor/types.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
-import { planContinuation, typedLine, type Continuation } from '../hooks/continue.js'
+import type { Continuation, planContinuation } from '../hooks/continue.js'
 import { typeAndSubmit } from '../supervisor/typing.js'
 import { quitAgent } from '../supervisor/quit.js'
 import type { StopContext } from '../hooks/context.js'
@@ -671,6 +671,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       report.event('continue', `round ${round}: typing the stop hooks' reasons into the agent`, {
         data: { reasons },
       })
+      const { typedLine } = await import('../hooks/continue.js')
       const typed = await typeAndSubmit(
         run,
         pipeline,
@@ -776,10 +777,15 @@ interface StopEvaluation {
  */
 async function decideStop(
   e: StopEvaluation,
-  s: Omit<StepState, 'config' | 'round'>,
+  s: Omit<StepState, 'config' | 'round' | 'planContinuation'>,
 ): Promise<{ reasons: string[]; step: NextStep }> {
   const decision = await evaluateStop(e)
-  return { reasons: decision.reasons, step: nextStep(decision, { ...s, config: e.config, round: e.round }) }
+  // How the agent is sent back: loaded at the first stop, not before the agent's spawn.
+  const { planContinuation } = await import('../hooks/continue.js')
+  return {
+    reasons: decision.reasons,
+    step: nextStep(decision, { ...s, config: e.config, round: e.round, planContinuation }),
+  }
 }
 
 /**
@@ -948,6 +954,7 @@ type NextStep =
 /** What the next step after a stop round depends on besides the verdict. */
 interface StepState {
   config: Config
+  planContinuation: typeof planContinuation
   mode: 'pty' | 'pipe'
   round: number
   running: boolean
@@ -981,7 +988,7 @@ function why(reasons: readonly string[]): string {
 
 function continueOrBlock(decision: { verdict: Verdict; reasons: string[] }, s: StepState): NextStep {
   if (s.round >= s.config.max_stop_rounds) return { kind: 'block', reason: gaveUp(s.round, s.config) }
-  const plan = planContinuation(s.config.agent.adapter, {
+  const plan = s.planContinuation(s.config.agent.adapter, {
     mode: s.mode,
     running: s.running,
     continueCommand: s.config.agent.continue,
