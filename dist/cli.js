@@ -19,17 +19,15 @@ async function main(argv) {
         process.stdout.write(PROCTOR_VERSION + '\n');
         return 0;
     }
-    // `checkpoints create` with its plain options runs without commander (scripts run it once per checkpoint);
-    // anything else about it (--help, a typo) goes through the program as before.
-    const create = args[0] === 'checkpoints' && args[1] === 'create'
-        ? await import('./chunks/checkpoints-create-DTLz9lEm.js').then(function (n) { return n.I; })
-        : null;
-    const plainCreate = create?.plainCreateOptions(args.slice(2)) ?? null;
-    // A plain create takes what it needs to report errors from its own module (which loads them anyway).
-    const [program, { CliExit, exitCodeOf }, { ConfigError }] = plainCreate
-        ? [null, create, create]
+    // `checkpoints create` (scripts run it once per checkpoint) and `run` (before every agent's spawn) with
+    // their plain options run without commander; anything else about them (--help, a typo) goes through the
+    // program as before.
+    const plain = await plainCommand(args);
+    // A plain command takes what it needs to report errors from its own module (which loads them anyway).
+    const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
+        ? [null, plain.module, plain.module]
         : await Promise.all([
-            import('./chunks/program-B1PqLq0H.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/program-DRvx9eSD.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
             import('./chunks/exit-FJ5r--ZY.js'),
             import('./chunks/errors-C9uJUld7.js'),
         ]);
@@ -37,10 +35,10 @@ async function main(argv) {
         if (program)
             await program.parseAsync(argv);
         else {
-            await create.createCheckpoint(plainCreate);
-            // Its output is written (see createCheckpoint) and nothing else went through process.stdout or
-            // process.stderr: exit now rather than create both streams only to flush them.
-            exitNow = true;
+            await plain.run();
+            // A create's output is written (see createCheckpoint) and nothing else went through process.stdout
+            // or process.stderr: exit now rather than create both streams only to flush them.
+            exitNow = plain.exitNow;
         }
         return 0;
     }
@@ -61,6 +59,23 @@ async function main(argv) {
         process.stderr.write(`proctor: ${error?.stack ?? String(error)}\n`);
         return 1;
     }
+}
+/** The command `args` name when its arguments are plain enough to run without commander, else null. */
+async function plainCommand(args) {
+    if (args[0] === 'checkpoints' && args[1] === 'create') {
+        const create = await import('./chunks/checkpoints-create-VHEt1gpr.js').then(function (n) { return n.I; });
+        const options = create.plainCreateOptions(args.slice(2));
+        return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true };
+    }
+    if (args[0] === 'run') {
+        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-BVPG6nPc.js');
+        const plain = plainRunArgs(args.slice(1));
+        if (!plain)
+            return null;
+        const run = await loadRunCommand();
+        return { run: () => run.runCommand(plain.argv, plain.flags), module: run, exitNow: false };
+    }
+    return null;
 }
 function isCommanderError(error) {
     return (typeof error === 'object' &&

@@ -1,13 +1,13 @@
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-CgN4cnri.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-DjVgXiH0.js';
 const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { g as ensureStateDir, l as loadConfig, b as defaultConfig, h as checkpointRef } from './chunks/checkpoints-create-DTLz9lEm.js';
+import { g as ensureStateDir, l as loadConfig, b as defaultConfig, h as checkpointRef } from './chunks/checkpoints-create-VHEt1gpr.js';
 import { r as reconcileOrphans } from './chunks/registry-BGnwAokv.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-BRTEOOVC.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-Dce7jCXE.js';
 import { p as parseSessionReport } from './chunks/aggregate-BN8JCCgz.js';
 import { R as ReportBuilder } from './chunks/agent-env-CqoSbE4k.js';
-import { b as readActionsContext, l as linksFor } from './chunks/markdown-DSBjVh1t.js';
-import { c as createSanitizer } from './chunks/sanitize-uyCYM5tR.js';
+import { b as readActionsContext, l as linksFor } from './chunks/markdown-CEr5N-oI.js';
+import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
 import './chunks/words-DauqAYQC.js';
 
 
@@ -47,8 +47,6 @@ import './chunks/errors-C9uJUld7.js';
 
 import './chunks/exit-FJ5r--ZY.js';
 import './chunks/random-7L-6N3dY.js';
-import './chunks/evaluate-CXUFhIgI.js';
-import './chunks/compile-BL4acdEU.js';
 import './chunks/model-BB_BqeB7.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
@@ -121,7 +119,7 @@ async function post(env = process.env) {
  * diff and the cumulative one, or (nothing new since main's last checkpoint) the cumulative diff alone.
  */
 async function finalCheckpoint(workspace, sessionId, config) {
-    const store = workspace.store(sessionId, config, { judge: true });
+    const store = await workspace.store(sessionId, config, { judge: true });
     try {
         await store.open();
         const result = await store.createDetailed('final');
