@@ -723,7 +723,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     ctx.checkpoints.agentRunning(true, calm)
     void calm.then(ctx.spawned)
     const exit = await run.finished
-    ctx.checkpoints.agentRunning(false)
+    // The exit is recorded as it happened, before the checkpoints react to it (which may fork git).
     report.event(
       'exit',
       exit.cause
@@ -733,6 +733,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
           : `agent exited with code ${exit.exitCode}`,
       { data: { exit_code: exit.exitCode, signal: exit.signal, cause: exit.cause, killed: exit.killed } },
     )
+    ctx.checkpoints.agentRunning(false)
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
