@@ -27,7 +27,7 @@ async function main(argv) {
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
         ? [null, plain.module, plain.module]
         : await Promise.all([
-            import('./chunks/program-DRvx9eSD.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/program-DMRDN7n0.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
             import('./chunks/exit-FJ5r--ZY.js'),
             import('./chunks/errors-C9uJUld7.js'),
         ]);
@@ -68,7 +68,7 @@ async function plainCommand(args) {
         return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true };
     }
     if (args[0] === 'run') {
-        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-BVPG6nPc.js');
+        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-Du4EUUwL.js');
         const plain = plainRunArgs(args.slice(1));
         if (!plain)
             return null;
