@@ -13,6 +13,7 @@ import { assertSessionId } from '../../checkpoints/refs.js'
 import { Git } from '../../git/runner.js'
 import { findRepoRoot } from '../../state/layout.js'
 import { CliExit, ExitCode } from '../exit.js'
+import { readPlainArgs, type PlainSpec } from '../plain-args.js'
 
 // What main.ts needs to report a plain create's outcome, from this module: two more dynamic imports (each a
 // resolution and a module job in node's loader) would cost the one-shot process for nothing, as this module
@@ -57,40 +58,26 @@ function writeStdout(text: string): void | Promise<void> {
   )
 }
 
+/** `checkpoints create`'s options, by how they are written. */
+const CREATE_OPTIONS: PlainSpec<keyof CreateOptions> = {
+  values: new Map([
+    ['--session', 'session'],
+    ['-c', 'config'],
+    ['--config', 'config'],
+  ]),
+  switches: new Map([['--json', ['json', true]]]),
+  argv: false,
+}
+
 /**
- * The options of `checkpoints create <args>` when they are only the documented ones, each once and in the
- * shapes node's strict parseArgs reads (`--session x`, `--session=x`, `-c x`, `--config x`, `--config=x`,
- * `--json`); null for anything else (help, an unknown option or argument, a missing value, a separate value
- * that looks like an option, a repeat, `--`, `-cp.yml`), which commander then parses and reports as it always
- * has. Read here rather than with parseArgs, whose module and first call cost a one-shot create most of a
- * millisecond.
+ * The options of `checkpoints create <args>` when they are only the documented ones, each once
+ * (readPlainArgs: `--session x`, `--session=x`, `-c x`, `--config x`, `--config=x`, `--json`); null for
+ * anything else (help, an unknown option or argument, a missing value, a repeat, `--`, `-cp.yml`), which
+ * commander then parses and reports as it always has.
  */
 export function plainCreateOptions(args: readonly string[]): CreateOptions | null {
-  const values: CreateOptions = {}
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    let name: string
-    let value: string | undefined
-    if (arg === '-c') name = 'config'
-    else if (arg.startsWith('--') && arg.length > 2) {
-      const eq = arg.indexOf('=')
-      name = eq < 0 ? arg.slice(2) : arg.slice(2, eq)
-      if (eq >= 0) value = arg.slice(eq + 1)
-    } else return null
-    if (name === 'json') {
-      if (value !== undefined || values.json) return null
-      values.json = true
-      continue
-    }
-    if ((name !== 'session' && name !== 'config') || values[name] !== undefined) return null
-    if (value === undefined) {
-      value = args[++i]
-      // parseArgs (strict) refuses a separate value that looks like an option ("-" alone is a value).
-      if (value === undefined || (value.length > 1 && value.startsWith('-'))) return null
-    }
-    values[name] = value
-  }
-  return values
+  // (CREATE_OPTIONS gives each key the type CreateOptions has for it.)
+  return (readPlainArgs(args, CREATE_OPTIONS)?.options as CreateOptions | undefined) ?? null
 }
 
 /** Takes a checkpoint of the worktree now (trigger "manual") and prints it; nothing new if unchanged. */
