@@ -3,6 +3,7 @@
 import type { LifecycleEvent } from './schema.js'
 import type { Problem } from './zod-issues.js'
 import type { catastrophicRegex } from './regex-safety.js'
+import { requiredCheck } from './errors.js'
 
 /** Events whose hooks must finish before proctor can decide, so they can never run async. */
 export const ANSWERED_EVENTS: readonly LifecycleEvent[] = ['stop']
@@ -115,15 +116,15 @@ function checkAnsweredHooks(raw: Record<string, unknown>): Problem[] {
 
 function checkRegexes(raw: Record<string, unknown>, unsafeRegex?: typeof catastrophicRegex): Problem[] {
   if (!Array.isArray(raw.detect) || raw.detect.length === 0) return []
-  if (!unsafeRegex) throw new Error('config validation needs catastrophicRegex, which was not loaded')
+  const unsafe = requiredCheck(unsafeRegex, 'catastrophicRegex')
   return raw.detect.flatMap((rule, index): Problem[] => {
     if (!isObject(rule) || typeof rule.match !== 'string' || rule.match === '') return []
     // Invalid flags are reported by the schema; check the pattern with the flags only when they are valid.
     const flags = typeof rule.flags === 'string' && /^[imsu]*$/.test(rule.flags) ? rule.flags : ''
     try {
       new RegExp(rule.match, flags)
-      const unsafe = unsafeRegex(rule.match, flags)
-      return unsafe ? [{ path: ['detect', index, 'match'], ...unsafe }] : []
+      const problem = unsafe(rule.match, flags)
+      return problem ? [{ path: ['detect', index, 'match'], ...problem }] : []
     } catch (error) {
       const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')
       return [

@@ -40,3 +40,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }
   return out
 }
+
+/**
+ * A piece of validation code the file's keys asked for (neededChecks, parse-core.ts), which its caller had
+ * to load: one left out is a bug in proctor, not a problem of the user's file.
+ */
+export function requiredCheck<T>(check: T | undefined, name: string): T {
+  if (check === undefined) throw new Error(`config validation needs ${name}, which was not loaded`)
+  return check
+}

@@ -4,7 +4,7 @@
 // the detector alone is ~5 ms of a fresh process's CPU, which `proctor checkpoints create` never needs.
 import { LineCounter, parseDocument, type Document } from 'yaml'
 import { configSchema, type Config } from './schema.js'
-import { ConfigError, formatIssue, formatPath, type ConfigIssue } from './errors.js'
+import { ConfigError, formatIssue, formatPath, requiredCheck, type ConfigIssue } from './errors.js'
 import { positionOf } from './positions.js'
 import { problemsFromZod, type Problem } from './zod-issues.js'
 import { crossCheck } from './cross-checks.js'
@@ -101,7 +101,7 @@ export function validateConfig(read: ReadConfig, checks: Checks, preset: PresetC
   let withPreset: unknown = raw
   if (needed.preset) {
     try {
-      withPreset = required(checks.applyAgentPreset, 'applyAgentPreset')(raw, preset)
+      withPreset = requiredCheck(checks.applyAgentPreset, 'applyAgentPreset')(raw, preset)
     } catch (error) {
       throw new ConfigError([issueAt(0, (error as Error).message)])
     }
@@ -110,7 +110,10 @@ export function validateConfig(read: ReadConfig, checks: Checks, preset: PresetC
   const result = configSchema.safeParse(withPreset)
   const problems = [
     ...(result.success ? [] : problemsFromZod(result.error.issues, raw, configSchema)),
-    ...crossCheck(raw, needed.detect ? required(checks.catastrophicRegex, 'catastrophicRegex') : undefined),
+    ...crossCheck(
+      raw,
+      needed.detect ? requiredCheck(checks.catastrophicRegex, 'catastrophicRegex') : undefined,
+    ),
   ]
   const issues = problems.map((problem) => locate(problem, doc, lineCounter, fileName))
   if (issues.length > 0 || !result.success) throw new ConfigError(sortAndDedupe(issues))
@@ -121,10 +124,12 @@ export function validateConfig(read: ReadConfig, checks: Checks, preset: PresetC
   const config = result.data
   // Only the checks the file asked for run, in every caller alike: what it did not write is a default.
   const semantic = semanticProblems(config, {
-    compileRule: needed.detect ? required(checks.compileRule, 'compileRule') : undefined,
-    DetectRuleError: needed.detect ? required(checks.DetectRuleError, 'DetectRuleError') : undefined,
-    checkPolicyConfig: needed.policy ? required(checks.checkPolicyConfig, 'checkPolicyConfig') : undefined,
-    remoteBranchFor: needed.branch ? required(checks.remoteBranchFor, 'remoteBranchFor') : undefined,
+    compileRule: needed.detect ? requiredCheck(checks.compileRule, 'compileRule') : undefined,
+    DetectRuleError: needed.detect ? requiredCheck(checks.DetectRuleError, 'DetectRuleError') : undefined,
+    checkPolicyConfig: needed.policy
+      ? requiredCheck(checks.checkPolicyConfig, 'checkPolicyConfig')
+      : undefined,
+    remoteBranchFor: needed.branch ? requiredCheck(checks.remoteBranchFor, 'remoteBranchFor') : undefined,
   })
   if (semantic.problems.length > 0) {
     throw new ConfigError(sortAndDedupe(semantic.problems.map((p) => locate(p, doc, lineCounter, fileName))))
@@ -159,12 +164,6 @@ const issuesAt =
     const { line, col } = lineCounter.linePos(offset)
     return { file, line, col, path: '', message, hint }
   }
-
-/** A check neededChecks asked for; the caller that left it out has a bug, not the user's file. */
-function required<T>(check: T | undefined, name: string): T {
-  if (check === undefined) throw new Error(`config validation needs ${name}, which was not loaded`)
-  return check
-}
 
 function locate(problem: Problem, doc: Document, lineCounter: LineCounter, file: string): ConfigIssue {
   const { line, col } = positionOf(doc, lineCounter, problem.path, problem.atKey)

@@ -5,6 +5,7 @@
 // its keys did not ask for (neededChecks), and the defaults it would check are valid (tested).
 import type { Config } from './schema.js'
 import type { Problem } from './zod-issues.js'
+import { requiredCheck } from './errors.js'
 import type { compileRule, DetectRuleError } from '../supervisor/detect.js'
 import type { checkPolicyConfig } from '../policy/compile.js'
 import type { remoteBranchFor } from '../checkpoints/refs.js'
@@ -33,8 +34,8 @@ export function semanticProblems(
       return
     }
     names.set(rule.name, index)
-    const { compileRule, DetectRuleError } = checks
-    if (!compileRule || !DetectRuleError) throw notLoaded('compileRule')
+    const compileRule = requiredCheck(checks.compileRule, 'compileRule')
+    const DetectRuleError = requiredCheck(checks.DetectRuleError, 'DetectRuleError')
     try {
       compileRule(rule)
     } catch (error) {
@@ -58,8 +59,6 @@ export function semanticProblems(
   for (const message of policy.errors) problems.push(policyProblem(message))
   return { problems, warnings: policy.warnings.map((message) => ({ path: ['policy'], message })) }
 }
-
-const notLoaded = (name: string): Error => new Error(`config validation needs ${name}, which was not loaded`)
 
 /** The policy compiler names the key in its message ("policy.forbidden_areas[0]: …"): point at that key. */
 function policyProblem(message: string): Problem {
