@@ -183,7 +183,17 @@ async function packageDirs(
   addEntry: (file: string, key: string[]) => void,
 ): Promise<string[]> {
   const selector = script.workspace?.replace(/^\{|\}$/g, '').replace(/^\.\.\.|\.\.\.$/g, '')
-  if (selector === undefined) return [script.dir]
+  if (selector === undefined) {
+    // Package managers look up from the directory for the nearest package.json: that one runs, and one
+    // the agent adds in between would take its place (so the directory itself is judged too).
+    const dirs = [script.dir]
+    for (let dir = script.dir; dir !== '';) {
+      if (await read.text(posix.join(dir, 'package.json'))) break
+      dir = posix.dirname(dir) === '.' ? '' : posix.dirname(dir)
+      dirs.push(dir)
+    }
+    return dirs
+  }
   addEntry(posix.join(script.dir, 'package.json'), ['workspaces'])
   if (
     selector !== '*' &&
@@ -261,21 +271,21 @@ export async function gateChanges(
   for (const [file, entries] of gate.entries) {
     if (!touched.has(file) || wholeFiles.has(file)) continue
     const [before, after] = await Promise.all([jsonAt(git, base, file), jsonAt(git, tip, file)])
-    if (after === 'unreadable' || (after === 'absent' && before !== 'absent')) {
+    const b = typeof before === 'object' ? before : {}
+    const a = typeof after === 'object' ? after : {}
+    const differs = entries.filter((e) => canonical(valueAt(b, e.key)) !== canonical(valueAt(a, e.key)))
+    // A package.json the agent added where none was runs instead of the one the hooks reached: all of it goes.
+    const added = before === 'absent' && differs.length > 0
+    if (after === 'unreadable' || (after === 'absent' && before !== 'absent') || added) {
       // The scripts can no longer be told apart from the rest: the file is the judge now.
       changes.push({
         kind: 'file',
         path: file,
-        why: `its ${entries.map((e) => e.key.join('.')).join(', ')} judge a stop hook`,
+        why: `the package.json whose ${entries[0]!.key.join('.')} a stop hook reaches`,
       })
       continue
     }
-    const b = typeof before === 'object' ? before : {}
-    const a = typeof after === 'object' ? after : {}
-    for (const entry of entries) {
-      if (canonical(valueAt(b, entry.key)) !== canonical(valueAt(a, entry.key)))
-        changes.push({ kind: 'entry', file, key: entry.key, hook: entry.hook })
-    }
+    for (const entry of differs) changes.push({ kind: 'entry', file, key: entry.key, hook: entry.hook })
   }
   return changes
 }

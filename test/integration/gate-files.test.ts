@@ -41,7 +41,11 @@ function spec(list: unknown[] = [{ name: 'tests', command: 'npm test' }]): GateS
   return { configFile: 'proctor.yml', hooks: hooks(list), hookDir: '' }
 }
 
-async function runHooks(repo: TempRepo, list: unknown[] = [{ name: 'tests', command: 'npm test' }]) {
+async function runHooks(
+  repo: TempRepo,
+  list: unknown[] = [{ name: 'tests', command: 'npm test' }],
+  cwd = repo.dir,
+) {
   return runStopHooks({
     hooks: hooks(list),
     context: {
@@ -54,7 +58,7 @@ async function runHooks(repo: TempRepo, list: unknown[] = [{ name: 'tests', comm
       checkpoint: null,
       violations: [],
     },
-    cwd: repo.dir,
+    cwd,
     env: { ...process.env, npm_config_update_notifier: 'false' },
     graceMs: 500,
     round: 1,
@@ -180,6 +184,21 @@ describe('npm test: scripts.test is the judge', () => {
       expect.objectContaining({ file: 'packages/a/package.json', severity: 'critical' }),
     ])
     expect(violations[0]!.message).toContain('scripts.test')
+  })
+
+  it('a package.json the agent adds where the hook runs, taking the place of the root’s, is removed', async () => {
+    const { repo, git, base } = project({ 'sub/notes.txt': 'x\n' })
+    repo.write('src/add.js', 'export const add = (a, b) => a - b\n')
+    repo.write('sub/package.json', '{ "scripts": { "test": "true" }, "dependencies": {} }\n')
+    const tip = repo.commitAll('agent')
+    const sub = join(repo.dir, 'sub')
+    expect((await runHooks(repo, undefined, sub)).verdict).toBe('allow')
+    const inSub: GateSpec = { ...spec(), hookDir: 'sub' }
+    const { violations } = await enforceGate(git, repo.dir, base, tip, inSub, { checkpoint: 1 })
+    expect(violations).toEqual([expect.objectContaining({ file: 'sub/package.json', severity: 'critical' })])
+    expect(repo.exists('sub/package.json')).toBe(false)
+    // npm finds the root package.json again and runs the real test.
+    expect((await runHooks(repo, undefined, sub)).verdict).toBe('block')
   })
 
   it('a package.json replaced by a symlink is restored whole, never written through', async () => {
