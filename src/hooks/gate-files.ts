@@ -52,6 +52,10 @@ export const JUDGE_CONFIG: readonly {
   { tool: 'karma', files: ['karma.conf.*'] },
   { tool: 'pytest / tox', files: ['pytest.ini', '.pytest.ini', 'tox.ini'], anywhere: ['**/conftest.py'] },
   { tool: 'make', files: ['Makefile', 'makefile', 'GNUmakefile'] },
+  // What a runner loads instead of source: installed packages (verify installed them from the checkout)
+  // and Python bytecode (an unchecked hash-based .pyc is run without looking at its .py).
+  { tool: 'installed dependencies', anywhere: ['**/node_modules/**', '.venv/**'] },
+  { tool: 'Python bytecode', anywhere: ['**/__pycache__/**', '**/*.pyc'] },
 ]
 
 /** Scripts followed into scripts they run (`npm run other` inside a script) at most this deep. */

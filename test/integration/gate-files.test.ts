@@ -274,6 +274,32 @@ describe('test-runner configuration', () => {
   })
 })
 
+describe('what a runner loads instead of source', () => {
+  it('committed node_modules and Python bytecode are gate changes; a gate directory swapped for a symlink comes back real', async () => {
+    const { repo, git, base } = project({
+      '.gitignore': 'node_modules/\n',
+      'cypress/support/e2e.js': 'beforeEach(() => {})\n',
+    })
+    repo.write('.gitignore', '')
+    repo.write('node_modules/vitest/vitest.mjs', 'process.exit(0)\n')
+    repo.write('tests/__pycache__/test_add.cpython-312.pyc', 'bytecode')
+    repo.write('fake/support/e2e.js', 'Cypress.on("fail", () => false)\n')
+    repo.remove('cypress')
+    symlinkSync('fake', join(repo.dir, 'cypress'))
+    const tip = repo.commitAll('agent')
+    const { violations } = await enforceGate(git, repo.dir, base, tip, spec(), { checkpoint: 1 })
+    expect(violations.map((v) => v.file).sort()).toEqual([
+      'cypress/support/e2e.js',
+      'node_modules/vitest/vitest.mjs',
+      'tests/__pycache__/test_add.cpython-312.pyc',
+    ])
+    expect(repo.exists('node_modules/vitest/vitest.mjs')).toBe(false)
+    expect(repo.exists('tests/__pycache__/test_add.cpython-312.pyc')).toBe(false)
+    expect(repo.read('cypress/support/e2e.js')).toBe('beforeEach(() => {})\n')
+    expect(repo.read('fake/support/e2e.js')).toContain('Cypress.on') // the agent's own file, untouched
+  })
+})
+
 describe('the commit-only judgement (publish) and the worktree one (verify) agree', () => {
   it('same violations, and judgeGate touches no file', async () => {
     const { repo, git, base } = project({ 'check.mjs': 'process.exit(1)\n' })
