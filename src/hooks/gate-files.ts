@@ -25,6 +25,8 @@ import { commandRefs, inRepo, scriptRefs, type CommandRefs, type ScriptRef } fro
  */
 export const JUDGE_CONFIG: readonly {
   tool: string
+  /** How a violation names it (default: "<tool> configuration"). */
+  why?: string
   files?: string[]
   anywhere?: string[]
   packageKeys?: string[]
@@ -54,8 +56,16 @@ export const JUDGE_CONFIG: readonly {
   { tool: 'make', files: ['Makefile', 'makefile', 'GNUmakefile'] },
   // What a runner loads instead of source: installed packages (verify installed them from the checkout)
   // and Python bytecode (an unchecked hash-based .pyc is run without looking at its .py).
-  { tool: 'installed dependencies', anywhere: ['**/node_modules/**', '.venv/**'] },
-  { tool: 'Python bytecode', anywhere: ['**/__pycache__/**', '**/*.pyc'] },
+  {
+    tool: 'installed dependencies',
+    why: 'installed dependencies the hooks load',
+    anywhere: ['**/node_modules/**', '.venv/**'],
+  },
+  {
+    tool: 'Python bytecode',
+    why: 'Python bytecode a test run loads',
+    anywhere: ['**/__pycache__/**', '**/*.pyc'],
+  },
 ]
 
 /** Scripts followed into scripts they run (`npm run other` inside a script) at most this deep. */
@@ -83,8 +93,8 @@ interface BaseReader {
 /** A package.json entry the judge runs: `scripts.test`, or a runner's own key (`jest`). */
 interface Entry {
   key: string[]
-  /** The hook whose command reaches it (for the message). */
-  hook: string
+  /** Why it is in the gate ("run by stop hook tests", "jest configuration"), for the message. */
+  why: string
 }
 
 export interface Gate {
@@ -96,7 +106,7 @@ export interface Gate {
 
 export type GateChange =
   | { kind: 'file'; path: string; oldPath?: string; why: string }
-  | { kind: 'entry'; file: string; key: string[]; hook: string }
+  | { kind: 'entry'; file: string; key: string[]; why: string }
 
 /** The gate the hooks of `spec` define in the tree of `base`. */
 export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Gate> {
@@ -106,9 +116,9 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
   const userGlobs: { matcher: AreaMatcher; hook: string }[] = []
   const entries = new Map<string, Entry[]>()
   const judged = new Set<string>(['', spec.hookDir ?? ''])
-  const addEntry = (file: string, key: string[], hook: string) => {
+  const addEntry = (file: string, key: string[], why: string) => {
     const list = entries.get(file) ?? []
-    if (!list.some((e) => e.key.join('\0') === key.join('\0'))) list.push({ key, hook })
+    if (!list.some((e) => e.key.join('\0') === key.join('\0'))) list.push({ key, why })
     entries.set(file, list)
   }
   if (spec.configFile) exact.set(spec.configFile, 'the proctor config')
@@ -130,12 +140,13 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
     for (const file of refs.files) if (!exact.has(file)) exact.set(file, `run by stop hook ${hook.name}`)
     for (const dir of refs.dirs) judged.add(dir)
     for (const script of refs.scripts) {
-      for (const dir of await packageDirs(script, read, (file, key) => addEntry(file, key, hook.name))) {
+      const why = `run by stop hook ${hook.name}`
+      for (const dir of await packageDirs(script, read, (file, key) => addEntry(file, key, why))) {
         judged.add(dir)
         const file = posix.join(dir, 'package.json')
         const scripts = (await read.json(file))?.scripts
         for (const name of script.names) {
-          addEntry(file, ['scripts', name], hook.name)
+          addEntry(file, ['scripts', name], why)
           const text = isObject(scripts) ? scripts[name] : undefined
           if (typeof text === 'string' && depth < MAX_SCRIPT_DEPTH)
             await follow(scriptRefs(text, dir), hook, depth + 1)
@@ -153,17 +164,13 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
       })
   }
   for (const row of JUDGE_CONFIG) {
+    const why = row.why ?? `${row.tool} configuration`
     for (const dir of judged) {
       for (const glob of row.files ?? [])
-        patterns.push({
-          test: picomatch(posix.join(dir, glob), { dot: true }),
-          why: `${row.tool} configuration`,
-        })
-      for (const key of row.packageKeys ?? [])
-        addEntry(posix.join(dir, 'package.json'), [key], `${row.tool} configuration`)
+        patterns.push({ test: picomatch(posix.join(escapeGlob(dir), glob), { dot: true }), why })
+      for (const key of row.packageKeys ?? []) addEntry(posix.join(dir, 'package.json'), [key], why)
     }
-    for (const glob of row.anywhere ?? [])
-      patterns.push({ test: picomatch(glob, { dot: true }), why: `${row.tool} configuration` })
+    for (const glob of row.anywhere ?? []) patterns.push({ test: picomatch(glob, { dot: true }), why })
   }
   return {
     entries,
@@ -289,7 +296,7 @@ export async function gateChanges(
       })
       continue
     }
-    for (const entry of differs) changes.push({ kind: 'entry', file, key: entry.key, hook: entry.hook })
+    for (const entry of differs) changes.push({ kind: 'entry', file, key: entry.key, why: entry.why })
   }
   return changes
 }
@@ -304,7 +311,7 @@ export function gateViolations(changes: readonly GateChange[], checkpoint: numbe
     message:
       c.kind === 'file'
         ? `the agent changed ${c.oldPath !== undefined ? `${c.oldPath} (now ${c.path})` : c.path}, which is part of the gate (${c.why}); the verify job ran the hooks with the checked-out version`
-        : `the agent changed ${c.key.join('.')} in ${c.file}, which is part of the gate (${c.hook.endsWith('configuration') ? c.hook : `run by stop hook ${c.hook}`}); the verify job ran the hooks with the checked-out version`,
+        : `the agent changed ${c.key.join('.')} in ${c.file}, which is part of the gate (${c.why}); the verify job ran the hooks with the checked-out version`,
     suggestion: 'Change the gate in a commit of your own, not in the agent session',
   }))
 }
@@ -363,6 +370,11 @@ export async function enforceGate(
   if (remove.size) await git.raw(['rm', '-q', '-r', '-f', '--ignore-unmatch', '--', ...literal(remove)])
   if (checkout.size) await git.raw(['checkout', '--quiet', base, '--', ...literal(checkout)])
   return { changes, violations: gateViolations(changes, options.checkpoint) }
+}
+
+/** A directory name as a literal in a glob (a package dir may hold `[`, `*`, `{`...). */
+function escapeGlob(dir: string): string {
+  return dir.replace(/[\\*?[\]{}()!+@|]/g, '\\$&')
 }
 
 function pathsOf(change: GateChange): string[] {
