@@ -102,6 +102,17 @@ export interface Gate {
   why(path: string): string | null
   /** package.json files → the entries in them that the judge runs. */
   entries: Map<string, Entry[]>
+  /**
+   * Workspaces chosen by name (`npm test -w pkg`): a package.json the agent adds in a workspace
+   * directory under a selected name would run instead, so it is a gate change.
+   */
+  selections: WorkspaceSelection[]
+}
+
+interface WorkspaceSelection {
+  isMember(dir: string): boolean
+  matches(name: string): boolean
+  why: string
 }
 
 export type GateChange =
@@ -115,6 +126,7 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
   const patterns: { test: (path: string) => boolean; why: string }[] = []
   const userGlobs: { matcher: AreaMatcher; hook: string }[] = []
   const entries = new Map<string, Entry[]>()
+  const selections: WorkspaceSelection[] = []
   const judged = new Set<string>(['', spec.hookDir ?? ''])
   const addEntry = (file: string, key: string[], why: string) => {
     const list = entries.get(file) ?? []
@@ -141,7 +153,13 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
     for (const dir of refs.dirs) judged.add(dir)
     for (const script of refs.scripts) {
       const why = `run by stop hook ${hook.name}`
-      for (const dir of await packageDirs(script, read, (file, key) => addEntry(file, key, why))) {
+      const dirs = await packageDirs(
+        script,
+        read,
+        (file, key) => addEntry(file, key, why),
+        (selection) => selections.push({ ...selection, why }),
+      )
+      for (const dir of dirs) {
         judged.add(dir)
         const file = posix.join(dir, 'package.json')
         const scripts = (await read.json(file))?.scripts
@@ -174,6 +192,7 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
   }
   return {
     entries,
+    selections,
     why(path) {
       const named = exact.get(path)
       if (named) return named
@@ -192,6 +211,7 @@ async function packageDirs(
   script: ScriptRef,
   read: BaseReader,
   addEntry: (file: string, key: string[]) => void,
+  select: (selection: Omit<WorkspaceSelection, 'why'>) => void,
 ): Promise<string[]> {
   const selector = script.workspace?.replace(/^\{|\}$/g, '').replace(/^\.\.\.|\.\.\.$/g, '')
   if (selector === undefined) {
@@ -199,7 +219,7 @@ async function packageDirs(
     // the agent adds in between would take its place (so the directory itself is judged too).
     const dirs = [script.dir]
     for (let dir = script.dir; dir !== '';) {
-      if (await read.text(posix.join(dir, 'package.json'))) break
+      if ((await read.text(posix.join(dir, 'package.json'))) !== null) break
       dir = posix.dirname(dir) === '.' ? '' : posix.dirname(dir)
       dirs.push(dir)
     }
@@ -215,8 +235,10 @@ async function packageDirs(
   }
   const globs = await workspaceGlobs(script.dir, read)
   const dirs: string[] = []
+  const isMember = globs.length
+    ? picomatch(globs.map((g) => posix.join(escapeGlob(script.dir), g.replace(/\/+$/, ''))))
+    : () => false
   if (globs.length) {
-    const isMember = picomatch(globs.map((g) => posix.join(script.dir, g.replace(/\/+$/, ''))))
     for (const path of read.paths()) {
       if (posix.basename(path) !== 'package.json') continue
       const dir = posix.dirname(path)
@@ -226,6 +248,7 @@ async function packageDirs(
   if (selector === '*') return [script.dir, ...dirs]
   const named: string[] = []
   const matches = picomatch(selector)
+  select({ isMember, matches })
   for (const dir of dirs) {
     const name = (await read.json(posix.join(dir, 'package.json')))?.name
     if (typeof name === 'string' && matches(name)) named.push(dir)
@@ -277,6 +300,23 @@ export async function gateChanges(
       why,
     })
     wholeFiles.add(f.path).add(f.oldPath ?? f.path)
+  }
+  if (gate.selections.length) {
+    for (const f of diff) {
+      if (f.status === 'D' || posix.basename(f.path) !== 'package.json' || wholeFiles.has(f.path)) continue
+      const dir = posix.dirname(f.path)
+      const selection = gate.selections.find((s) => s.isMember(dir))
+      if (!selection || (await jsonAt(git, base, f.path)) !== 'absent') continue
+      const after = await jsonAt(git, tip, f.path)
+      const name = typeof after === 'object' ? after.name : undefined
+      if (typeof name === 'string' && !selection.matches(name)) continue
+      changes.push({
+        kind: 'file',
+        path: f.path,
+        why: `a new workspace a stop hook selects, ${selection.why}`,
+      })
+      wholeFiles.add(f.path)
+    }
   }
   const touched = new Set(diff.flatMap((f) => [f.path, f.oldPath ?? f.path]))
   for (const [file, entries] of gate.entries) {

@@ -186,6 +186,21 @@ describe('npm test: scripts.test is the judge', () => {
     expect(violations[0]!.message).toContain('scripts.test')
   })
 
+  it('npm test -w <name>: a new workspace the agent adds under that name is a gate change', async () => {
+    const { repo, git, base } = project({
+      'package.json': `${JSON.stringify({ private: true, workspaces: ['packages/*'] }, null, 2)}\n`,
+      'packages/a/package.json': `${JSON.stringify({ name: 'pkg-a', scripts: { test: 'node t.js' } }, null, 2)}\n`,
+    })
+    repo.write('packages/b/package.json', `${JSON.stringify({ name: 'pkg-b', scripts: { test: 'true' } })}\n`)
+    repo.write('packages/c/package.json', `${JSON.stringify({ name: 'pkg-c' })}\n`)
+    const tip = repo.commitAll('agent')
+    const hook = [{ name: 'tests', command: 'npm test -w pkg-b' }]
+    const { violations } = await enforceGate(git, repo.dir, base, tip, spec(hook), { checkpoint: 1 })
+    expect(violations.map((v) => v.file)).toEqual(['packages/b/package.json'])
+    expect(repo.exists('packages/b/package.json')).toBe(false)
+    expect(repo.exists('packages/c/package.json')).toBe(true)
+  })
+
   it('a package.json the agent adds where the hook runs, taking the place of the root’s, is removed', async () => {
     const { repo, git, base } = project({ 'sub/notes.txt': 'x\n' })
     repo.write('src/add.js', 'export const add = (a, b) => a - b\n')
