@@ -332,7 +332,7 @@ export async function gateChanges(
       changes.push({
         kind: 'file',
         path: file,
-        why: `the package.json whose ${entries[0]!.key.join('.')} a stop hook reaches`,
+        why: `the package.json a stop hook's scripts come from`,
       })
       continue
     }
@@ -448,7 +448,8 @@ function rewriteEntries(
     const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  '
     const eol = text.includes('\r\n') ? '\r\n' : '\n'
     const body = JSON.stringify(data, null, indent).replace(/\n/g, eol)
-    writeFileSync(full, /\r?\n$/.test(text) ? body + eol : body)
+    const bom = text.startsWith('\uFEFF') ? '\uFEFF' : ''
+    writeFileSync(full, bom + (/\r?\n$/.test(text) ? body + eol : body))
     return true
   } catch {
     return false
