@@ -60,13 +60,11 @@ export function semanticProblems(
   // A hook's gate_files are the policy's globs: compiled the same way, rejected the same way.
   config.stop_hooks.forEach((hook, index) => {
     if (!hook.gate_files) return
+    const compileAreas = requiredCheck(checks.compileAreas, 'compileAreas')
     try {
-      requiredCheck(checks.compileAreas, 'compileAreas')(
-        'gate_files',
-        hook.gate_files,
-        `stop_hooks[${index}]`,
-      )
+      compileAreas('gate_files', hook.gate_files, `stop_hooks[${index}]`)
     } catch (error) {
+      if ((error as Error).name !== 'PolicyConfigError') throw error
       const m = /^stop_hooks\[\d+\]\.gate_files\[(\d+)\]: ([\s\S]*)$/.exec((error as Error).message)
       problems.push({
         path: m ? ['stop_hooks', index, 'gate_files', Number(m[1])] : ['stop_hooks', index, 'gate_files'],
