@@ -12,13 +12,14 @@
 import * as core from '@actions/core'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative, resolve } from 'node:path'
+import { join, relative, resolve, sep } from 'node:path'
 import type { Config } from '../config/schema.js'
 import { Git } from '../git/runner.js'
 import { diffTrees } from '../checkpoints/diff.js'
 import { checkpointRef } from '../checkpoints/refs.js'
 import { evaluatePolicy, failsPolicyCheck } from '../policy/index.js'
 import { runStopHooks } from '../hooks/stop-hooks.js'
+import { enforceGate, type GateSpec } from '../hooks/gate-files.js'
 import {
   REPORT_SCHEMA_VERSION,
   type PushRecord,
@@ -88,7 +89,7 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
 
   const handoffs = await collectHandoffs(inputs, env, ctx, token, git, head, secrets)
   const baseKey = expandKey(config.github.key, ctx)
-  const gate = await gateFiles(git, dirs.root, configPath, config)
+  const gate = gateSpec(dirs.root, configPath, config)
   const remoteUrl = await remoteUrlOf(git, config.checkpoints.remote)
   const credential = persisted
     ? undefined
@@ -236,7 +237,7 @@ interface VerifyOne {
   root: string
   stateDir: string
   head: string
-  gate: string[]
+  gate: GateSpec
   config: Config
   ctx: ActionsContext
   started: number
@@ -249,24 +250,10 @@ async function verifyOne(o: VerifyOne): Promise<SessionReport> {
   await git.raw(['checkout', '--quiet', '--force', '--detach', tip])
   await git.raw(['clean', '-fdq'])
   const files = await diffTrees(git, o.head, tip)
-  const changedGate = files.filter(
-    (f) => o.gate.includes(f.path) || (f.oldPath && o.gate.includes(f.oldPath)),
-  )
-  const restore = [...new Set(changedGate.flatMap((f) => [f.path, f.oldPath ?? f.path]))].filter((p) =>
-    o.gate.includes(p),
-  )
-  if (restore.length)
-    await git.raw(['checkout', '--quiet', o.head, '--', ...restore.map((p) => `:(top,literal)${p}`)])
   const seq = handoff.claimed.checkpoints.at(-1)?.seq ?? null
+  const gate = await enforceGate(git, o.root, o.head, tip, o.gate, { checkpoint: seq, files })
   const violations: Violation[] = [
-    ...changedGate.map((f) => ({
-      checkpoint: seq,
-      file: f.path,
-      constraint: 'gate_file',
-      severity: 'critical' as const,
-      message: `the agent changed ${f.path}, which defines the gate (proctor.yml or a file a stop hook runs); the verify job ran the hooks with the checked-out version`,
-      suggestion: 'Change the gate in a commit of your own, not in the agent session',
-    })),
+    ...gate.violations,
     ...evaluatePolicy({
       files,
       checkpoint: seq,
@@ -479,32 +466,14 @@ function mergeResults(
   return merged
 }
 
-/** The files that define the gate: the config file and every existing file a stop hook's command names. */
-async function gateFiles(
-  git: Git,
-  root: string,
-  configPath: string | null,
-  config: Config,
-): Promise<string[]> {
-  const candidates = new Set<string>()
-  if (configPath) candidates.add(relative(root, configPath))
-  for (const hook of config.stop_hooks) {
-    const words = Array.isArray(hook.command) ? hook.command : String(hook.command).split(/\s+/)
-    for (const raw of words) {
-      const word = raw.replace(/^['"]|['"]$/g, '')
-      if (!word || word.startsWith('-') || !/^[\w./@+-]+$/.test(word)) continue
-      candidates.add(relative(root, resolve(process.cwd(), word)))
-    }
+/** What defines the gate (src/hooks/gate-files.ts): this checkout's config file and stop hooks. */
+function gateSpec(root: string, configPath: string | null, config: Config): GateSpec {
+  const hookDir = relative(root, process.cwd()).split(sep).join('/')
+  return {
+    configFile: configPath ? relative(root, configPath).split(sep).join('/') : null,
+    hooks: config.stop_hooks,
+    hookDir: hookDir.startsWith('..') ? '' : hookDir,
   }
-  const paths = [...candidates].filter((p) => p && !p.startsWith('..'))
-  if (paths.length === 0) return []
-  const listed = await git.raw(
-    ['ls-tree', '-z', '--full-name', '--name-only', 'HEAD', '--', ...paths.map((p) => `:(top,literal)${p}`)],
-    {
-      okExitCodes: [128],
-    },
-  )
-  return listed.stdout.split('\0').filter(Boolean)
 }
 
 async function pushCheckpoints(

@@ -67,15 +67,16 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
 /**
  * The code the checks of this file need, and only that: the detector (with safe-regex2) for detect
  * rules, the policy compiler for a policy, the agent presets for a preset, the branch names for
- * checkpoints.branch. A file without them loads none (`proctor checkpoints create` needs no detector).
+ * checkpoints.branch, the area compiler for a hook's gate_files. A file without them loads none (`proctor checkpoints create` needs no detector).
  */
 async function loadChecks(needed: NeededChecks): Promise<Checks> {
-  const [presets, regex, detect, policy, refs] = await Promise.all([
+  const [presets, regex, detect, policy, refs, areas] = await Promise.all([
     needed.preset ? import('../agents/presets/apply.js') : undefined,
     needed.detect ? import('./regex-safety.js') : undefined,
     needed.detect ? import('../supervisor/detect.js') : undefined,
     needed.policy ? import('../policy/compile.js') : undefined,
     needed.branch ? import('../checkpoints/refs.js') : undefined,
+    needed.gateFiles ? import('../policy/areas.js') : undefined,
   ])
   return {
     applyAgentPreset: presets?.applyAgentPreset,
@@ -84,6 +85,7 @@ async function loadChecks(needed: NeededChecks): Promise<Checks> {
     DetectRuleError: detect?.DetectRuleError,
     checkPolicyConfig: policy?.checkPolicyConfig,
     remoteBranchFor: refs?.remoteBranchFor,
+    compileAreas: areas?.compileAreas,
   }
 }
 

@@ -35,6 +35,8 @@ export interface NeededChecks {
   policy: boolean
   /** checkpoints.branch: checked by the code that pushes (the default is valid, tested). */
   branch: boolean
+  /** stop_hooks[].gate_files: globs compiled by the policy's area compiler. */
+  gateFiles: boolean
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -49,6 +51,10 @@ export function neededChecks(raw: unknown, preset: PresetChoice = {}): NeededChe
     detect: chosen || (Array.isArray(file.detect) && file.detect.length > 0),
     policy: chosen || file.policy !== undefined,
     branch: chosen || (isObject(file.checkpoints) && file.checkpoints.branch !== undefined),
+    gateFiles:
+      chosen ||
+      (Array.isArray(file.stop_hooks) &&
+        file.stop_hooks.some((h) => isObject(h) && h.gate_files !== undefined)),
   }
 }
 
@@ -130,6 +136,7 @@ export function validateConfig(read: ReadConfig, checks: Checks, preset: PresetC
       ? requiredCheck(checks.checkPolicyConfig, 'checkPolicyConfig')
       : undefined,
     remoteBranchFor: needed.branch ? requiredCheck(checks.remoteBranchFor, 'remoteBranchFor') : undefined,
+    compileAreas: needed.gateFiles ? requiredCheck(checks.compileAreas, 'compileAreas') : undefined,
   })
   if (semantic.problems.length > 0) {
     throw new ConfigError(sortAndDedupe(semantic.problems.map((p) => locate(p, doc, lineCounter, fileName))))

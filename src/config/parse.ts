@@ -5,6 +5,7 @@ import { catastrophicRegex } from './regex-safety.js'
 import { compileRule, DetectRuleError } from '../supervisor/detect.js'
 import { checkPolicyConfig } from '../policy/compile.js'
 import { remoteBranchFor } from '../checkpoints/refs.js'
+import { compileAreas } from '../policy/areas.js'
 import { applyAgentPreset, type PresetChoice } from '../agents/presets/apply.js'
 
 export { ASYNC_POOL_RANGE, type ParsedConfig } from './parse-core.js'
@@ -16,6 +17,7 @@ const ALL_CHECKS: Checks = {
   DetectRuleError,
   checkPolicyConfig,
   remoteBranchFor,
+  compileAreas,
 }
 
 /**

@@ -294,6 +294,10 @@ export const configSchema = z.strictObject({
           advisory: lazyDefault(() => z.boolean(), false).meta({
             description: 'Report this hook, never block on it (its check run is neutral)',
           }),
+          gate_files: z.array(z.string().min(1)).optional().meta({
+            description:
+              'Globs (relative to the repository root, as in policy areas) of files this hook executes as judge, such as helpers its tests import: in the two-job layout the verify job puts them back to the checked-out version and a change to one is a critical gate_file violation',
+          }),
         }),
       ),
     [],

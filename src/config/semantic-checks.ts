@@ -9,12 +9,14 @@ import { requiredCheck } from './errors.js'
 import type { compileRule, DetectRuleError } from '../supervisor/detect.js'
 import type { checkPolicyConfig } from '../policy/compile.js'
 import type { remoteBranchFor } from '../checkpoints/refs.js'
+import type { compileAreas } from '../policy/areas.js'
 
 export interface SemanticChecks {
   compileRule?: typeof compileRule
   DetectRuleError?: typeof DetectRuleError
   checkPolicyConfig?: typeof checkPolicyConfig
   remoteBranchFor?: typeof remoteBranchFor
+  compileAreas?: typeof compileAreas
 }
 
 export function semanticProblems(
@@ -55,6 +57,21 @@ export function semanticProblems(
       })
     }
   }
+  // A hook's gate_files are the policy's globs: compiled the same way, rejected the same way.
+  config.stop_hooks.forEach((hook, index) => {
+    if (!hook.gate_files) return
+    const compileAreas = requiredCheck(checks.compileAreas, 'compileAreas')
+    try {
+      compileAreas('gate_files', hook.gate_files, `stop_hooks[${index}]`)
+    } catch (error) {
+      if ((error as Error).name !== 'PolicyConfigError') throw error
+      const m = /^stop_hooks\[\d+\]\.gate_files\[(\d+)\]: ([\s\S]*)$/.exec((error as Error).message)
+      problems.push({
+        path: m ? ['stop_hooks', index, 'gate_files', Number(m[1])] : ['stop_hooks', index, 'gate_files'],
+        message: m ? m[2]! : (error as Error).message.replace(/^stop_hooks\[\d+\]\.gate_files: /, ''),
+      })
+    }
+  })
   const policy = checks.checkPolicyConfig?.(config.policy) ?? { errors: [], warnings: [] }
   for (const message of policy.errors) problems.push(policyProblem(message))
   return { problems, warnings: policy.warnings.map((message) => ({ path: ['policy'], message })) }

@@ -1,4 +1,4 @@
-// Area globs (allowed_areas, forbidden_areas, protected_areas) compiled once per policy.
+// Area globs (allowed_areas, forbidden_areas, protected_areas, and a stop hook's gate_files) compiled once.
 // Semantics, documented in docs/policy.md:
 // - patterns are relative to the repository root ("./" and a leading "/" are accepted and dropped);
 // - picomatch syntax with dotfiles included (`*`, `**`, `?`, `[abc]`, `{a,b}`);
@@ -7,14 +7,16 @@
 // - a pattern starting with `!` carves an exception out of the list's other patterns.
 import picomatch from 'picomatch'
 
-export type AreaKey = 'allowed_areas' | 'forbidden_areas' | 'protected_areas'
+export type AreaKey = 'allowed_areas' | 'forbidden_areas' | 'protected_areas' | 'gate_files'
 
 export class PolicyConfigError extends Error {
   constructor(
     readonly key: string,
     message: string,
+    /** The section the key is in: `policy`, or `stop_hooks[<i>]` for a hook's gate_files. */
+    section = 'policy',
   ) {
-    super(`policy.${key}: ${message}`)
+    super(`${section}.${key}: ${message}`)
     this.name = 'PolicyConfigError'
   }
 }
@@ -31,17 +33,22 @@ interface CompiledPattern {
   test: (path: string) => boolean
 }
 
-export function compileAreas(key: AreaKey, patterns: readonly string[]): AreaMatcher {
+/**
+ * `section` is where the list is written, for errors: the policy's areas, or a stop hook's `gate_files`
+ * (`stop_hooks[0]`), which are the same globs with the same meaning.
+ */
+export function compileAreas(key: AreaKey, patterns: readonly string[], section = 'policy'): AreaMatcher {
+  const fail = (at: string, message: string) => new PolicyConfigError(at, message, section)
   const include: CompiledPattern[] = []
   const exclude: CompiledPattern[] = []
   patterns.forEach((written, index) => {
     const negated = written.startsWith('!')
-    const body = normalizePattern(key, index, negated ? written.slice(1) : written)
-    const test = compilePattern(key, index, written, body)
+    const body = normalizePattern(key, index, negated ? written.slice(1) : written, fail)
+    const test = compilePattern(key, index, written, body, fail)
     ;(negated ? exclude : include).push({ written, test })
   })
   if (include.length === 0 && exclude.length > 0) {
-    throw new PolicyConfigError(
+    throw fail(
       key,
       `has only exceptions (patterns starting with "!"), so it matches nothing; add a pattern such as "**" for them to carve out of`,
     )
@@ -57,18 +64,20 @@ export function compileAreas(key: AreaKey, patterns: readonly string[]): AreaMat
   }
 }
 
-function normalizePattern(key: AreaKey, index: number, raw: string): string {
+type Fail = (key: string, message: string) => Error
+
+function normalizePattern(key: AreaKey, index: number, raw: string, fail: Fail): string {
   let body = raw
   while (body.startsWith('./')) body = body.slice(2)
   body = body.replace(/^\/+/, '').replace(/\/+$/, '')
   if (body === '' || body === '.') {
-    throw new PolicyConfigError(
+    throw fail(
       `${key}[${index}]`,
       `"${raw}" is empty or names the repository root; use "**" to mean every file`,
     )
   }
   if (body.split('/').includes('..')) {
-    throw new PolicyConfigError(
+    throw fail(
       `${key}[${index}]`,
       `"${raw}" contains ".."; patterns are relative to the repository root and cannot leave it`,
     )
@@ -81,6 +90,7 @@ function compilePattern(
   index: number,
   written: string,
   body: string,
+  fail: Fail,
 ): (path: string) => boolean {
   try {
     // `body/**` makes a pattern that names a directory cover its contents. `s` (dotAll): picomatch's
@@ -89,6 +99,6 @@ function compilePattern(
     return picomatch([body, `${body}/**`], { dot: true, flags: 's' })
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    throw new PolicyConfigError(`${key}[${index}]`, `"${written}" is not a valid glob: ${reason}`)
+    throw fail(`${key}[${index}]`, `"${written}" is not a valid glob: ${reason}`)
   }
 }

@@ -61,6 +61,8 @@ const FILES: Record<string, string> = {
   'an empty policy': 'policy: {}\n',
   'a bad branch template': 'checkpoints:\n  branch: "proctor/{session}..x"\n',
   'a good branch template': 'checkpoints:\n  branch: "agents/{session}"\n',
+  'a bad gate_files glob': 'stop_hooks:\n  - { name: t, command: npm test, gate_files: ["/"] }\n',
+  'good gate_files': 'stop_hooks:\n  - { name: t, command: npm test, gate_files: ["test/helpers/**"] }\n',
   'a preset in the file': 'agent:\n  preset: claude-code\n',
   'an unknown preset in the file': 'agent:\n  preset: claude\n',
   'a preset with a bad rule of the file': "agent:\n  preset: codex\ndetect:\n  - name: a\n    match: '(x'\n",
@@ -96,14 +98,24 @@ describe('loadConfig with only the checks a file needs', () => {
       detect: false,
       policy: false,
       branch: false,
+      gateFiles: false,
     })
-    expect(neededChecks({ detect: [{}], policy: {}, checkpoints: { branch: 'x' } })).toEqual({
+    expect(
+      neededChecks({
+        detect: [{}],
+        policy: {},
+        checkpoints: { branch: 'x' },
+        stop_hooks: [{ name: 'a' }, { name: 'b', gate_files: [] }],
+      }),
+    ).toEqual({
       preset: false,
       detect: true,
       policy: true,
       branch: true,
+      gateFiles: true,
     })
-    expect(Object.values(neededChecks({}, { preset: 'codex' }))).toEqual([true, true, true, true])
+    expect(neededChecks({ stop_hooks: [{ name: 'a', command: 'x' }] }).gateFiles).toBe(false)
+    expect(Object.values(neededChecks({}, { preset: 'codex' }))).toEqual([true, true, true, true, true])
     const defaults = defaultConfig()
     expect(defaults.detect).toEqual([])
     expect(checkPolicyConfig(defaults.policy)).toEqual({ errors: [], warnings: [] })

@@ -3,6 +3,10 @@
 import { describe, expect, it } from 'vitest'
 import { parseConfigText } from '../../src/config/parse.js'
 import { ConfigError } from '../../src/config/errors.js'
+import { loadConfig } from '../../src/config/load.js'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 function errorsOf(text: string): string[] {
   try {
@@ -33,6 +37,34 @@ describe('load-time checks of detect rules and policy', () => {
     expect(errors[2]).toMatch(
       /^proctor\.yml:8:21 policy\.forbidden_areas\[0\]: "\.\.\/outside" contains "\.\."/,
     )
+  })
+
+  it('checks a stop hook’s gate_files like the policy’s globs, through loadConfig too (file:line:col)', async () => {
+    const text = [
+      'stop_hooks:',
+      '  - name: tests',
+      '    command: npm test',
+      '    gate_files: [test/helpers/**, "../outside", "!only"]',
+    ].join('\n')
+    const errors = errorsOf(text)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(
+      /^proctor\.yml:4:35 stop_hooks\[0\]\.gate_files\[1\]: "\.\.\/outside" contains "\.\."; patterns are relative to the repository root/,
+    )
+    const dir = mkdtempSync(join(tmpdir(), 'proctor-gates-'))
+    try {
+      writeFileSync(join(dir, 'proctor.yml'), text)
+      await expect(loadConfig({ cwd: dir })).rejects.toThrow(
+        /stop_hooks\[0\]\.gate_files\[1\]: "\.\.\/outside"/,
+      )
+      writeFileSync(
+        join(dir, 'proctor.yml'),
+        'stop_hooks:\n  - { name: t, command: npm test, gate_files: ["t/**"] }\n',
+      )
+      expect((await loadConfig({ cwd: dir })).config.stop_hooks[0]!.gate_files).toEqual(['t/**'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('refuses a pattern that matches empty text, which would fire on every line', () => {
