@@ -25,35 +25,58 @@ import { commandRefs, inRepo, scriptRefs, type CommandRefs, type ScriptRef } fro
  */
 export const JUDGE_CONFIG: readonly {
   tool: string
+  /**
+   * The row applies when a hook's command or a script it runs names the tool (matched on the words of the
+   * command texts); rows without it always apply. A Makefile is not the judge of a repository whose hooks
+   * never run make, and an agent changing it there is doing its work, not forging a check.
+   */
+  when?: RegExp
   /** How a violation names it (default: "<tool> configuration"). */
   why?: string
   files?: string[]
   anywhere?: string[]
   packageKeys?: string[]
 }[] = [
-  { tool: 'npm', files: ['.npmrc'] },
+  { tool: 'npm', when: /\b(npm|npx)\b/, files: ['.npmrc'] },
   {
     tool: 'yarn',
+    when: /\byarn\b/,
     files: ['.yarnrc', '.yarnrc.yml', '.yarn/releases/**', '.yarn/plugins/**', '.pnp.cjs', '.pnp.loader.mjs'],
   },
-  { tool: 'pnpm', files: ['.pnpmfile.cjs', 'pnpm-workspace.yaml'] },
-  { tool: 'bun', files: ['bunfig.toml'] },
+  { tool: 'pnpm', when: /\bpnpm\b/, files: ['.pnpmfile.cjs', 'pnpm-workspace.yaml'] },
+  { tool: 'bun', when: /\bbunx?\b/, files: ['bunfig.toml'] },
   {
     tool: 'vitest / vite',
+    when: /\bvite(st)?\b/,
     files: ['vitest.config.*', 'vitest.workspace.*', 'vitest.setup.*', 'vite.config.*'],
   },
-  { tool: 'jest', files: ['jest.config.*', 'jest.setup.*', 'src/setupTests.*'], packageKeys: ['jest'] },
-  { tool: 'babel (jest transforms tests with it)', files: ['babel.config.*', '.babelrc', '.babelrc.*'] },
-  { tool: 'mocha', files: ['.mocharc.*'], packageKeys: ['mocha'] },
-  { tool: 'ava', files: ['ava.config.*'], packageKeys: ['ava'] },
-  { tool: 'playwright', files: ['playwright.config.*', 'playwright-ct.config.*'] },
+  {
+    tool: 'jest',
+    when: /\bjest\b|\breact-scripts\b/,
+    files: ['jest.config.*', 'jest.setup.*', 'src/setupTests.*'],
+    packageKeys: ['jest'],
+  },
+  {
+    tool: 'babel (jest transforms tests with it)',
+    when: /\bjest\b|\breact-scripts\b|\bbabel\b/,
+    files: ['babel.config.*', '.babelrc', '.babelrc.*'],
+  },
+  { tool: 'mocha', when: /\bmocha\b/, files: ['.mocharc.*'], packageKeys: ['mocha'] },
+  { tool: 'ava', when: /\bava\b/, files: ['ava.config.*'], packageKeys: ['ava'] },
+  { tool: 'playwright', when: /\bplaywright\b/, files: ['playwright.config.*', 'playwright-ct.config.*'] },
   {
     tool: 'cypress',
+    when: /\bcypress\b/,
     files: ['cypress.config.*', 'cypress.json', 'cypress/support/**', 'cypress/plugins/**'],
   },
-  { tool: 'karma', files: ['karma.conf.*'] },
-  { tool: 'pytest / tox', files: ['pytest.ini', '.pytest.ini', 'tox.ini'], anywhere: ['**/conftest.py'] },
-  { tool: 'make', files: ['Makefile', 'makefile', 'GNUmakefile'] },
+  { tool: 'karma', when: /\bkarma\b|\bng\s+test\b/, files: ['karma.conf.*'] },
+  {
+    tool: 'pytest / tox',
+    when: /\b(py\.?test|tox)\b/,
+    files: ['pytest.ini', '.pytest.ini', 'tox.ini'],
+    anywhere: ['**/conftest.py'],
+  },
+  { tool: 'make', when: /\bg?make\b/, files: ['Makefile', 'makefile', 'GNUmakefile'] },
   // What a runner loads instead of source: installed packages (verify installed them from the checkout)
   // and Python bytecode (an unchecked hash-based .pyc is run without looking at its .py).
   {
@@ -148,6 +171,8 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
     },
   }
 
+  // Every command text the hooks run, their own and the scripts followed: what decides which tools judge.
+  const texts: string[] = []
   const follow = async (refs: CommandRefs, hook: GateHook, depth: number): Promise<void> => {
     for (const file of refs.files) if (!exact.has(file)) exact.set(file, `run by stop hook ${hook.name}`)
     for (const dir of refs.dirs) judged.add(dir)
@@ -166,6 +191,7 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
         for (const name of script.names) {
           addEntry(file, ['scripts', name], why)
           const text = isObject(scripts) ? scripts[name] : undefined
+          if (typeof text === 'string') texts.push(text)
           if (typeof text === 'string' && depth < MAX_SCRIPT_DEPTH)
             await follow(scriptRefs(text, dir), hook, depth + 1)
         }
@@ -174,6 +200,7 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
   }
 
   for (const [index, hook] of spec.hooks.entries()) {
+    texts.push(Array.isArray(hook.command) ? hook.command.join(' ') : String(hook.command))
     await follow(commandRefs(hook.command, spec.hookDir ?? ''), hook, 0)
     if (hook.gate_files?.length)
       userGlobs.push({
@@ -182,6 +209,7 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
       })
   }
   for (const row of JUDGE_CONFIG) {
+    if (row.when && !texts.some((text) => row.when!.test(text))) continue
     const why = row.why ?? `${row.tool} configuration`
     for (const dir of judged) {
       for (const glob of row.files ?? [])

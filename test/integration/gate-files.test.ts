@@ -271,7 +271,13 @@ describe('test-runner configuration', () => {
     repo.write('tests/conftest.py', 'import pytest\n')
     editJson(repo, (d) => (d.jest = { testPathIgnorePatterns: ['.'] }))
     const tip = repo.commitAll('agent')
-    const { violations } = await judgeGate(git, base, tip, spec(), 1)
+    const runners = spec([
+      { name: 'unit', command: 'npx vitest run' },
+      { name: 'jest', command: ['npx', 'jest', '--ci'] },
+      { name: 'e2e', command: 'npx playwright test' },
+      { name: 'py', command: 'python -m pytest -q' },
+    ])
+    const { violations } = await judgeGate(git, base, tip, runners, 1)
     expect(violations.map((v) => v.file).sort()).toEqual([
       'jest.config.js',
       'package.json',
@@ -282,10 +288,31 @@ describe('test-runner configuration', () => {
     expect(violations.every((v) => v.constraint === 'gate_file' && v.severity === 'critical')).toBe(true)
     expect(violations.find((v) => v.file === 'vitest.config.ts')!.message).toContain('vitest')
 
-    await enforceGate(git, repo.dir, base, tip, spec(), { checkpoint: 1 })
+    await enforceGate(git, repo.dir, base, tip, runners, { checkpoint: 1 })
     expect(repo.read('vitest.config.ts')).toContain("include: ['test/**']")
     expect(repo.exists('playwright.config.ts')).toBe(false)
     expect(packageJson(repo).jest).toBeUndefined()
+  })
+
+  it('a runner the hooks never run is no judge: its configuration and a Makefile stay the agent’s', async () => {
+    const { repo, git, base } = project({
+      'vite.config.ts': 'export default {}\n',
+      Makefile: 'build:\n\ttrue\n',
+    })
+    repo.write('vite.config.ts', "export default { base: '/app/' }\n")
+    repo.write('Makefile', 'build:\n\tnode build.mjs\n')
+    repo.write('jest.config.js', 'module.exports = {}\n')
+    const tip = repo.commitAll('agent')
+    // The hook is `npm test`, whose script is `node test.mjs`: no vite, make or jest judges this work.
+    expect((await judgeGate(git, base, tip, spec(), 1)).violations).toEqual([])
+    const viaScript = project({ 'vite.config.ts': 'export default {}\n' })
+    editJson(viaScript.repo, (d) => (d.scripts.test = 'vitest run'))
+    const scriptBase = viaScript.repo.commitAll('the suite runs on vitest')
+    viaScript.repo.write('vite.config.ts', 'export default { test: { include: [] } }\n')
+    const scriptTip = viaScript.repo.commitAll('agent')
+    // ... but a script the hook runs that names vitest makes vite's configuration part of the gate.
+    const followed = await judgeGate(viaScript.git, scriptBase, scriptTip, spec(), 1)
+    expect(followed.violations.map((v) => v.file)).toEqual(['vite.config.ts'])
   })
 })
 
@@ -302,8 +329,14 @@ describe('what a runner loads instead of source', () => {
     repo.remove('cypress')
     symlinkSync('fake', join(repo.dir, 'cypress'))
     const tip = repo.commitAll('agent')
-    const { violations } = await enforceGate(git, repo.dir, base, tip, spec(), { checkpoint: 1 })
+    const withCypress = spec([
+      { name: 'tests', command: 'npm test' },
+      { name: 'e2e', command: 'npx cypress run' },
+    ])
+    const { violations } = await enforceGate(git, repo.dir, base, tip, withCypress, { checkpoint: 1 })
+    // `npx cypress run` names `cypress` too: the symlink the agent put there is itself a gate change.
     expect(violations.map((v) => v.file).sort()).toEqual([
+      'cypress',
       'cypress/support/e2e.js',
       'node_modules/vitest/vitest.mjs',
       'tests/__pycache__/test_add.cpython-312.pyc',
@@ -321,6 +354,7 @@ describe('the commit-only judgement (publish) and the worktree one (verify) agre
     const list = [
       { name: 'tests', command: 'npm test', gate_files: ['test/helpers/**'] },
       { name: 'check', command: ['node', 'check.mjs'] },
+      { name: 'unit', command: 'npx vitest run' },
     ]
     editJson(repo, (d) => {
       d.scripts.test = 'true'
