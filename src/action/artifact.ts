@@ -2,17 +2,24 @@
 // workflow (mode: aggregate) to post. Outside a runner with the artifact service this is a no-op.
 import * as core from '@actions/core'
 import { DefaultArtifactClient } from '@actions/artifact'
-import { existsSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import picomatch from 'picomatch'
 import type { SessionReport } from '../report/model.js'
 import type { ActionsContext } from '../github/context.js'
+import type { Sanitizer } from '../util/sanitize.js'
+import { stageUpload } from './redact.js'
 
 export function artifactName(sessionId: string): string {
   return `proctor-report-${sessionId}`
 }
 
-export async function uploadSessionArtifact(report: SessionReport, reportPath: string): Promise<void> {
+/** Uploads the (redacted) report and the checkpoint bundle beside `reportPath` as `proctor-report-<session>`. */
+export async function uploadSessionArtifact(
+  report: SessionReport,
+  reportPath: string,
+  sanitizer: Sanitizer,
+): Promise<void> {
   if (!process.env.ACTIONS_RUNTIME_TOKEN) {
     core.info(
       'proctor: no artifact service here (ACTIONS_RUNTIME_TOKEN unset); the report stays in the job summary',
@@ -20,10 +27,10 @@ export async function uploadSessionArtifact(report: SessionReport, reportPath: s
     return
   }
   const dir = dirname(reportPath)
-  const files = [reportPath, join(dir, 'checkpoints.bundle')].filter((file) => existsSync(file))
+  const { root, files } = stageUpload(dir, report, sanitizer, [join(dir, 'checkpoints.bundle')])
   try {
     const client = new DefaultArtifactClient()
-    await client.uploadArtifact(artifactName(report.session_id), files, dir, { retentionDays: 7 })
+    await client.uploadArtifact(artifactName(report.session_id), files, root, { retentionDays: 7 })
     core.info(`proctor: uploaded ${files.length} file(s) as artifact ${artifactName(report.session_id)}`)
   } catch (error) {
     core.warning(`proctor: could not upload the report artifact: ${(error as Error).message}`)

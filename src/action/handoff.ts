@@ -14,6 +14,8 @@ import { parseSessionReport } from '../report/aggregate.js'
 import type { SessionReport } from '../report/model.js'
 import { sanitizeRefPart } from '../session/session-id.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
+import type { Sanitizer } from '../util/sanitize.js'
+import { stageUpload } from './redact.js'
 
 export const HANDOFF_PREFIX = 'proctor-handoff-'
 export const BUNDLE_FILE = 'checkpoints.bundle'
@@ -34,6 +36,8 @@ export async function uploadHandoff(options: {
   report: SessionReport
   reportPath: string
   secrets: WithheldSecrets
+  /** Redacts the uploaded report.json like the log (the raw one stays on this machine). */
+  sanitizer: Sanitizer
 }): Promise<string | null> {
   const { report, reportPath, secrets } = options
   const dir = dirname(reportPath)
@@ -52,11 +56,11 @@ export async function uploadHandoff(options: {
   if (!secrets.values.ACTIONS_RUNTIME_TOKEN) {
     return 'no artifact service here (ACTIONS_RUNTIME_TOKEN unset): the verify job will find no handoff'
   }
-  const files = [reportPath, bundle].filter((file) => existsSync(file))
+  const { root, files } = stageUpload(dir, report, options.sanitizer, [bundle])
   const name = handoffArtifactName(report.session_id)
   try {
     await withSecretsInEnv(secrets, ARTIFACT_ENV, () =>
-      new DefaultArtifactClient().uploadArtifact(name, files, dir, { retentionDays: 7 }),
+      new DefaultArtifactClient().uploadArtifact(name, files, root, { retentionDays: 7 }),
     )
   } catch (error) {
     return `could not upload the handoff artifact ${name}: ${(error as Error).message}`
