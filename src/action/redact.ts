@@ -7,9 +7,15 @@ import { basename, join } from 'node:path'
 import { createSanitizer, type Sanitizer } from '../util/sanitize.js'
 import type { WithheldSecrets } from '../supervisor/agent-env.js'
 
-/** A sanitizer that knows the step's token and every runner secret withheld at start. */
+/**
+ * A sanitizer that knows the step's token and the runner's credentials withheld at start (the variables
+ * named *TOKEN*: not the other inputs or the service URLs, whose values are words such as "verify").
+ */
 export function uploadSanitizer(token: string, secrets: WithheldSecrets): Sanitizer {
-  return createSanitizer({ secrets: [token, ...Object.values(secrets.values)].filter(Boolean) })
+  const credentials = Object.entries(secrets.values)
+    .filter(([name]) => /TOKEN/i.test(name))
+    .map(([, value]) => value)
+  return createSanitizer({ secrets: [token, ...credentials].filter(Boolean) })
 }
 
 /** Every string in a JSON value, redacted (keys too: a key is text the agent may have chosen). */
