@@ -148,7 +148,7 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
       started,
     })
     if (!readOnly && handoff.tip) {
-      const why = pushRefusal(verifyJob, violations)
+      const why = pushRefusal(verifyJob, violations, hooks)
       report.pushed = why
         ? { ...notPushed(config), reason: why }
         : await pushExactly(git, handoff.sessionId, handoff.tip, config, head, credential)
@@ -267,11 +267,20 @@ function hookResult(
 }
 
 /** Why the checkpoints must not be pushed, or null. */
-function pushRefusal(verifyJob: VerifyJobRecord, violations: Violation[]): string | null {
+function pushRefusal(
+  verifyJob: VerifyJobRecord,
+  violations: Violation[],
+  hooks: StopHookResult[],
+): string | null {
   if (!verifyJob.success) return `the verify job did not succeed (GitHub recorded ${verifyJob.said})`
   const unpushable = violations.filter((v) => UNPUSHABLE.has(v.constraint) && atLeast(v.severity, 'error'))
   if (unpushable.length)
     return `the checkpoints hold content the policy forbids (${unpushable.map((v) => `${v.file}: ${v.constraint}`).join(', ')}); it is never pushed`
+  // Only a commit the verify job tested (and passed) is pushed: a handoff the verify job never saw (one
+  // uploaded from inside it under another session's name) has no results here.
+  const failed = hooks.filter((h) => h.verdict !== 'allow')
+  if (failed.length)
+    return `not every stop hook passed on this commit in the verify job (${failed.map((h) => h.name).join(', ')})`
   return null
 }
 

@@ -554,6 +554,49 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     expect(server.validationFailures).toEqual([])
   })
 
+  it('a handoff uploaded from inside the verify job under another session is never pushed nor passed', async () => {
+    const { service, server, jobs } = await startServers()
+    const repo = repository()
+    const agent = await agentJob(service, server, repo, { agent: 'fine' })
+    expect(agent.run.code, log(agent.run)).toBe(0)
+    const session = agent.run.outputs['session-id']!
+    const verify = await verifyJob(service, server, jobs, repo)
+    expect(verify.code, log(verify)).toBe(0)
+    // What code in the verify job could upload with the runtime token it can reach (sudo, memory): a
+    // handoff of a session the verify job never tested, with an untested commit.
+    const forgedSession = `${session}-x`
+    const ref = `refs/proctor/${forgedSession}`
+    const sh = (args: string[]) =>
+      execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
+    sh(['checkout', '-q', '-f', '--detach', `refs/proctor/${session}`])
+    writeFileSync(join(agent.dir, 'src/untested.js'), 'export const x = 1\n')
+    sh(['add', '-f', 'src/untested.js'])
+    sh(['commit', '-q', '-m', 'untested'])
+    const untested = sh(['rev-parse', 'HEAD'])
+    sh(['update-ref', ref, untested])
+    const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
+    sh(['bundle', 'create', '-q', bundle, ref, `^${repo.head}`])
+    const report = JSON.parse(handoffOf(service, RUN).files.get('report.json')!.toString('utf8')) as {
+      session_id: string
+      checkpoints: Array<{ sha: string; ref: string }>
+    }
+    report.session_id = forgedSession
+    report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: untested, ref })
+    service.store.seed(RUN, `proctor-handoff-${forgedSession}`, {
+      files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
+    })
+
+    const publish = await publishJob(service, server, repo)
+    expect(publish.code, log(publish)).toBe(1)
+    const [tests] = server.state.checkRunsNamed('proctor / tests')
+    expect(tests).toMatchObject({ conclusion: 'failure' })
+    expect(tests!.output.text).toContain(`${forgedSession}: no results of the verify job for this session`)
+    expect(repo.remoteSha(`refs/heads/proctor/${forgedSession}`)).toBeNull()
+    // The session the verify job tested and passed is pushed, exactly as handed off.
+    expect(repo.remoteSha(`refs/heads/proctor/${session}`)).toBe(agent.run.outputs['checkpoint-sha'])
+    expect(server.validationFailures).toEqual([])
+  })
+
   it('the verify job fails on an error violation, as the agent job does', async () => {
     const { service, server, jobs } = await startServers()
     const repo = repository(STRICT)
