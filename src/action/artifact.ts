@@ -65,13 +65,20 @@ export async function downloadReportArtifacts(
   return { files, problems }
 }
 
+export interface DownloadedArtifact {
+  name: string
+  dir: string
+  /** When the artifact service says it was created (ISO), if it says. */
+  createdAt: string | null
+}
+
 /**
  * Downloads the artifacts whose names match `pattern` (latest attempt of each session), each into its own
  * directory under `dest`. Never throws: what failed is listed in `problems`.
  */
 export async function downloadArtifacts(
   options: DownloadOptions,
-): Promise<{ artifacts: { name: string; dir: string }[]; problems: string[] }> {
+): Promise<{ artifacts: DownloadedArtifact[]; problems: string[] }> {
   const run = options.context.workflowRun
   const findBy = run
     ? {
@@ -88,7 +95,7 @@ export async function downloadArtifacts(
     }
   }
   const matches = picomatch(options.pattern)
-  const artifacts: { name: string; dir: string }[] = []
+  const artifacts: DownloadedArtifact[] = []
   const problems: string[] = []
   try {
     const client = new DefaultArtifactClient()
@@ -99,7 +106,11 @@ export async function downloadArtifacts(
       const path = join(options.dest, artifact.name.replace(/[^A-Za-z0-9._-]/g, '_'))
       try {
         await client.downloadArtifact(artifact.id, { path, ...(findBy ? { findBy } : {}) })
-        artifacts.push({ name: artifact.name, dir: path })
+        artifacts.push({
+          name: artifact.name,
+          dir: path,
+          createdAt: artifact.createdAt?.toISOString() ?? null,
+        })
       } catch (error) {
         problems.push(`artifact ${artifact.name} could not be downloaded: ${(error as Error).message}`)
       }

@@ -20,6 +20,7 @@ import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.
 import { ciOf } from './config.js'
 import type { ActionInputs } from './inputs.js'
 import { downloadArtifacts } from './artifact.js'
+import { sanitizeRefPart } from '../session/session-id.js'
 import {
   acceptHandoff,
   ARTIFACT_ENV,
@@ -41,8 +42,13 @@ export async function collectHandoffs(
   git: Git,
   head: string,
   secrets: WithheldSecrets,
+  /**
+   * Publish: when the verify job started (GitHub's record). A handoff artifact created after that second
+   * came from inside the verify job (code there can reach the runtime token), never from the agent job.
+   */
+  verifyStarted: string | null = null,
 ): Promise<HandoffResult[]> {
-  const found: { name: string; dir: string }[] = []
+  const found: { name: string; dir: string; createdAt?: string | null }[] = []
   const problems: string[] = []
   if (inputs.reports) {
     for (const dir of inputs.reports
@@ -65,8 +71,19 @@ export async function collectHandoffs(
     sessionId: 'handoff',
     problem: `no usable handoff from the agent job: ${problem}`,
   }))
-  for (const { name, dir } of found)
+  const latest = verifyStarted ? Date.parse(verifyStarted) + 999 : NaN
+  for (const { name, dir, createdAt } of found) {
+    const created = createdAt ? Date.parse(createdAt) : NaN
+    if (created > latest) {
+      results.push({
+        ok: false,
+        sessionId: sanitizeRefPart(name.replace(/^.*\//, '').replace(HANDOFF_PREFIX, '')),
+        problem: `the artifact ${name} was created at ${createdAt}, after the verify job started (${verifyStarted}): a handoff comes from the agent job, before that`,
+      })
+      continue
+    }
     results.push(await acceptHandoff(git, dir, name.replace(/^.*\//, ''), head))
+  }
   if (results.length === 0)
     results.push({ ok: false, sessionId: 'handoff', problem: 'no handoff from the agent job was found' })
   return results

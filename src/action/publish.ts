@@ -100,7 +100,7 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
   for (const problem of results.problems)
     core.warning(`proctor: verify results: ${sanitizer.forLog(problem)}`)
 
-  const handoffs = await collectHandoffs(inputs, env, ctx, token, git, head, secrets)
+  const handoffs = await collectHandoffs(inputs, env, ctx, token, git, head, secrets, verifyJob.startedAt)
   const gate = await gateFiles(git, dirs.root, configPath, config)
   const remoteUrl = await remoteUrlOf(git, config.checkpoints.remote)
   const credential = persisted

@@ -198,8 +198,14 @@ async function startServers() {
   return { service: artifacts, server: api, jobs }
 }
 
-/** What GitHub records when a job ends: its conclusion from the step's exit code. */
-function recordJob(jobs: StoredJob[], name: string, code: number | null, runId = RUN) {
+/** What GitHub records when a job ends: when it started, its conclusion from the step's exit code. */
+function recordJob(
+  jobs: StoredJob[],
+  name: string,
+  code: number | null,
+  runId = RUN,
+  startedAt = new Date().toISOString(),
+) {
   jobs.push({
     id: 9000 + jobs.length,
     runId,
@@ -207,6 +213,7 @@ function recordJob(jobs: StoredJob[], name: string, code: number | null, runId =
     runnerName: null,
     status: 'completed',
     conclusion: code === 0 ? 'success' : 'failure',
+    startedAt,
   })
 }
 
@@ -292,6 +299,7 @@ async function verifyJob(
   options: { fork?: boolean; runId?: number; token?: string; env?: Record<string, string> } = {},
 ): Promise<ActionResult & { dir: string }> {
   const dir = repo.checkout()
+  const startedAt = new Date().toISOString()
   const run = await runStep({
     entry: 'index',
     cwd: dir,
@@ -301,7 +309,7 @@ async function verifyJob(
     inputs: { mode: 'verify' },
     env: { ...runnerEnv(service, 'verify', options.runId), ...options.env },
   })
-  recordJob(jobs, 'verify', run.code, options.runId)
+  recordJob(jobs, 'verify', run.code, options.runId, startedAt)
   return { ...run, dir }
 }
 
@@ -554,7 +562,7 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     expect(server.validationFailures).toEqual([])
   })
 
-  it('a handoff uploaded from inside the verify job under another session is never pushed nor passed', async () => {
+  it('a handoff uploaded from inside the verify job (created after it started) is refused: never pushed nor passed', async () => {
     const { service, server, jobs } = await startServers()
     const repo = repository()
     const agent = await agentJob(service, server, repo, { agent: 'fine' })
@@ -590,7 +598,11 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     expect(publish.code, log(publish)).toBe(1)
     const [tests] = server.state.checkRunsNamed('proctor / tests')
     expect(tests).toMatchObject({ conclusion: 'failure' })
-    expect(tests!.output.text).toContain(`${forgedSession}: no results of the verify job for this session`)
+    expect(tests!.output.text).toMatch(
+      new RegExp(
+        `${forgedSession}: not run: the artifact proctor-handoff-${forgedSession} was created at .*, after the verify job started`,
+      ),
+    )
     expect(repo.remoteSha(`refs/heads/proctor/${forgedSession}`)).toBeNull()
     // The session the verify job tested and passed is pushed, exactly as handed off.
     expect(repo.remoteSha(`refs/heads/proctor/${session}`)).toBe(agent.run.outputs['checkpoint-sha'])
