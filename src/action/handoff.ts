@@ -1,8 +1,8 @@
 // The two-job layout's hand-over (docs/action.md#two-job-layout). The agent job (`handoff: true`) uploads
-// its checkpoints as a git bundle plus report.json as the artifact `proctor-handoff-<session>`; the verify
-// job reads it back. Everything in a handoff was within the agent's reach, so the verify side treats it as
-// untrusted data: the bundle must hold exactly the session's checkpoint ref, start from the commit the
-// verify job checked out and end at the checkpoint the report names; anything else is a tampered handoff.
+// its checkpoints as a git bundle plus report.json (redacted) as the artifact `proctor-handoff-<session>`;
+// the verify and publish jobs read it back. Everything in a handoff was within the agent's reach, so they
+// treat it as untrusted data: the bundle must hold exactly the session's checkpoint ref, start from the
+// commit the job checked out and end at the checkpoint the report names; anything else is tampered.
 import * as core from '@actions/core'
 import { DefaultArtifactClient } from '@actions/artifact'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
