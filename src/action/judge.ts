@@ -71,7 +71,9 @@ export async function collectHandoffs(
     sessionId: 'handoff',
     problem: `no usable handoff from the agent job: ${problem}`,
   }))
-  const latest = verifyStarted ? Date.parse(verifyStarted) + 999 : NaN
+  // GitHub records started_at to the second: the job started within that second, so an artifact of the
+  // same second may predate it. A finer record is compared as it is.
+  const latest = verifyStarted ? Date.parse(verifyStarted) + (/\.\d+Z?$/.test(verifyStarted) ? 0 : 999) : NaN
   for (const { name, dir, createdAt } of found) {
     const created = createdAt ? Date.parse(createdAt) : NaN
     if (created > latest) {

@@ -260,12 +260,12 @@ async function agentJob(
   service: ArtifactService,
   server: GitHubApiServer,
   repo: ReturnType<typeof repository>,
-  options: { agent?: string; leg?: string; fork?: boolean; leak?: boolean } = {},
+  options: { agent?: string; leg?: string; fork?: boolean; leak?: boolean; runId?: number } = {},
 ): Promise<AgentJob> {
   const dir = repo.checkout()
   const files = tempDir('proctor-e2e-dump-')
   const readToken = token('Read')
-  const runner = runnerEnv(service, 'agent')
+  const runner = runnerEnv(service, 'agent', options.runId)
   const run = await runStep({
     entry: 'index',
     cwd: dir,
@@ -618,6 +618,14 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     expect(verify.code, log(verify)).toBe(1)
     expect(verify.outputs).toMatchObject({ verdict: 'block', violations: '1' })
     expect(verify.stdout).toContain('docs/guide.md')
+
+    // `fail_on: never` does not turn the verify job green: its conclusion is the gate publish reads.
+    const lenient = repository(`${CONFIG}github:\n  fail_on: never\n`)
+    const broken = await agentJob(service, server, lenient, { agent: 'honest', runId: RUN + 3 })
+    expect(broken.run.code, log(broken.run)).toBe(0)
+    const strict = await verifyJob(service, server, jobs, lenient, { runId: RUN + 3 })
+    expect(strict.code, log(strict)).toBe(1)
+    expect(strict.outputs).toMatchObject({ verdict: 'block' })
   })
 
   it('a re-bundled forbidden secrets/key and a blob over max_file_size are judged by publish: policy fails, nothing is pushed', async () => {
