@@ -84,12 +84,7 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
       'proctor: read-only token (fork pull request): publishing into the job summary and an artifact only',
     )
 
-  const verifyJob = await readVerifyJob({
-    octokit,
-    ctx,
-    name: inputs.verifyJob,
-    ...(env.PROCTOR_VERIFY_JOB_RETRY_MS ? { delayMs: Number(env.PROCTOR_VERIFY_JOB_RETRY_MS) } : {}),
-  })
+  const verifyJob = await readVerifyJob({ octokit, ctx, name: inputs.verifyJob })
   core.info(`proctor: the verify job as GitHub recorded it: ${sanitizer.forLog(verifyJob.said)}`)
   const results = await downloadVerifyResults({
     ctx,
