@@ -149,7 +149,7 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
         : await pushExactly(git, handoff.sessionId, handoff.tip, config, head, credential)
       core.info(
         report.pushed.ok
-          ? `proctor: pushed ${handoff.tip} to ${report.pushed.branch}`
+          ? `proctor: pushed ${report.pushed.sha ?? handoff.tip} (the handed-off ${handoff.tip}) to ${report.pushed.branch}`
           : `proctor: checkpoints not pushed: ${report.pushed.reason}`,
       )
     }
