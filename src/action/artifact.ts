@@ -2,17 +2,24 @@
 // workflow (mode: aggregate) to post. Outside a runner with the artifact service this is a no-op.
 import * as core from '@actions/core'
 import { DefaultArtifactClient } from '@actions/artifact'
-import { existsSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import picomatch from 'picomatch'
 import type { SessionReport } from '../report/model.js'
 import type { ActionsContext } from '../github/context.js'
+import type { Sanitizer } from '../util/sanitize.js'
+import { stageUpload } from './redact.js'
 
 export function artifactName(sessionId: string): string {
   return `proctor-report-${sessionId}`
 }
 
-export async function uploadSessionArtifact(report: SessionReport, reportPath: string): Promise<void> {
+/** Uploads the (redacted) report and the checkpoint bundle beside `reportPath` as `proctor-report-<session>`. */
+export async function uploadSessionArtifact(
+  report: SessionReport,
+  reportPath: string,
+  sanitizer: Sanitizer,
+): Promise<void> {
   if (!process.env.ACTIONS_RUNTIME_TOKEN) {
     core.info(
       'proctor: no artifact service here (ACTIONS_RUNTIME_TOKEN unset); the report stays in the job summary',
@@ -20,10 +27,10 @@ export async function uploadSessionArtifact(report: SessionReport, reportPath: s
     return
   }
   const dir = dirname(reportPath)
-  const files = [reportPath, join(dir, 'checkpoints.bundle')].filter((file) => existsSync(file))
+  const { root, files } = stageUpload(dir, report, sanitizer, [join(dir, 'checkpoints.bundle')])
   try {
     const client = new DefaultArtifactClient()
-    await client.uploadArtifact(artifactName(report.session_id), files, dir, { retentionDays: 7 })
+    await client.uploadArtifact(artifactName(report.session_id), files, root, { retentionDays: 7 })
     core.info(`proctor: uploaded ${files.length} file(s) as artifact ${artifactName(report.session_id)}`)
   } catch (error) {
     core.warning(`proctor: could not upload the report artifact: ${(error as Error).message}`)
@@ -58,13 +65,20 @@ export async function downloadReportArtifacts(
   return { files, problems }
 }
 
+export interface DownloadedArtifact {
+  name: string
+  dir: string
+  /** When the artifact service says it was created (ISO), if it says. */
+  createdAt: string | null
+}
+
 /**
  * Downloads the artifacts whose names match `pattern` (latest attempt of each session), each into its own
  * directory under `dest`. Never throws: what failed is listed in `problems`.
  */
 export async function downloadArtifacts(
   options: DownloadOptions,
-): Promise<{ artifacts: { name: string; dir: string }[]; problems: string[] }> {
+): Promise<{ artifacts: DownloadedArtifact[]; problems: string[] }> {
   const run = options.context.workflowRun
   const findBy = run
     ? {
@@ -81,7 +95,7 @@ export async function downloadArtifacts(
     }
   }
   const matches = picomatch(options.pattern)
-  const artifacts: { name: string; dir: string }[] = []
+  const artifacts: DownloadedArtifact[] = []
   const problems: string[] = []
   try {
     const client = new DefaultArtifactClient()
@@ -92,7 +106,11 @@ export async function downloadArtifacts(
       const path = join(options.dest, artifact.name.replace(/[^A-Za-z0-9._-]/g, '_'))
       try {
         await client.downloadArtifact(artifact.id, { path, ...(findBy ? { findBy } : {}) })
-        artifacts.push({ name: artifact.name, dir: path })
+        artifacts.push({
+          name: artifact.name,
+          dir: path,
+          createdAt: artifact.createdAt?.toISOString() ?? null,
+        })
       } catch (error) {
         problems.push(`artifact ${artifact.name} could not be downloaded: ${(error as Error).message}`)
       }

@@ -1,8 +1,8 @@
 // The two-job layout's hand-over (docs/action.md#two-job-layout). The agent job (`handoff: true`) uploads
-// its checkpoints as a git bundle plus report.json as the artifact `proctor-handoff-<session>`; the verify
-// job reads it back. Everything in a handoff was within the agent's reach, so the verify side treats it as
-// untrusted data: the bundle must hold exactly the session's checkpoint ref, start from the commit the
-// verify job checked out and end at the checkpoint the report names; anything else is a tampered handoff.
+// its checkpoints as a git bundle plus report.json (redacted) as the artifact `proctor-handoff-<session>`;
+// the verify and publish jobs read it back. Everything in a handoff was within the agent's reach, so they
+// treat it as untrusted data: the bundle must hold exactly the session's checkpoint ref, start from the
+// commit the job checked out and end at the checkpoint the report names; anything else is tampered.
 import * as core from '@actions/core'
 import { DefaultArtifactClient } from '@actions/artifact'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
@@ -14,6 +14,8 @@ import { parseSessionReport } from '../report/aggregate.js'
 import type { SessionReport } from '../report/model.js'
 import { sanitizeRefPart } from '../session/session-id.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
+import type { Sanitizer } from '../util/sanitize.js'
+import { stageUpload } from './redact.js'
 
 export const HANDOFF_PREFIX = 'proctor-handoff-'
 export const BUNDLE_FILE = 'checkpoints.bundle'
@@ -34,6 +36,8 @@ export async function uploadHandoff(options: {
   report: SessionReport
   reportPath: string
   secrets: WithheldSecrets
+  /** Redacts the uploaded report.json like the log (the raw one stays on this machine). */
+  sanitizer: Sanitizer
 }): Promise<string | null> {
   const { report, reportPath, secrets } = options
   const dir = dirname(reportPath)
@@ -52,11 +56,11 @@ export async function uploadHandoff(options: {
   if (!secrets.values.ACTIONS_RUNTIME_TOKEN) {
     return 'no artifact service here (ACTIONS_RUNTIME_TOKEN unset): the verify job will find no handoff'
   }
-  const files = [reportPath, bundle].filter((file) => existsSync(file))
+  const { root, files } = stageUpload(dir, report, options.sanitizer, [bundle])
   const name = handoffArtifactName(report.session_id)
   try {
     await withSecretsInEnv(secrets, ARTIFACT_ENV, () =>
-      new DefaultArtifactClient().uploadArtifact(name, files, dir, { retentionDays: 7 }),
+      new DefaultArtifactClient().uploadArtifact(name, files, root, { retentionDays: 7 }),
     )
   } catch (error) {
     return `could not upload the handoff artifact ${name}: ${(error as Error).message}`

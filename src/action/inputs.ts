@@ -22,6 +22,8 @@ export interface ActionInputs {
   artifactPattern: string
   /** mode run: hand the session over to a verify job (artifact) instead of publishing or pushing. */
   handoff: boolean
+  /** mode publish: the name of the job (or matrix `name (…)` legs) that ran `mode: verify`. */
+  verifyJob: string
 }
 
 export class InputError extends Error {
@@ -54,6 +56,7 @@ export function readInputs(env: Env = process.env): ActionInputs {
     reports: input(env, 'reports'),
     artifactPattern: input(env, 'artifact-pattern'),
     handoff: /^(true|yes|1)$/i.test(input(env, 'handoff')),
+    verifyJob: input(env, 'verify-job') || 'verify',
   }
 }
 

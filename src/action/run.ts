@@ -21,9 +21,11 @@ import { agentCommand, readInputs, type ActionInputs } from './inputs.js'
 import { ciOf, loadActionConfig } from './config.js'
 import { runAggregate } from './aggregate.js'
 import { uploadSessionArtifact } from './artifact.js'
+import { uploadSanitizer } from './redact.js'
 import { STATE } from './state.js'
 // ---- trust split (docs/action.md#two-job-layout) ----
 import { runVerify } from './verify.js'
+import { runPublish } from './publish.js'
 import { uploadHandoff } from './handoff.js'
 import { gitServerUrl, pushCredential, warnPersistedCredentials, withholdRunnerSecrets } from './hygiene.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
@@ -63,15 +65,16 @@ export async function main(env: Record<string, string | undefined> = process.env
       runAggregate(inputs, env),
     )
   if (inputs.mode === 'verify') return runVerify(inputs, env, secrets)
+  if (inputs.mode === 'publish') return runPublish(inputs, env, secrets)
   if (inputs.mode !== 'run') {
-    core.error(`proctor: input mode: expected run, verify or aggregate, got "${inputs.mode}"`)
+    core.error(`proctor: input mode: expected run, verify, publish or aggregate, got "${inputs.mode}"`)
     return 2
   }
 
   const loaded = await loadActionConfig(inputs, env)
   if (!loaded) return 2
   const { config, ctx } = loaded
-  // The agent job of the two-job layout publishes and pushes nothing; the verify job does.
+  // The agent job of the two-job layout publishes and pushes nothing; the publish job does.
   if (inputs.handoff) config.checkpoints.push = 'never'
   const command = safe(() => agentCommand(inputs, config))
   if (!command || command instanceof Error) {
@@ -213,6 +216,8 @@ export async function main(env: Record<string, string | undefined> = process.env
     signalAt === null
       ? reportDeadline(env)
       : Math.min(FINISH_BUDGET_AFTER_SIGNAL_MS, signalAt + SIGKILL_AFTER_MS - EXIT_MARGIN_MS - Date.now())
+  // What leaves the machine is redacted like the log, with every secret the runner gave this step.
+  const uploads = uploadSanitizer(inputs.githubToken, secrets)
   const reporting = (async () => {
     const result = await reporter.finish(report)
     if (inputs.handoff) {
@@ -221,11 +226,12 @@ export async function main(env: Record<string, string | undefined> = process.env
         report,
         reportPath: outcome.reportPath,
         secrets,
+        sanitizer: uploads,
       })
       if (problem) core.error(`proctor: ${problem}`)
     } else if (readOnly) {
       await withSecretsInEnv(secrets, ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL'], () =>
-        uploadSessionArtifact(report, outcome.reportPath),
+        uploadSessionArtifact(report, outcome.reportPath, uploads),
       )
     }
     return result

@@ -192,8 +192,10 @@ ${steps.join('\n')}
 
 /**
  * The two-job layout, for triggers whose text or code anyone can write: the agent runs in a job with
- * `contents: read` and no token, and hands its checkpoints over as an artifact; a second job with the
- * write permissions re-runs the policy and the stop hooks itself and is the only one that publishes.
+ * `contents: read` and no token, and hands its checkpoints over as an artifact; a verify job with
+ * `contents: read` only re-runs the policy and the stop hooks (the agent's code runs there, never beside
+ * a write token); a publish job that runs none of the agent's code holds the write permissions, reads
+ * the verify job's conclusion from GitHub and alone publishes and pushes.
  */
 export function twoJobWorkflowTemplate(options: WorkflowOptions): string {
   const setup = AGENT_SETUPS[options.agent]
@@ -207,19 +209,19 @@ export function twoJobWorkflowTemplate(options: WorkflowOptions): string {
   ]
   const verify = [
     ...setupSteps(options, true),
-    `      - name: Verify the agent's work and publish
+    `      - name: Run the gates on the agent's work (no write token here)
         uses: ${options.action}
         with:
           mode: verify
-          artifact-pattern: proctor-handoff-*
-      # No steps after this one: the stop hooks ran the agent's code in this job.`,
+          artifact-pattern: proctor-handoff-*`,
   ]
-  return `# proctor, two-job layout: a supervised ${setup.title} session whose job holds no write token, and a
-# verify job that re-runs the gates on its work and alone publishes. The layout for triggers whose text
-# or code anyone can write (issues, comments, pull requests from forks). Written by
-# \`proctor init --agent ${options.agent} --layout two-job\`; docs/action.md#two-job-layout explains it.
+  return `# proctor, two-job layout: a supervised ${setup.title} session whose job holds no write token, a verify
+# job that re-runs the gates on its work (also without a write token: the stop hooks run the agent's
+# code), and a publish job that runs none of the agent's code and alone publishes and pushes. The
+# layout for triggers whose text or code anyone can write (issues, comments, pull requests from forks).
+# Written by \`proctor init --agent ${options.agent} --layout two-job\`; docs/action.md#two-job-layout explains it.
 ${secretNote(setup)}#
-# Make proctor / tests (and proctor / policy) required checks: the agent job cannot forge them.
+# Make proctor / tests (and proctor / policy) required checks: neither the agent nor its code can forge them.
 name: proctor
 
 on:
@@ -254,10 +256,31 @@ ${agent.join('\n')}
     runs-on: ubuntu-latest
     timeout-minutes: 20
     permissions:
+      contents: read # the stop hooks run the agent's code: no write token exists in this job
+    steps:
+${verify.join('\n')}
+
+  publish:
+    needs: [agent, verify]
+    # A failed verify job is published too (as failing checks); its conclusion is read from GitHub.
+    if: \${{ !cancelled() && needs.agent.result != 'skipped' }}
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    permissions:
       contents: write # push the checkpoint branch proctor/<session>
       pull-requests: write # the sticky PR comment
       checks: write # proctor / <hook> and proctor / policy
+      actions: read # the verify job's conclusion, as GitHub recorded it
     steps:
-${verify.join('\n')}
+      # No setup, no install: nothing of the agent's runs here.
+      - uses: actions/checkout@v5
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+          persist-credentials: false
+      - name: Publish the verified results
+        uses: ${options.action}
+        with:
+          mode: publish
+          verify-job: verify
 `
 }

@@ -100,9 +100,9 @@ export function policyCheckSummary(report: SessionReport): string {
   return `${n} violation${n === 1 ? '' : 's'} (${bySeverity.join(', ')}) across ${checkpoints} checkpoint${checkpoints === 1 ? '' : 's'}. Each is annotated on its file.`
 }
 
-/** The `proctor / policy` check's summary when the verify job judged `sessions` sessions. */
+/** The `proctor / policy` check's summary when the publish job judged `sessions` handed-off sessions. */
 export function verifiedPolicySummary(violations: readonly Violation[], sessions: number): string {
-  const over = `the verify job over ${sessions} session${sessions === 1 ? '' : 's'}`
+  const over = `the publish job over ${sessions} handed-off session${sessions === 1 ? '' : 's'}`
   const n = violations.length
   return n === 0
     ? `No policy violations (checked by ${over}).`

@@ -506,7 +506,7 @@ function transcriptSection(ctx: Ctx, open: boolean): Section {
     render(budget) {
       if (!report.output_tail) return ''
       const facts = `${formatSize(report.transcript.bytes)}${report.transcript.capped ? ', capped' : ''}`
-      // mode: verify — the transcript is only what the agent job handed over.
+      // modes verify/publish — the transcript is only what the agent job handed over.
       const who = report.agent_job ? ', as reported by the agent job' : ''
       const head = `<details${open ? ' open' : ''}>\n<summary>Transcript tail (${facts}${who})</summary>\n\n`
       const tail = '\n\n</details>'
@@ -517,7 +517,7 @@ function transcriptSection(ctx: Ctx, open: boolean): Section {
   }
 }
 
-// mode: verify — which parts are this job's verdict and which are the agent job's claims.
+// modes verify/publish — which parts are these jobs' verdict and which are the agent job's claims.
 function verifiedNote(ctx: Ctx): Section {
   const claim = ctx.report.agent_job
   return {
@@ -526,8 +526,9 @@ function verifiedNote(ctx: Ctx): Section {
       if (!claim) return ''
       const said = ctx.s.forMarkdown(`${claim.status}, verdict ${claim.verdict}`, 200)
       const text =
-        `> **Verified in a separate job.** The stop hooks and the policy ran in the verify job, on the agent's ` +
-        `checkpoints applied to a fresh checkout; the checks and this verdict are its own. ` +
+        `> **Verified in separate jobs.** The stop hooks ran in the verify job, which holds no write token, on ` +
+        `the agent's checkpoints applied to a fresh checkout; the job that publishes ran none of the agent's ` +
+        `code, judged the policy itself and passes a hook only if GitHub recorded the verify job as successful. ` +
         `The agent job reported: ${said} — shown for information, never as a verdict. ` +
         `The timeline and transcript below are as reported by the agent job.`
       return text.length <= budget ? text : ''

@@ -137,24 +137,41 @@ describe('proctor init', () => {
   })
 
   it.each(INIT_AGENTS)(
-    '--layout two-job --agent %s: the agent job holds no write token, verify publishes',
+    '--layout two-job --agent %s: neither the agent job nor the verify job holds a write token; publish runs no agent code',
     (agent) => {
       const text = twoJobWorkflowTemplate({ agent, action: 'acme/proctor@v1', install: 'npm ci' })
       expect(schemaErrors(text)).toEqual([])
       const workflow = parseYaml(text) as Workflow & {
-        jobs: Record<string, { needs?: string; steps: { uses?: string; with?: Record<string, unknown> }[] }>
+        jobs: Record<
+          string,
+          {
+            needs?: string | string[]
+            steps: { uses?: string; run?: string; with?: Record<string, unknown> }[]
+          }
+        >
       }
       expect(workflow.permissions).toEqual({})
-      const { agent: run, verify } = workflow.jobs
+      const { agent: run, verify, publish } = workflow.jobs
       expect(run!.permissions).toEqual({ contents: 'read' })
       expect(run!.if).toContain("!endsWith(github.actor, '[bot]')")
       const proctorStep = (job: typeof run) => job!.steps.find((s) => s.uses === 'acme/proctor@v1')!
       expect(proctorStep(run).with).toMatchObject({ mode: 'run', handoff: true, 'github-token': '' })
       expect(verify!.needs).toBe('agent')
-      expect(verify!.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', checks: 'write' })
+      // The stop hooks run the agent's code in the verify job: no write permission there.
+      expect(verify!.permissions).toEqual({ contents: 'read' })
       expect(proctorStep(verify).with).toEqual({ mode: 'verify', 'artifact-pattern': 'proctor-handoff-*' })
       expect(proctorStep(verify).env).toBeUndefined() // the agent's secret stays in the agent's job
-      for (const job of [run!, verify!]) {
+      expect(publish!.needs).toEqual(['agent', 'verify'])
+      expect(publish!.permissions).toEqual({
+        contents: 'write',
+        'pull-requests': 'write',
+        checks: 'write',
+        actions: 'read',
+      })
+      expect(proctorStep(publish).with).toEqual({ mode: 'publish', 'verify-job': 'verify' })
+      // Nothing but the checkout and proctor: no install, no setup that could run the agent's code.
+      expect(publish!.steps.map((s) => s.uses ?? s.run)).toEqual(['actions/checkout@v5', 'acme/proctor@v1'])
+      for (const job of [run!, verify!, publish!]) {
         const checkout = job.steps.find((s) => s.uses?.startsWith('actions/checkout@'))
         expect(checkout?.with?.['persist-credentials']).toBe(false)
       }

@@ -47,6 +47,10 @@ export interface StoredJob {
   runnerName: string | null
   /** Default in_progress. */
   status?: 'queued' | 'in_progress' | 'completed'
+  /** For a completed job; default success. */
+  conclusion?: 'success' | 'failure' | 'cancelled' | 'skipped' | 'neutral' | 'timed_out'
+  /** Default 2026-01-01T00:00:00Z. */
+  startedAt?: string
 }
 
 export interface StoredComment {
@@ -103,7 +107,7 @@ export interface GitHubApiServerOptions {
    * (list a run's artifacts, download one as a 302 to its zip) serve from it. Without it they answer 404.
    */
   artifacts?: ArtifactStore
-  /** Jobs of workflow runs (`actions/list-jobs-for-workflow-run-attempt`). */
+  /** Jobs of workflow runs (`actions/list-jobs-for-workflow-run-attempt`); the array may grow while running. */
   jobs?: StoredJob[]
 }
 
@@ -501,8 +505,8 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
           head_sha: '0'.repeat(40),
           name: j.name,
           status,
-          conclusion: status === 'completed' ? 'success' : null,
-          started_at: '2026-01-01T00:00:00Z',
+          conclusion: status === 'completed' ? (j.conclusion ?? 'success') : null,
+          started_at: j.startedAt ?? '2026-01-01T00:00:00Z',
           completed_at: status === 'completed' ? '2026-01-01T00:01:00Z' : null,
           runner_name: j.runnerName,
           runner_id: j.runnerName ? j.id : null,

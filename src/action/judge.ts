@@ -1,0 +1,289 @@
+// What the verify and publish jobs of the two-job layout (docs/action.md#two-job-layout) both do with
+// the agent job's handoffs: collect and check them, judge a session's diff from git objects (gate files
+// changed, the policy), and build the session report around what the agent job only claimed.
+import * as core from '@actions/core'
+import { tmpdir } from 'node:os'
+import { join, relative, resolve, sep } from 'node:path'
+import type { Config } from '../config/schema.js'
+import type { Git } from '../git/runner.js'
+import { diffTrees, type ChangedFile } from '../checkpoints/diff.js'
+import { evaluatePolicy } from '../policy/index.js'
+import { enforceGate, judgeGate, type GateSpec } from '../hooks/gate-files.js'
+import {
+  REPORT_SCHEMA_VERSION,
+  type SessionEvent,
+  type SessionReport,
+  type StopHookResult,
+  type Violation,
+} from '../report/model.js'
+import type { ActionsContext } from '../github/context.js'
+import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
+import { ciOf } from './config.js'
+import type { ActionInputs } from './inputs.js'
+import { downloadArtifacts } from './artifact.js'
+import { sanitizeRefPart } from '../session/session-id.js'
+import {
+  acceptHandoff,
+  ARTIFACT_ENV,
+  HANDOFF_PREFIX,
+  type AcceptedHandoff,
+  type HandoffResult,
+} from './handoff.js'
+
+type Env = Record<string, string | undefined>
+
+export const DEFAULT_HANDOFF_PATTERN = `${HANDOFF_PREFIX}*`
+
+/** The handoffs on disk (`reports`: directories) or downloaded (`artifact-pattern`), each accepted or not. */
+export async function collectHandoffs(
+  inputs: ActionInputs,
+  env: Env,
+  ctx: ActionsContext,
+  token: string,
+  git: Git,
+  head: string,
+  secrets: WithheldSecrets,
+  /**
+   * Publish: when the verify job started (GitHub's record). A handoff artifact created after that second
+   * came from inside the verify job (code there can reach the runtime token), never from the agent job.
+   */
+  verifyStarted: string | null = null,
+): Promise<HandoffResult[]> {
+  const found: { name: string; dir: string; createdAt?: string | null }[] = []
+  const problems: string[] = []
+  if (inputs.reports) {
+    for (const dir of inputs.reports
+      .split(/[\n,]/)
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      found.push({ name: dir, dir: resolve(dir) })
+    }
+  } else {
+    const pattern = inputs.artifactPattern || DEFAULT_HANDOFF_PATTERN
+    const dest = join(env.RUNNER_TEMP || tmpdir(), `proctor-handoffs-${process.pid}`)
+    const downloaded = await withSecretsInEnv(secrets, ARTIFACT_ENV, () =>
+      downloadArtifacts({ pattern, dest, token, context: ctx }),
+    )
+    found.push(...downloaded.artifacts)
+    problems.push(...downloaded.problems)
+  }
+  const results: HandoffResult[] = problems.map((problem) => ({
+    ok: false as const,
+    sessionId: 'handoff',
+    problem: `no usable handoff from the agent job: ${problem}`,
+  }))
+  // GitHub records started_at to the second: the job started within that second, so an artifact of the
+  // same second may predate it. A finer record is compared as it is.
+  const latest = verifyStarted ? Date.parse(verifyStarted) + (/\.\d+Z?$/.test(verifyStarted) ? 0 : 999) : NaN
+  for (const { name, dir, createdAt } of found) {
+    const created = createdAt ? Date.parse(createdAt) : NaN
+    if (created > latest) {
+      results.push({
+        ok: false,
+        sessionId: sanitizeRefPart(name.replace(/^.*\//, '').replace(HANDOFF_PREFIX, '')),
+        problem: `the artifact ${name} was created at ${createdAt}, after the verify job started (${verifyStarted}): a handoff comes from the agent job, before that`,
+      })
+      continue
+    }
+    results.push(await acceptHandoff(git, dir, name.replace(/^.*\//, ''), head))
+  }
+  if (results.length === 0)
+    results.push({ ok: false, sessionId: 'handoff', problem: 'no handoff from the agent job was found' })
+  return results
+}
+
+/** What defines the gate (src/hooks/gate-files.ts): this checkout's config file and stop hooks. */
+export function gateSpec(root: string, configPath: string | null, config: Config): GateSpec {
+  const hookDir = relative(root, process.cwd()).split(sep).join('/')
+  return {
+    configFile: configPath ? relative(root, configPath).split(sep).join('/') : null,
+    hooks: config.stop_hooks,
+    hookDir: hookDir.startsWith('..') ? '' : hookDir,
+  }
+}
+
+/**
+ * One session's diff (checked-out commit → the handoff's last checkpoint), judged from git objects: sizes
+ * come from the blobs, symlink targets from git. A change to the gate is a critical `gate_file` violation.
+ * `enforce` (verify, where the tip is checked out in `worktree`): the gate is then put back to the
+ * checked-out version so the hooks run the user's judge; without it (publish) nothing is touched.
+ */
+export async function judgeDiff(o: {
+  git: Git
+  head: string
+  tip: string
+  gate: GateSpec
+  config: Config
+  worktree: string
+  checkpoint: number | null
+  enforce?: boolean
+}): Promise<{ files: ChangedFile[]; violations: Violation[] }> {
+  const files = await diffTrees(o.git, o.head, o.tip)
+  const gate = o.enforce
+    ? await enforceGate(o.git, o.worktree, o.head, o.tip, o.gate, { checkpoint: o.checkpoint, files })
+    : await judgeGate(o.git, o.head, o.tip, o.gate, o.checkpoint)
+  const violations: Violation[] = [
+    ...gate.violations,
+    ...evaluatePolicy({
+      files,
+      checkpoint: o.checkpoint,
+      worktree: o.worktree,
+      policy: o.config.policy,
+      scope: 'cumulative',
+    }),
+  ]
+  return { files, violations }
+}
+
+/** The last checkpoint's sequence number the agent job claimed (for the violations' `checkpoint`). */
+export function claimedSeq(handoff: AcceptedHandoff): number | null {
+  return handoff.claimed.checkpoints.at(-1)?.seq ?? null
+}
+
+/**
+ * A session report of this job: `verdict`, `reason`, `violations` and `stop_hooks` are this job's; the
+ * rest (events, transcript tail, checkpoints) is what the agent job handed over, shown as reported.
+ */
+export function sessionReport(o: {
+  handoff: AcceptedHandoff
+  verdict: 'allow' | 'block'
+  reason: string | null
+  violations: Violation[]
+  stopHooks: StopHookResult[]
+  ctx: ActionsContext
+  started: number
+}): SessionReport {
+  const claimed = o.handoff.claimed
+  const ended = Date.now()
+  return {
+    schema: REPORT_SCHEMA_VERSION,
+    session_id: o.handoff.sessionId,
+    status: 'completed',
+    verdict: o.verdict,
+    exit_code: o.verdict === 'allow' ? 0 : 1,
+    signal: null,
+    reason: o.reason,
+    started_at: new Date(o.started).toISOString(),
+    ended_at: new Date(ended).toISOString(),
+    duration_ms: ended - o.started,
+    command: stringList(claimed.command),
+    cwd: process.cwd(),
+    mode: claimed.mode === 'pty' ? 'pty' : 'pipe',
+    events: reportedEvents(claimed.events),
+    checkpoints: claimed.checkpoints,
+    violations: o.violations,
+    stop_hooks: o.stopHooks,
+    rounds: 1,
+    pushed: null,
+    transcript: {
+      path: '',
+      bytes: typeof claimed.transcript?.bytes === 'number' ? claimed.transcript.bytes : 0,
+      capped: claimed.transcript?.capped === true,
+    },
+    output_tail: typeof claimed.output_tail === 'string' ? claimed.output_tail : '',
+    ci: ciOf(o.ctx),
+    agent_job: {
+      session_id: o.handoff.sessionId,
+      status: String(claimed.status),
+      verdict: String(claimed.verdict),
+      reason: typeof claimed.reason === 'string' ? claimed.reason : null,
+      stop_hooks: Array.isArray(claimed.stop_hooks) ? claimed.stop_hooks : [],
+    },
+  }
+}
+
+/** A handoff that could not be used: every hook and the policy fail, saying why. */
+export function rejectedReport(
+  sessionId: string,
+  problem: string,
+  config: Config,
+  ctx: ActionsContext,
+  started: number,
+): SessionReport {
+  const now = new Date().toISOString()
+  const reason = `not run: ${problem}`
+  return {
+    schema: REPORT_SCHEMA_VERSION,
+    session_id: sessionId,
+    status: 'errored',
+    verdict: 'block',
+    exit_code: 1,
+    signal: null,
+    reason: `the agent job's handoff was rejected: ${problem}`,
+    started_at: new Date(started).toISOString(),
+    ended_at: now,
+    duration_ms: Date.now() - started,
+    command: [],
+    cwd: process.cwd(),
+    mode: 'pipe',
+    events: [],
+    checkpoints: [],
+    violations: [
+      {
+        checkpoint: null,
+        file: 'proctor-handoff',
+        constraint: 'handoff',
+        severity: 'critical',
+        message: `the agent job's handoff was rejected: ${problem}`,
+        suggestion: 'Re-run the workflow; a handoff that does not match its own report is never trusted',
+      },
+    ],
+    stop_hooks: config.stop_hooks.map((hook) => ({
+      name: hook.name,
+      verdict: 'block' as const,
+      reason,
+      exit_code: null,
+      duration_ms: 0,
+      round: 1,
+    })),
+    rounds: 0,
+    pushed: null,
+    transcript: { path: '', bytes: 0, capped: false },
+    output_tail: '',
+    ci: ciOf(ctx),
+    agent_job: {
+      session_id: sessionId,
+      status: 'unknown',
+      verdict: 'unknown',
+      reason: problem,
+      stop_hooks: [],
+    },
+  }
+}
+
+/** Logs a rejected handoff and returns its report. */
+export function rejected(
+  result: Extract<HandoffResult, { ok: false }>,
+  config: Config,
+  ctx: ActionsContext,
+  started: number,
+  forLog: (text: string) => string,
+): SessionReport {
+  core.error(`proctor: handoff ${result.sessionId} rejected: ${forLog(result.problem)}`)
+  return rejectedReport(result.sessionId, result.problem, config, ctx, started)
+}
+
+function reportedEvents(events: unknown): SessionEvent[] {
+  if (!Array.isArray(events)) return []
+  return events.flatMap((e: unknown) => {
+    const x = e as Partial<SessionEvent> | null
+    return x &&
+      typeof x === 'object' &&
+      typeof x.kind === 'string' &&
+      typeof x.message === 'string' &&
+      typeof x.at === 'number'
+      ? [
+          {
+            at: x.at,
+            kind: x.kind,
+            message: x.message,
+            ...(typeof x.name === 'string' ? { name: x.name } : {}),
+          },
+        ]
+      : []
+  })
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+}
