@@ -1,12 +1,12 @@
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-CYvyl6BX.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-io27iHfE.js';
 const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { g as ensureStateDir, l as loadConfig, b as defaultConfig, h as checkpointRef } from './chunks/checkpoints-create-BU9OSQ-n.js';
+import { g as ensureStateDir, l as loadConfig, b as defaultConfig, h as checkpointRef } from './chunks/checkpoints-create-BoewJYLD.js';
 import { r as reconcileOrphans } from './chunks/registry-BGnwAokv.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-BjwQL7-b.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-D4KXn9aH.js';
 import { p as parseSessionReport } from './chunks/aggregate-BN8JCCgz.js';
 import { R as ReportBuilder } from './chunks/agent-env-CqoSbE4k.js';
-import { b as readActionsContext, l as linksFor } from './chunks/markdown-DcdCdARX.js';
+import { b as readActionsContext, l as linksFor } from './chunks/markdown-BL1AlHtL.js';
 import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
 import './chunks/words-DauqAYQC.js';
 

@@ -1,15 +1,16 @@
 // The gate of the two-job layout end to end (docs/action.md#gate-files), through the BUILT action: the
 // agent job runs the `npm test` hook `proctor init` writes on an agent that breaks the code and forges its
 // own pass — by rewriting `scripts.test` in package.json, or a helper the test imports — then the verify
-// job runs on a fresh clone. What a user sees: `proctor / tests` fails with the real test's output and
-// `proctor / policy` fails with a `gate_file` annotation on the file the agent forged.
+// job runs the hooks on a fresh clone and the publish job publishes. What a user sees: `proctor / tests`
+// fails with the real test's output and `proctor / policy` fails with a `gate_file` annotation on the file
+// the agent forged.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest'
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startGitHubApiServer, type GitHubApiServer } from '../servers/github-api.js'
+import { startGitHubApiServer, type GitHubApiServer, type StoredJob } from '../servers/github-api.js'
 import { startArtifactService, type ArtifactService } from '../servers/artifact-service.js'
 import { startGitHttpServer, type GitHttpServer } from '../servers/git-http.js'
 import { isolatedGitEnv, makeTempRepo } from '../helpers/git-repo.js'
@@ -127,10 +128,11 @@ describe('the two-job layout’s gate', { timeout: 180_000 }, () => {
     ['script', 'package.json', /scripts\.test in package\.json/],
     ['helper', 'test/helpers/assert.mjs', /test\/helpers\/assert\.mjs.*gate_files of stop hook tests/],
   ])(
-    'an agent that forges its pass through the %s: the agent job says allow, proctor / tests fails in verify',
+    'an agent that forges its pass through the %s: the agent job says allow, verify runs the real judge and publish fails proctor / tests',
     async (forge, forged, message) => {
       artifacts = await startArtifactService()
-      api = await startGitHubApiServer({ artifacts: artifacts.store })
+      const jobs: StoredJob[] = []
+      api = await startGitHubApiServer({ artifacts: artifacts.store, jobs })
       const repo = repository()
       const event = {
         name: 'pull_request',
@@ -148,19 +150,39 @@ describe('the two-job layout’s gate', { timeout: 180_000 }, () => {
       expect(agent.code, agent.stdout + agent.stderr).toBe(0)
       // The forged judge passed the broken work in the agent's own job.
       expect(agent.outputs.verdict).toBe('allow')
-      const session = agent.outputs['session-id']!
 
+      const verifyStarted = new Date().toISOString()
       const verify = await runStep({
         entry: 'index',
         cwd: repo.checkout(),
         event,
-        token: writeToken,
+        token: token('Read'),
         inputs: { mode: 'verify' },
         ...job(artifacts, api, 'verify'),
       })
       expect(verify.code, verify.stdout + verify.stderr).toBe(1)
       expect(verify.outputs).toMatchObject({ verdict: 'block' })
       // The verify job ran the checked-out judge on the agent's code: the real test failed.
+      expect(verify.stdout).toContain('expected 3, got -1')
+      jobs.push({
+        id: 9001,
+        runId: RUN,
+        name: 'verify',
+        runnerName: null,
+        status: 'completed',
+        conclusion: 'failure',
+        startedAt: verifyStarted,
+      })
+
+      const publish = await runStep({
+        entry: 'index',
+        cwd: repo.checkout(),
+        event,
+        token: writeToken,
+        inputs: { mode: 'publish' },
+        ...job(artifacts, api, 'publish'),
+      })
+      expect(publish.code, publish.stdout + publish.stderr).toBe(1)
       const [tests] = api.state.checkRunsNamed('proctor / tests')
       expect(tests).toMatchObject({ head_sha: repo.head, conclusion: 'failure' })
       expect(tests!.output.text).toContain('expected 3, got -1')
@@ -173,10 +195,8 @@ describe('the two-job layout’s gate', { timeout: 180_000 }, () => {
           message: expect.stringMatching(message),
         }),
       ])
-      // What is pushed is the agent's work as it made it, for a reviewer to read.
-      const pushed = `refs/heads/proctor/${session}`
-      expect(repo.show(pushed, 'src/add.js')).toContain('a - b')
-      if (forge === 'script') expect(repo.show(pushed, 'package.json')).toContain('echo tests pass')
+      // Work whose gate failed is not pushed; the handoff artifact still holds it.
+      expect(git.requests.filter((r) => r.url.includes('git-receive-pack'))).toEqual([])
       expect(api.validationFailures).toEqual([])
     },
   )
