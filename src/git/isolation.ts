@@ -29,9 +29,15 @@ import path from 'node:path'
 
 import { readGitDirs } from './on-disk.js'
 
-/** Subcommands that read the worktree or a remote: run against the shadow git dir. */
+/**
+ * Subcommands that read the worktree or a remote: run against the shadow git dir. Every command that writes
+ * an index is among them: writing one re-hashes "racily clean" entries from the worktree, through the
+ * clean filter (write-tree and read-tree do that too).
+ */
 const SHADOW_COMMANDS = new Set([
   'add',
+  'read-tree',
+  'write-tree',
   'rm',
   'update-index',
   'status',
