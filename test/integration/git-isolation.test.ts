@@ -113,7 +113,8 @@ describe("proctor's checkpoint git runs nothing the agent configured", () => {
     // The agent's loop: a separate process that puts the filter back as fast as it can.
     const loop = spawn(
       'sh',
-      ['-c', `while :; do printf '%s' "$0" > ${JSON.stringify(config)}; done`, planted],
+      // Written beside and renamed over: git never reads a half-written file, as a careful agent would do.
+      ['-c', `while :; do printf '%s' "$0" > "$1.new" && mv -f "$1.new" "$1"; done`, planted, config],
       {
         stdio: 'ignore',
       },
