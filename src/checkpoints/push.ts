@@ -172,7 +172,7 @@ export class PushQueue {
       this.record = {
         ...this.record,
         ok: false,
-        reason: `push timed out after ${formatDuration(this.budget)} (checkpoints.push_timeout)`,
+        reason: `push timed out after ${seconds(this.budget)} (checkpoints.push_timeout)`,
       }
     } finally {
       this.deadline = Infinity
@@ -331,6 +331,11 @@ function firstLine(outcome: PushOutcome): string {
 function describe(error: unknown): string {
   if (error instanceof GitError) return error.message.split('\n')[0] ?? error.message
   return error instanceof Error ? error.message : String(error)
+}
+
+/** A deadline as the config would write it: `60s`, `1.5s`. */
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : formatDuration(ms)
 }
 
 function defaultSleep(ms: number): Promise<void> {

@@ -125,6 +125,6 @@ describe('proctor run --timeout with push: always and a remote that never answer
     expect(took).toBeLessThan(12_000)
     const report = onlyReport(r)
     expect(report.pushed).toMatchObject({ ok: false })
-    expect(report.pushed!.reason).toBe('push timed out after 3.0s (checkpoints.push_timeout)')
+    expect(report.pushed!.reason).toBe('push timed out after 3s (checkpoints.push_timeout)')
   })
 })
