@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import type { PushRecord } from '../report/model.js'
+import { credentialFits } from '../git/credentials.js'
 import { GitError } from '../git/errors.js'
 import { formatDuration } from '../util/units.js'
 import type { Git, PushOutcome } from '../git/runner.js'
@@ -194,6 +195,17 @@ export class PushQueue {
       return
     }
     this.record.remote = this.options.remote
+    const secret = this.options.secretConfig
+    if (secret && secret.length > 0 && !credentialFits(secret, remoteUrl)) {
+      // The token was issued for another origin: pushing without it would fail, pushing with it could hand
+      // it to whoever serves this URL (a local repository's hooks see it). Neither is a safe push.
+      this.record = {
+        ...this.record,
+        ok: false,
+        reason: `${describeUrl(remoteUrl)} is not on the host proctor's token is for: pushing there could hand the token to its hooks; checkpoints stay local`,
+      }
+      return
+    }
     const target = `refs/heads/${this.branch}`
     const attempts = this.options.maxAttempts ?? 5
     let candidate =
@@ -331,6 +343,18 @@ function firstLine(outcome: PushOutcome): string {
 function describe(error: unknown): string {
   if (error instanceof GitError) return error.message.split('\n')[0] ?? error.message
   return error instanceof Error ? error.message : String(error)
+}
+
+/** A URL for the report, without any credentials embedded in it. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    parsed.username = ''
+    parsed.password = ''
+    return parsed.toString()
+  } catch {
+    return url
+  }
 }
 
 /** A deadline as the config would write it: `60s`, `1.5s`. */

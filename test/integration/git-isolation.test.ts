@@ -254,6 +254,45 @@ describe('the push reaches only the URL fixed at the start, and the token nothin
   })
 })
 
+describe('the token goes only where it belongs', () => {
+  it('a remote whose URL is a local repository (its hooks would see the env) gets no push with the token', async () => {
+    const { markers, env } = agentHome()
+    const trap = tempDir('proctor-trap-')
+    cleanups.push(() => fs.rmSync(trap, { recursive: true, force: true }))
+    execFileSync('git', ['init', '-q', '--bare', trap])
+    const dump = path.join(markers, 'pre-receive')
+    fs.writeFileSync(path.join(trap, 'hooks/pre-receive'), `#!/bin/sh\nenv > ${JSON.stringify(dump)}\n`)
+    fs.chmodSync(path.join(trap, 'hooks/pre-receive'), 0o755)
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    cleanups.push(repo.cleanup)
+    // What a post step would read after the agent rewrote .git/config: origin is the agent's repository.
+    repo.git(['remote', 'add', 'origin', trap])
+    const git = new Git({ cwd: repo.dir, env })
+    const store = new CheckpointStore({ git, session: 'tok', maxFileSize: 1 << 20 })
+    cleanups.push(() => store.close().catch(() => undefined))
+    const queue = new PushQueue({
+      git,
+      session: 'tok',
+      remote: 'origin',
+      branchTemplate: 'proctor/{session}',
+      mode: 'always',
+      sessionDir: path.join(repo.dir, '.proctor/sessions/tok'),
+      base: repo.git(['rev-parse', 'HEAD']).trim(),
+      backoffMs: [1],
+      secretConfig: tokenHeaderConfig('https://github.com/owner/repo', 'tok-123'),
+    })
+    repo.write('a.txt', 'b\n')
+    await store.create('interval')
+    const record = await queue.flush()
+    // (before: the push went there, and the hook's environment held GIT_CONFIG_VALUE_0=AUTHORIZATION: basic …)
+    expect(fs.existsSync(dump) ? fs.readFileSync(dump, 'utf8') : '').not.toMatch(/AUTHORIZATION/i)
+    expect(ran(markers)).toEqual([])
+    expect(record.ok).toBe(false)
+    expect(record.reason).toMatch(/is not on the host proctor's token is for/)
+    expect(record.bundle).not.toBeNull()
+  })
+})
+
 describe('checkpoints.push_timeout bounds the whole push', () => {
   it('a remote that accepts and never answers: "push timed out after 1.5s" within the deadline, no git left', async () => {
     const sockets = new Set<Socket>()
