@@ -254,6 +254,25 @@ describe('the push reaches only the URL fixed at the start, and the token nothin
   })
 })
 
+describe("the user's own remote settings from before the session still count", () => {
+  it('a pushurl, or a url rewritten by insteadOf, as configured at the start is where the push goes', async () => {
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    cleanups.push(repo.cleanup)
+    repo.git(['config', 'url.https://git.example.com/.insteadOf', 'ex:'])
+    repo.git(['remote', 'add', 'origin', 'ex:team/repo.git'])
+    repo.git(['remote', 'add', 'mirror', 'https://a.example.com/r.git'])
+    repo.git(['config', 'remote.mirror.pushurl', 'https://b.example.com/r.git'])
+    const git = new Git({ cwd: repo.dir, env: repo.env })
+    expect(await git.trustedPushUrl('origin')).toBe('https://git.example.com/team/repo.git')
+    expect(await git.trustedPushUrl('mirror')).toBe('https://b.example.com/r.git')
+    // Changed afterwards (by the agent): not followed.
+    repo.git(['remote', 'set-url', 'origin', '/tmp/elsewhere.git'])
+    expect(await git.trustedPushUrl('origin')).toBe('https://git.example.com/team/repo.git')
+    expect(await git.trustedPushUrl('nope')).toBeNull()
+    expect(await git.trustedPushUrl('https://x.example.com/y.git')).toBe('https://x.example.com/y.git')
+  })
+})
+
 describe('the token goes only where it belongs', () => {
   it('a remote whose URL is a local repository (its hooks would see the env) gets no push with the token', async () => {
     const { markers, env } = agentHome()
