@@ -38,6 +38,27 @@ export interface GitBufferResult {
 /** How long a timed-out git has to exit after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 2_000
 
+/**
+ * Process groups of gits with a deadline still running. They are not in proctor's group, so a Ctrl-C in the
+ * terminal does not reach them: when proctor exits, whatever is left of them goes with it.
+ */
+const liveGroups = new Set<number>()
+let exitHook = false
+function trackGroup(pid: number): void {
+  liveGroups.add(pid)
+  if (exitHook) return
+  exitHook = true
+  process.once('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+  })
+}
+
 export function runGit(call: GitInvocation): Promise<GitBufferResult> {
   const { cwd } = call
   // spawn() reports a missing cwd as a missing binary (ENOENT either way): tell them apart first.
@@ -55,6 +76,7 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
       windowsHide: true,
       detached: group,
     })
+    if (group && child.pid) trackGroup(child.pid)
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     let timedOut = false
@@ -93,6 +115,7 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
     // 'close', not 'exit': every byte of stdout/stderr has arrived by then.
     child.on('close', (code, signal) => {
       clearTimeout(timer)
+      if (child.pid) liveGroups.delete(child.pid)
       if (settled) return
       settled = true
       const outcome = outcomeOf(call, Buffer.concat(stdout), Buffer.concat(stderr), code, signal, timedOut)

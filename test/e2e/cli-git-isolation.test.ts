@@ -128,3 +128,55 @@ describe('proctor run --timeout with push: always and a remote that never answer
     expect(report.pushed!.reason).toBe('push timed out after 3s (checkpoints.push_timeout)')
   })
 })
+
+describe('proctor run interrupted while a push hangs', () => {
+  it('SIGINT: proctor exits 130 in its cancel window and takes the hanging git (and git-remote-http) with it', async () => {
+    const sockets = new Set<Socket>()
+    let connected: () => void = () => undefined
+    const firstConnection = new Promise<void>((ok) => (connected = ok))
+    const server = createServer((socket) => {
+      sockets.add(socket)
+      socket.on('close', () => sockets.delete(socket))
+      socket.resume()
+      connected()
+    })
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
+    cleanups.push(() => {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+    })
+    const r = makeTempRepo({ files: { 'README.md': '# test\n' } })
+    cleanups.push(r.cleanup)
+    r.git([
+      'remote',
+      'add',
+      'origin',
+      `http://127.0.0.1:${(server.address() as { port: number }).port}/r.git`,
+    ])
+    r.write('proctor.yml', 'checkpoints: { push: always }\n')
+    r.commitAll('config')
+    const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1' }
+    for (const key of Object.keys(env)) if (key.startsWith('GITHUB_') || key === 'CI') delete env[key]
+    const child = spawn(
+      process.execPath,
+      [cli, 'run', '--no-pty', '--', 'sh', '-c', 'echo work > work.txt; echo ready; sleep 60'],
+      { cwd: r.dir, env, stdio: ['ignore', 'pipe', 'ignore'] },
+    )
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)))
+    const ready = new Promise<void>((ok) =>
+      child.stdout.on('data', (d: Buffer) => d.includes('ready') && ok()),
+    )
+    await ready
+    child.kill('SIGINT')
+    // The final push starts, connects and hangs; proctor's cancel window ends it.
+    await firstConnection
+    expect(await exited).toBe(130)
+    // Every connection git made is closed: no git left running for nobody (before: git push and
+    // git-remote-http lived on, holding the connection).
+    await new Promise<void>((done) => {
+      const check = (): void => (sockets.size === 0 ? done() : void setTimeout(check, 20))
+      check()
+    })
+    expect(sockets.size).toBe(0)
+  })
+})
