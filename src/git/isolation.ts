@@ -109,13 +109,17 @@ export type RawRun = (args: string[], okExitCodes?: number[]) => Promise<string>
 
 /**
  * The isolation of the repository whose worktree holds `cwd`, read now (in a session: the runner's first
- * call, before the agent starts); null for a bare repository or outside one (no worktree to hash).
+ * call, before the agent starts); null for a bare repository or outside one (no worktree to hash). It fails
+ * closed: when it cannot be made (the config cannot be read, no private directory), it rejects, and so does
+ * every call that needed it, rather than run with the repository's config.
  */
 export async function makeIsolation(cwd: string, run: RawRun): Promise<Isolation | null> {
   try {
     return await isolate(cwd, run, readGitDirs(cwd))
-  } catch {
-    return null
+  } catch (error) {
+    throw new Error(`could not set up proctor's own git config: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
 }
 
@@ -130,7 +134,8 @@ async function isolate(
   listing.catch(() => undefined)
   let dirs = known ? { workTree: cwd, ...known } : null
   if (!dirs) {
-    const out = await run(['rev-parse', '--show-toplevel', '--git-dir', '--git-common-dir'])
+    // Exit 128: not a repository, or a bare one (no top level): nothing to isolate.
+    const out = await run(['rev-parse', '--show-toplevel', '--git-dir', '--git-common-dir'], [128])
     const [top, gitDir, commonDir] = out.split('\n')
     if (!top || !gitDir || !commonDir) return null
     dirs = { workTree: top, gitDir: path.resolve(cwd, gitDir), commonDir: path.resolve(cwd, commonDir) }
