@@ -9,12 +9,14 @@ import { createServer, type Socket } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
+import { runBatch } from '../../src/batch/batch.js'
 import { PushQueue } from '../../src/checkpoints/push.js'
 import { CheckpointStore } from '../../src/checkpoints/store.js'
 import { tokenHeaderConfig } from '../../src/git/credentials.js'
 import { Git } from '../../src/git/runner.js'
 import { cloneRepo, makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
 import { startGitHttpServer } from '../servers/git-http.js'
+import { batchRepo, fastConfig } from './batch-helpers.js'
 
 const cleanups: (() => void | Promise<void>)[] = []
 afterEach(async () => {
@@ -156,6 +158,37 @@ describe("proctor's checkpoint git runs nothing the agent configured", () => {
       'a.txt',
     ])
     expect(repo.git(['log', '-1', '--format=%an <%ae>', cp!.sha]).trim()).toBe('Real User <real@example.com>')
+  })
+})
+
+describe("a batch's worktrees are reset by proctor's git, not the repository's", () => {
+  it('a smudge filter a task put in the shared .git/config runs in no recycle or checkout of a worktree', async () => {
+    const { markers } = agentHome()
+    const r = batchRepo()
+    cleanups.push(r.cleanup)
+    r.write('.gitattributes', '*.ts filter=x\n')
+    r.commitAll('attributes')
+    const smudge = marker(markers, 'smudge')
+    // The first task plants the filter (with checkpoints off, nothing undoes it) and edits a tracked file,
+    // which the reset for the next task must write back.
+    const outcome = await runBatch({
+      config: fastConfig(r),
+      cwd: r.dir,
+      env: r.env,
+      concurrency: 1,
+      batchId: 'smudge',
+      tasks: [
+        {
+          name: 'plant',
+          command: { shell: `git config filter.x.smudge '${smudge}' && echo changed > src/a.ts` },
+          role: null,
+        },
+        { name: 'second', command: { shell: 'true' }, role: null },
+        { name: 'third', command: { shell: 'true' }, role: null },
+      ],
+    })
+    expect(outcome.batch.children.map((c) => c.status)).toEqual(['completed', 'completed', 'completed'])
+    expect(ran(markers)).toEqual([])
   })
 })
 
