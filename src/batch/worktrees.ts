@@ -114,6 +114,18 @@ const UNRECYCLABLE = [
   'index.lock',
 ]
 
+/** The files of an operation in progress that `git checkout` removes (git's remove_branch_state). */
+const BRANCH_STATE = [
+  'MERGE_HEAD',
+  'MERGE_RR',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'AUTO_MERGE',
+  'SQUASH_MSG',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+]
+
 /**
  * Makes a finished task's worktree indistinguishable from a fresh one for the next task: HEAD detached at
  * the base (the task may have committed or switched branches; branches it made stay, as they would),
@@ -142,6 +154,8 @@ export async function recycleWorktree(
     await git.raw(['update-ref', '--no-deref', '-m', 'proctor: recycle', 'HEAD', repo.base])
   }
   await git.raw(['read-tree', '-u', '--reset', repo.base])
+  // What checkout clears besides: a merge, cherry-pick or revert the task left half-done.
+  for (const name of BRANCH_STATE) rmSync(join(gitDir, name), { force: true })
   await git.raw(['clean', '-ffdxq'])
 }
 

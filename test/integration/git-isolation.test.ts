@@ -192,6 +192,41 @@ describe("a batch's worktrees are reset by proctor's git, not the repository's",
   })
 })
 
+describe('a recycled worktree without checkout', () => {
+  it('a merge the task left half-done is cleared, as checkout cleared it', async () => {
+    const r = batchRepo()
+    cleanups.push(r.cleanup)
+    const out = tempDir('proctor-merge-out-')
+    cleanups.push(() => fs.rmSync(out, { recursive: true, force: true }))
+    const conflict = [
+      'git checkout -q -b other && echo theirs > README.md && git commit -qam theirs',
+      'git checkout -q --detach HEAD~1 && echo ours > README.md && git commit -qam ours',
+      'git merge other >/dev/null 2>&1 || true',
+      'test -f "$(git rev-parse --git-path MERGE_HEAD)" && echo merging > "$OUT/left"',
+    ].join('\n')
+    const probe = [
+      '{ git rev-parse -q --verify MERGE_HEAD || echo no-merge; git status --porcelain; cat README.md; }',
+      '> "$OUT/$PROCTOR_TASK_NAME"',
+    ].join(' ')
+    const outcome = await runBatch({
+      config: fastConfig(r),
+      cwd: r.dir,
+      env: { ...r.env, OUT: out },
+      concurrency: 1,
+      batchId: 'merge',
+      tasks: [
+        { name: 'conflict', command: { shell: conflict }, role: null },
+        { name: 'probe1', command: { shell: probe }, role: null },
+        { name: 'probe2', command: { shell: probe }, role: null },
+      ],
+    })
+    expect(outcome.batch.children.map((c) => c.status)).toEqual(['completed', 'completed', 'completed'])
+    expect(fs.readFileSync(path.join(out, 'left'), 'utf8')).toBe('merging\n')
+    for (const task of ['probe1', 'probe2'])
+      expect(fs.readFileSync(path.join(out, task), 'utf8')).toBe('no-merge\nhello\n')
+  })
+})
+
 describe('the push reaches only the URL fixed at the start, and the token nothing the agent chose', () => {
   async function servedWithToken() {
     const projectRoot = tempDir('proctor-http-')
