@@ -15,6 +15,7 @@ import {
 } from 'node:fs'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { readDetachedHead } from '../git/on-disk.js'
 import { Git } from '../git/runner.js'
 import type { SessionReport } from '../report/model.js'
 import { BatchError } from './tasks.js'
@@ -72,7 +73,9 @@ export function worktreesDir(root: string, batchId: string): string {
  * A fresh worktree is made in two steps: `git worktree add --no-checkout` under the lock (fast: no files;
  * after it, the worktree exists and must be removed), then the checkout outside it, so the slow part —
  * writing every file — runs in parallel for concurrent tasks. This is what `git worktree add` does itself
- * (`reset --hard` in the new worktree), split in two.
+ * (`reset --hard` in the new worktree), split in two. Files are written by `read-tree -u --reset`, which
+ * the runner runs in its shadow git dir: a `filter.*.smudge` an earlier task's agent put in the shared
+ * .git/config is never run (docs/checkpoints.md, "proctor's own git").
  */
 export async function registerWorktree(repo: BatchRepo, dir: string): Promise<void> {
   await mkdir(join(dir, '..'), { recursive: true })
@@ -82,7 +85,7 @@ export async function registerWorktree(repo: BatchRepo, dir: string): Promise<vo
 }
 
 export async function checkoutWorktree(repo: BatchRepo, dir: string): Promise<void> {
-  await repo.git.at(dir).raw(['reset', '--hard', '--quiet', '--no-recurse-submodules'])
+  await repo.git.at(dir).raw(['read-tree', '-u', '--reset', 'HEAD'])
 }
 
 /** The worktree's administrative directory, from its `.git` link (`gitdir: <path>`). */
@@ -111,6 +114,18 @@ const UNRECYCLABLE = [
   'index.lock',
 ]
 
+/** The files of an operation in progress that `git checkout` removes (git's remove_branch_state). */
+const BRANCH_STATE = [
+  'MERGE_HEAD',
+  'MERGE_RR',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'AUTO_MERGE',
+  'SQUASH_MSG',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+]
+
 /**
  * Makes a finished task's worktree indistinguishable from a fresh one for the next task: HEAD detached at
  * the base (the task may have committed or switched branches; branches it made stay, as they would),
@@ -133,7 +148,14 @@ export async function recycleWorktree(
   const left = UNRECYCLABLE.filter((name) => existsSync(join(gitDir, name)))
   if (left.length > 0) throw new Error(`the task left ${left.join(', ')} in ${gitDir}`)
   const git = repo.git.at(lease.dir)
-  await git.raw(['checkout', '--quiet', '--detach', '--force', '--no-recurse-submodules', repo.base])
+  // `checkout --detach --force <base>` in two steps, so no smudge filter of the repository's config runs:
+  // HEAD is moved only when the task moved it (one git process less in the common case).
+  if (readDetachedHead(gitDir) !== repo.base) {
+    await git.raw(['update-ref', '--no-deref', '-m', 'proctor: recycle', 'HEAD', repo.base])
+  }
+  await git.raw(['read-tree', '-u', '--reset', repo.base])
+  // What checkout clears besides: a merge, cherry-pick or revert the task left half-done.
+  for (const name of BRANCH_STATE) rmSync(join(gitDir, name), { force: true })
   await git.raw(['clean', '-ffdxq'])
 }
 

@@ -70,7 +70,10 @@ export class GitMachinery {
   static async record(git: Git): Promise<GitMachinery> {
     // The effective values need no paths: read side by side with the rest (this runs before the agent
     // starts, so its git processes are waited for by the agent's spawn).
-    const pendingListing = listConfig(git)
+    // The listing the runner's isolation read (the same command, made at its first call): no process more.
+    const pendingListing = git
+      .startupConfig()
+      .then((listed) => (listed === null ? listConfig(git) : listConfig(git, listed)))
     pendingListing.catch(() => undefined)
     // The dirs from `.git` itself when `git` runs at a worktree's top level (a session's runner does).
     const onDisk = readGitDirs(git.cwd)
@@ -292,15 +295,18 @@ async function configEntries(git: Git, file: string): Promise<Map<string, string
  * hide the user's), the entries of each file by its real path, and the signature of the files they came
  * from (configSources).
  */
-async function listConfig(git: Git): Promise<{
+async function listConfig(
+  git: Git,
+  listed?: string,
+): Promise<{
   effective: Map<string, string[]>
   files: Map<string, Map<string, string[]>>
   sources: string
 }> {
-  const result = await git.raw(['config', '--show-scope', '--show-origin', '-z', '--list'], {
-    okExitCodes: [1],
-  })
-  const fields = result.stdout.split('\0')
+  const stdout =
+    listed ??
+    (await git.raw(['config', '--show-scope', '--show-origin', '-z', '--list'], { okExitCodes: [1] })).stdout
+  const fields = stdout.split('\0')
   const kept: string[] = []
   const byFile = new Map<string, string[]>()
   const origins = new Set<string>()

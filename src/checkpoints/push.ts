@@ -7,7 +7,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import type { PushRecord } from '../report/model.js'
+import { credentialFits } from '../git/credentials.js'
 import { GitError } from '../git/errors.js'
+import { formatDuration } from '../util/units.js'
 import type { Git, PushOutcome } from '../git/runner.js'
 import { checkpointRef, remoteBranchFor } from './refs.js'
 
@@ -29,8 +31,17 @@ export interface PushQueueOptions {
   maxAttempts?: number
   /** Backoff before retry n (ms); jitter is added. */
   backoffMs?: readonly number[]
-  /** Per network command (default 60 s). */
+  /**
+   * checkpoints.push_timeout: the most one push of the latest checkpoint may take, every attempt, backoff and
+   * replay fetch included (default 60 s); at the deadline git's whole process group is killed.
+   */
   timeoutMs?: number
+  /**
+   * Where to push, fixed from state the agent never touched (the Action: the event's repository). Without
+   * it, the URL `remote` had when the runner read the config (Git.trustedPushUrl: in a session, before the
+   * agent started) — never what .git/config says at push time.
+   */
+  remoteUrl?: string
   sleep?: (ms: number) => Promise<void>
   /**
    * A token for the push and fetch commands only (tokenHeaderConfig), so it never has to be stored in
@@ -56,6 +67,10 @@ const PERMANENT_FAILURES: { pattern: RegExp; reason: string }[] = [
 ]
 
 const DEFAULT_BACKOFF = [250, 500, 1000, 2000, 4000]
+const DEFAULT_TIMEOUT_MS = 60_000
+
+/** The push ran out of checkpoints.push_timeout. */
+class PushTimeout extends Error {}
 
 export class PushQueue {
   readonly branch: string
@@ -110,8 +125,10 @@ export class PushQueue {
       this.record = { ...this.record, ok: false, reason: 'pushing is off (checkpoints.push: never)' }
       return this.state
     }
+    this.flushDeadline = Date.now() + this.budget
     this.schedule()
     while (this.running) await this.running
+    this.flushDeadline = Infinity
     const local = await this.options.git.revParse(this.ref)
     if (local && local !== this.pushedLocal) await this.writeBundle(local)
     return this.state
@@ -128,7 +145,42 @@ export class PushQueue {
     }
   }
 
+  /** checkpoints.push_timeout in ms. */
+  private get budget(): number {
+    return this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  }
+
+  /** When the push under way must be over (Date.now() ms). */
+  private deadline = Infinity
+  /** When the final push (flush) must be over, whatever push was under way when it began. */
+  private flushDeadline = Infinity
+
+  /** Time left before the deadline, for the next network command; throws PushTimeout when none is. */
+  private remaining(): number {
+    const left = this.deadline - Date.now()
+    if (left <= 0) throw new PushTimeout()
+    return left
+  }
+
   private async pushLatest(): Promise<void> {
+    this.deadline = Math.min(Date.now() + this.budget, this.flushDeadline)
+    try {
+      await this.pushWithin()
+    } catch (error) {
+      const timedOut =
+        error instanceof PushTimeout || (error instanceof GitError && /timed out after/.test(error.message))
+      if (!timedOut) throw error
+      this.record = {
+        ...this.record,
+        ok: false,
+        reason: `push timed out after ${seconds(this.budget)} (checkpoints.push_timeout)`,
+      }
+    } finally {
+      this.deadline = Infinity
+    }
+  }
+
+  private async pushWithin(): Promise<void> {
     const git = this.options.git
     const local = await git.revParse(this.ref)
     if (!local || local === this.pushedLocal) return
@@ -143,6 +195,17 @@ export class PushQueue {
       return
     }
     this.record.remote = this.options.remote
+    const secret = this.options.secretConfig
+    if (secret && secret.length > 0 && !credentialFits(secret, remoteUrl)) {
+      // The token was issued for another origin: pushing without it would fail, pushing with it could hand
+      // it to whoever serves this URL (a local repository's hooks see it). Neither is a safe push.
+      this.record = {
+        ...this.record,
+        ok: false,
+        reason: `${describeUrl(remoteUrl)} is not on the host proctor's token is for: pushing there could hand the token to its hooks; checkpoints stay local`,
+      }
+      return
+    }
     const target = `refs/heads/${this.branch}`
     const attempts = this.options.maxAttempts ?? 5
     let candidate =
@@ -150,8 +213,8 @@ export class PushQueue {
         ? await this.replayOnto(this.pushedRemote, local)
         : local
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const outcome = await git.push(this.options.remote, [`${candidate}:${target}`], {
-        timeoutMs: this.options.timeoutMs ?? 60_000,
+      const outcome = await git.push(remoteUrl, [`${candidate}:${target}`], {
+        timeoutMs: this.remaining(),
         ...(this.options.secretConfig ? { secretConfig: this.options.secretConfig } : {}),
       })
       if (outcome.ok) {
@@ -177,7 +240,7 @@ export class PushQueue {
       await this.backoff(attempt)
       if (rejected) {
         // Someone else moved the branch: build the same trees on top of their tip and try again.
-        const tip = await this.fetchRemoteTip(target)
+        const tip = await this.fetchRemoteTip(remoteUrl, target)
         if (tip) candidate = await this.replayOnto(tip, local)
       }
     }
@@ -201,25 +264,29 @@ export class PushQueue {
     return parent
   }
 
-  private async fetchRemoteTip(target: string): Promise<string | null> {
+  private async fetchRemoteTip(url: string, target: string): Promise<string | null> {
     const git = this.options.git
     const tracking = `refs/proctor-remote/${this.options.session}`
     try {
-      await git.fetch(this.options.remote, [`+${target}:${tracking}`], {
+      await git.fetch(url, [`+${target}:${tracking}`], {
         depth: 1,
-        timeoutMs: this.options.timeoutMs ?? 60_000,
+        timeoutMs: this.remaining(),
         ...(this.options.secretConfig ? { secretConfig: this.options.secretConfig } : {}),
       })
-    } catch {
+    } catch (error) {
+      if (
+        error instanceof PushTimeout ||
+        (error instanceof GitError && /timed out after/.test(error.message))
+      )
+        throw new PushTimeout()
       return null
     }
     return git.revParse(tracking)
   }
 
+  /** The URL to push to: given, or fixed when the runner first read the config (see remoteUrl). */
   private async remoteExists(): Promise<string | null> {
-    const remote = this.options.remote
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || remote.startsWith('/')) return remote
-    return this.options.git.remoteUrl(remote)
+    return this.options.remoteUrl ?? this.options.git.trustedPushUrl(this.options.remote)
   }
 
   private async writeBundle(local: string): Promise<void> {
@@ -243,6 +310,8 @@ export class PushQueue {
     const steps = this.options.backoffMs ?? DEFAULT_BACKOFF
     const base = steps[Math.min(attempt - 1, steps.length - 1)] ?? 0
     const ms = base + Math.floor(Math.random() * (base / 2))
+    // A wait that outlasts the deadline would only end in a timeout: end now.
+    if (ms >= this.remaining()) throw new PushTimeout()
     if (ms > 0) await (this.options.sleep ?? defaultSleep)(ms)
   }
 }
@@ -274,6 +343,23 @@ function firstLine(outcome: PushOutcome): string {
 function describe(error: unknown): string {
   if (error instanceof GitError) return error.message.split('\n')[0] ?? error.message
   return error instanceof Error ? error.message : String(error)
+}
+
+/** A URL for the report, without any credentials embedded in it. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    parsed.username = ''
+    parsed.password = ''
+    return parsed.toString()
+  } catch {
+    return url
+  }
+}
+
+/** A deadline as the config would write it: `60s`, `1.5s`. */
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : formatDuration(ms)
 }
 
 function defaultSleep(ms: number): Promise<void> {

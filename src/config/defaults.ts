@@ -26,6 +26,7 @@ const DEFAULTS: Config = {
     min_interval: 5000,
     push: 'auto',
     remote: 'origin',
+    push_timeout: 60000,
     max_file_size: 5242880,
     pause_agent: true,
     on_events: ['completion'],

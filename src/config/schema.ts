@@ -247,6 +247,10 @@ export const configSchema = z.strictObject({
         min_interval: lazyDefault(() => duration(), 5_000),
         push: lazyDefault(() => z.enum(['auto', 'always', 'never']), 'auto'),
         remote: lazyDefault(() => z.string().min(1), 'origin'),
+        push_timeout: lazyDefault(() => duration(), 60_000).meta({
+          description:
+            'The most one push of the checkpoints may take, every retry and fetch included; then git is killed and the push is reported as timed out',
+        }),
         max_file_size: lazyDefault(() => size(), 5 * 1024 ** 2),
         pause_agent: lazyDefault(() => z.boolean(), true),
         on_events: lazyDefault(() => z.array(z.string()), ['completion']),

@@ -38,3 +38,19 @@ export function persistedCredentialKeys(configList: string): string[] {
     .map((entry) => entry.slice(0, entry.indexOf('\n') === -1 ? entry.length : entry.indexOf('\n')))
     .filter((key) => /^http\..*\.extraheader$/i.test(key) || /^http\.extraheader$/i.test(key))
 }
+
+/**
+ * Whether the credential entries of tokenHeaderConfig may go with a git talking to `url`: only to the
+ * origin they were made for. A local path or file:// URL would hand them to the receiving repository's
+ * hooks (git passes GIT_CONFIG_KEY_n/VALUE_n on to a local receive-pack), another host never gets them.
+ */
+export function credentialFits(entries: readonly [string, string][], url: string): boolean {
+  let origin: string
+  try {
+    origin = new URL(url).origin
+  } catch {
+    return false
+  }
+  if (!/^https?:/.test(origin)) return false
+  return entries.every(([key]) => key.toLowerCase() === `http.${origin}/.extraheader`.toLowerCase())
+}

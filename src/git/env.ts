@@ -63,6 +63,8 @@ export const BASE_CONFIG: readonly string[] = [
   'tag.gpgSign=false',
   'core.fsmonitor=false',
   'core.hooksPath=/dev/null',
+  // `git log` would verify a signed commit with the repository's gpg.program.
+  'log.showSignature=false',
   'core.quotePath=false',
   'advice.addEmbeddedRepo=false',
   'advice.detachedHead=false',

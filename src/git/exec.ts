@@ -38,23 +38,63 @@ export interface GitBufferResult {
 /** How long a timed-out git has to exit after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 2_000
 
+/**
+ * Process groups of gits with a deadline still running. They are not in proctor's group, so a Ctrl-C in the
+ * terminal does not reach them: when proctor exits, whatever is left of them goes with it.
+ */
+const liveGroups = new Set<number>()
+let exitHook = false
+function trackGroup(pid: number): void {
+  liveGroups.add(pid)
+  if (exitHook) return
+  exitHook = true
+  process.once('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+  })
+}
+
 export function runGit(call: GitInvocation): Promise<GitBufferResult> {
   const { cwd } = call
   // spawn() reports a missing cwd as a missing binary (ENOENT either way): tell them apart first.
   if (!isDirectory(cwd)) return Promise.reject(refused(call, 'the directory does not exist'))
   return new Promise((resolve, reject) => {
     const argv = [...call.config.flatMap((setting) => ['-c', setting]), ...call.argv]
-    const child = spawn(call.binary, argv, { cwd, env: call.env, stdio: 'pipe', windowsHide: true })
+    // A call with a deadline (network commands) leads its own process group: git hands the connection to
+    // children (git-remote-https, ssh, pack-objects) that hold our pipes open, so killing git alone would
+    // leave them running and 'close' would never come. At the deadline the whole group is signalled.
+    const group = Boolean(call.timeoutMs) && process.platform !== 'win32'
+    const child = spawn(call.binary, argv, {
+      cwd,
+      env: call.env,
+      stdio: 'pipe',
+      windowsHide: true,
+      detached: group,
+    })
+    if (group && child.pid) trackGroup(child.pid)
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     let timedOut = false
     let settled = false
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        if (group && child.pid) process.kill(-child.pid, sig)
+        else child.kill(sig)
+      } catch {
+        // Already gone.
+      }
+    }
     // SIGTERM first: git removes its lock files on the way out (a killed one would leave index.lock behind).
     const timer = call.timeoutMs
       ? setTimeout(() => {
           timedOut = true
-          child.kill('SIGTERM')
-          setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref()
+          signal('SIGTERM')
+          setTimeout(() => signal('SIGKILL'), KILL_GRACE_MS).unref()
         }, call.timeoutMs)
       : undefined
     child.stdout.on('data', (chunk: Buffer) => {
@@ -75,6 +115,7 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
     // 'close', not 'exit': every byte of stdout/stderr has arrived by then.
     child.on('close', (code, signal) => {
       clearTimeout(timer)
+      if (child.pid) liveGroups.delete(child.pid)
       if (settled) return
       settled = true
       const outcome = outcomeOf(call, Buffer.concat(stdout), Buffer.concat(stderr), code, signal, timedOut)
@@ -140,12 +181,13 @@ function outcomeOf(
 ): GitBufferResult | GitError {
   const { args, cwd } = call
   const err = stderr.toString('utf8')
+  const details: GitErrorDetails = { args, cwd, exitCode: code, signal, stderr: err }
+  // Before the exit code: a git that caught SIGTERM may exit with an allowed code (128) as if it had an answer.
+  if (timedOut)
+    return new GitError(details, `git ${args.join(' ')} timed out after ${call.timeoutMs} ms and was killed`)
   if (code === 0 || (code !== null && call.okExitCodes?.includes(code))) {
     return { stdout, stderr: err, exitCode: code }
   }
-  const details: GitErrorDetails = { args, cwd, exitCode: code, signal, stderr: err }
-  if (timedOut)
-    return new GitError(details, `git ${args.join(' ')} timed out after ${call.timeoutMs} ms and was killed`)
   if (code === null)
     return new GitError(details, `git ${args.join(' ')} was killed by ${signal ?? 'a signal'} in ${cwd}`)
   return new GitError(details)

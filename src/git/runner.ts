@@ -13,6 +13,7 @@ import { BASE_CONFIG, FALLBACK_IDENTITY, PRIVATE_INDEX_CONFIG, sanitizedGitEnv }
 import { GitError, RefMovedError, tail } from './errors.js'
 import { runGit, runGitSync, type GitBufferResult, type GitInvocation } from './exec.js'
 import { GitStream } from './stream.js'
+import { isolatedEnv, isolationMode, makeIsolation, type Isolation, type IsolationMode } from './isolation.js'
 import {
   parseCheckAttrZ,
   parseLsFilesStageZ,
@@ -134,6 +135,11 @@ export class Git {
   readonly synchronous: boolean
   private identity: Promise<{ env: Record<string, string>; idents: CommitIdents }> | undefined
   private emptyTreeSha: Promise<string> | undefined
+  /** proctor's own config and shadow git dir (isolation.ts), made at the first call. */
+  private isolation: Promise<Isolation | null> | undefined
+  private isolated: Isolation | null = null
+  /** Isolations by directory, shared with the runners at() makes: one per worktree, not one per call. */
+  private isolations = new Map<string, Promise<Isolation | null>>()
 
   constructor(options: GitRunnerOptions) {
     this.cwd = path.resolve(options.cwd)
@@ -153,6 +159,7 @@ export class Git {
       synchronous: this.synchronous,
     })
     Object.assign(other.env, this.env)
+    other.isolations = this.isolations
     return other
   }
 
@@ -604,15 +611,63 @@ export class Git {
     return new GitStream(this.invocation(args, options))
   }
 
-  private spawnGit(args: readonly string[], options: GitCallOptions): Promise<GitBufferResult> {
-    const call = this.invocation(args, options)
+  /**
+   * Makes (once) the config and shadow git dir every later call runs with (isolation.ts), reading the
+   * user's config now: a session calls this before its agent starts, so nothing the agent writes later is
+   * ever read by proctor's git. Null for a bare repository or outside one.
+   */
+  isolate(): Promise<Isolation | null> {
+    if (!this.isolation) {
+      let shared = this.isolations.get(this.cwd)
+      if (!shared) {
+        shared = makeIsolation(this.cwd, async (args, okExitCodes) => {
+          const call = this.invocation(args, { okExitCodes: okExitCodes ?? [] }, 'user')
+          const result = await (this.synchronous ? runGitSync(call) : runGit(call))
+          return result.stdout.toString('utf8')
+        })
+        this.isolations.set(this.cwd, shared)
+      }
+      this.isolation = shared.then((isolation) => (this.isolated = isolation))
+    }
+    return this.isolation
+  }
+
+  /**
+   * `git config --show-scope --show-origin -z --list` as isolate() read it (the user's config before the
+   * agent started, in a session); null without an isolation.
+   */
+  async startupConfig(): Promise<string | null> {
+    return (await this.isolate())?.listing ?? null
+  }
+
+  /**
+   * Where `git push <remote>` went with the config as it was when isolate() read it; `remote` itself when
+   * it is a URL or a path; null when there was no such remote.
+   */
+  async trustedPushUrl(remote: string): Promise<string | null> {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || path.isAbsolute(remote)) return remote
+    const isolation = await this.isolate()
+    return isolation?.pushUrls.get(remote) ?? null
+  }
+
+  private async spawnGit(args: readonly string[], options: GitCallOptions): Promise<GitBufferResult> {
+    const mode = isolationMode(args)
+    if (mode !== 'user') await this.isolate()
+    const call = this.invocation(args, options, mode)
     return this.synchronous ? runGitSync(call) : runGit(call)
   }
 
-  private invocation(args: readonly string[], options: GitCallOptions): GitInvocation {
-    const env = { ...this.env, ...options.env }
+  private invocation(
+    args: readonly string[],
+    options: GitCallOptions,
+    mode: IsolationMode = isolationMode(args),
+  ): GitInvocation {
+    let env = { ...this.env, ...options.env }
     if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile
     if (options.secretConfig) Object.assign(env, configEnv(env, options.secretConfig))
+    // A stream is started synchronously: it has the isolation if a call has made it (a session's calls
+    // before the agent do), else only the empty global config; its two commands run no program either way.
+    env = isolatedEnv(this.isolated, mode, env)
     const call: GitInvocation = {
       binary: this.binary,
       cwd: options.cwd ?? this.cwd,

@@ -27,6 +27,8 @@ export interface QueueOptions {
   remote?: string
   /** proctor's credential for this push only (tokenHeaderConfig); never in .git/config. */
   secretConfig?: readonly [string, string][]
+  /** Where to push, fixed from trusted state (PushQueueOptions.remoteUrl); default: the remote's URL at start. */
+  remoteUrl?: string
 }
 
 export class Workspace {
@@ -104,6 +106,8 @@ export class Workspace {
       mode: options.mode ?? config.checkpoints.push,
       sessionDir: sessionPath(this.root, sessionId),
       base,
+      timeoutMs: config.checkpoints.push_timeout,
+      ...(options.remoteUrl ? { remoteUrl: options.remoteUrl } : {}),
       ...(options.secretConfig ? { secretConfig: options.secretConfig } : {}),
     })
   }

@@ -78,7 +78,7 @@ function setup(): TempRepo {
 }
 
 describe('git processes per checkpoint', () => {
-  it('a one-shot `proctor checkpoints create` starts 5: status, update-index, write-tree, commit-tree, update-ref (raw plumbing: 4)', async () => {
+  it('a one-shot `proctor checkpoints create` starts 6: config, status, update-index, write-tree, commit-tree, update-ref (raw plumbing: 4)', async () => {
     const repo = setup()
     repo.write('src/file3.ts', 'export const v3 = 33\n')
     const program = new Command().exitOverride()
@@ -90,10 +90,11 @@ describe('git processes per checkpoint', () => {
     expect(out).toMatch(/^count-1@1 [0-9a-f]{12}: 1 file\(s\)/)
     expect(repo.git(['show', 'refs/proctor/count-1:src/file3.ts'])).toBe('export const v3 = 33\n')
     // One status names HEAD and lists the changes (it was a cat-file for HEAD and the chain, then ls-files).
-    expect(calls).toEqual(['status', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
+    // The first, `config`, reads the user's config once for proctor's own (src/git/isolation.ts, issue 26).
+    expect(calls).toEqual(['config', 'status', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
   })
 
-  it("a one-shot create starts 5 also when the user's index carries untracked-cache data", async () => {
+  it("a one-shot create starts 6 also when the user's index carries untracked-cache data", async () => {
     const repo = setup()
     repo.git(['config', 'core.untrackedCache', 'true'])
     repo.git(['update-index', '--untracked-cache'])
@@ -106,10 +107,10 @@ describe('git processes per checkpoint', () => {
     )
     expect(repo.git(['show', 'refs/proctor/count-untr:src/file3.ts'])).toBe('export const v3 = 33\n')
     // HEAD's tree comes from the index's cache-tree: no rev-parse for it.
-    expect(calls).toEqual(['status', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
+    expect(calls).toEqual(['config', 'status', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
   })
 
-  it("a session's first checkpoint that opens the store itself starts 5, the ref updater among them", async () => {
+  it("a session's first checkpoint that opens the store itself starts 6, the ref updater among them", async () => {
     const repo = setup()
     const store = new CheckpointStore({
       git: new Git({ cwd: repo.dir, env: repo.env }),
@@ -120,13 +121,21 @@ describe('git processes per checkpoint', () => {
       repo.write('src/file3.ts', 'export const v3 = 33\n')
       const calls = await gitCalls(() => store.create('test'))
       expect(repo.git(['show', 'refs/proctor/count-first:src/file3.ts'])).toBe('export const v3 = 33\n')
-      expect(calls.sort()).toEqual(['commit-tree', 'status', 'update-index', 'update-ref', 'write-tree'])
+      // (a session's runner has read `config` before its agent started; this store's runner is new)
+      expect(calls.sort()).toEqual([
+        'commit-tree',
+        'config',
+        'status',
+        'update-index',
+        'update-ref',
+        'write-tree',
+      ])
     } finally {
       await store.close()
     }
   })
 
-  it('a one-shot create into an existing session starts 7: one cat-file reads HEAD and the chain tip, message included', async () => {
+  it('a one-shot create into an existing session starts 8: one cat-file reads HEAD and the chain tip, message included', async () => {
     const repo = setup()
     const create = async (value: number): Promise<string[]> => {
       const program = new Command().exitOverride()
@@ -141,6 +150,7 @@ describe('git processes per checkpoint', () => {
     expect(repo.git(['rev-list', '--count', 'refs/proctor/count-again', '^HEAD']).trim()).toBe('2')
     // The chain tip's message (its seq and base) came from a `log` of its own before.
     expect(calls).toEqual([
+      'config',
       'cat-file',
       'read-tree',
       'ls-files',

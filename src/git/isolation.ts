@@ -1,0 +1,304 @@
+// proctor's own git reads no configuration the agent could have written. The agent runs as the same user:
+// it can write ~/.gitconfig, $XDG_CONFIG_HOME/git/config and the repository's .git/config at any moment, and
+// a `filter.<x>.clean`, `core.fsmonitor`, `url.<x>.pushInsteadOf` or `core.sshCommand` there would make
+// proctor's checkpoint or push run the agent's program (with a push token in its environment). Watching for
+// such a change (checkpoints/git-machinery.ts) comes too late: the planted command runs before the check.
+//
+// So the config git reads is proctor's, race-free:
+// - every call: GIT_CONFIG_NOSYSTEM=1 and GIT_CONFIG_GLOBAL=<proctor's file>, which holds only keys that
+//   never name a program (identity, line endings, ignore files, safe.directory...), copied once from the
+//   user's config at the runner's first call — in a session, before the agent starts.
+// - commands that read the worktree (add, status, ls-files, check-ignore, hash-object...) or talk to a remote
+//   (push, fetch, ls-remote) run with GIT_DIR = a "shadow" git dir proctor made in a private temporary
+//   directory: its `config` holds the repository format only, it has no hooks, its refs and packed-refs are
+//   links to the repository's, its info/exclude and info/attributes links to the repository's (what is
+//   ignored stays what it was), HEAD a copy refreshed per call; objects come from GIT_OBJECT_DIRECTORY, the
+//   worktree from GIT_WORK_TREE, the user's index from GIT_INDEX_FILE. A driver named in .gitattributes but
+//   defined in no config git reads does nothing, and a push names a URL, so no remote.*, url.* or credential.*
+//   of the repository is consulted.
+// - ref and object commands (update-ref, rev-parse, cat-file, rev-list, log, bundle...) keep the real GIT_DIR:
+//   they need its refs and reflogs, and none of them starts a program from config once BASE_CONFIG's `-c`
+//   settings (no hooks, no fsmonitor, no signature checks) take precedence over the repository's config.
+// - `git config` and `git remote` read the user's real config: they are how proctor reports what the
+//   repository is set to (the tamper check, a persisted credential), and they run nothing.
+// The agent could still find and rewrite the private directory (same user); it is created with a random
+// name, mode 0700, outside the repository, and removed when proctor exits.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import { readGitDirs } from './on-disk.js'
+
+/**
+ * Subcommands that read the worktree or a remote: run against the shadow git dir. Every command that writes
+ * an index is among them: writing one re-hashes "racily clean" entries from the worktree, through the
+ * clean filter (write-tree and read-tree do that too).
+ */
+const SHADOW_COMMANDS = new Set([
+  'add',
+  'read-tree',
+  'write-tree',
+  'rm',
+  'update-index',
+  'status',
+  'diff',
+  'diff-files',
+  'diff-index',
+  'ls-files',
+  'check-ignore',
+  'check-attr',
+  'checkout-index',
+  'hash-object',
+  'commit-tree',
+  'var',
+  'push',
+  'fetch',
+  'ls-remote',
+])
+
+/** Subcommands that show the user's own configuration (and run nothing): never isolated. */
+const USER_VIEW_COMMANDS = new Set(['config', 'remote'])
+
+export type IsolationMode = 'shadow' | 'real' | 'user'
+
+/** How a call with these arguments (subcommand first, global options skipped) is run. */
+export function isolationMode(args: readonly string[]): IsolationMode {
+  const sub = args.find((arg) => !arg.startsWith('-'))
+  if (sub === undefined) return 'real'
+  if (USER_VIEW_COMMANDS.has(sub)) return 'user'
+  return SHADOW_COMMANDS.has(sub) ? 'shadow' : 'real'
+}
+
+/**
+ * Keys copied from the user's config into proctor's: each changes how files are read, hashed or ignored, or
+ * who a commit is by, and none names a program, a URL rewrite, a credential or a proxy.
+ */
+const TRUSTED_KEY =
+  /^(user\.(name|email|useconfigonly)|(author|committer)\.(name|email)|core\.(autocrlf|eol|safecrlf|filemode|symlinks|ignorecase|precomposeunicode|protectntfs|protecthfs|checkstat|trustctime|excludesfile|attributesfile|bigfilethreshold|compression|loosecompression|longpaths|checkroundtripencoding)|i18n\.commitencoding|safe\.directory|http\.(sslcainfo|sslcapath|postbuffer|version)|protocol\.version)$/
+
+/** Repository-format keys of the repository's own config (local or worktree scope) the shadow must share. */
+const FORMAT_KEY = /^(core\.repositoryformatversion|extensions\..+)$/
+
+export interface Isolation {
+  /** The shadow git dir (see the file comment). */
+  shadowDir: string
+  /** proctor's global config file. */
+  globalFile: string
+  /** The worktree's top level. */
+  workTree: string
+  /** The worktree's own git dir (HEAD, index). */
+  gitDir: string
+  /** The repository's objects. */
+  objectDir: string
+  /** Push URL of each remote as configured when the isolation was made (pushurl, then url, rewritten). */
+  pushUrls: Map<string, string>
+  /** `git config --show-scope --show-origin -z --list` as it was read. */
+  listing: string
+}
+
+interface ConfigEntry {
+  scope: string
+  key: string
+  value: string
+}
+
+const cleanups: string[] = []
+
+/** Runs one git with the user's own config (the isolation's reads): the runner's runGit or runGitSync. */
+export type RawRun = (args: string[], okExitCodes?: number[]) => Promise<string>
+
+/**
+ * The isolation of the repository whose worktree holds `cwd`, read now (in a session: the runner's first
+ * call, before the agent starts); null for a bare repository or outside one (no worktree to hash). It fails
+ * closed: when it cannot be made (the config cannot be read, no private directory), it rejects, and so does
+ * every call that needed it, rather than run with the repository's config.
+ */
+export async function makeIsolation(cwd: string, run: RawRun): Promise<Isolation | null> {
+  try {
+    return await isolate(cwd, run, readGitDirs(cwd))
+  } catch (error) {
+    throw new Error(`could not set up proctor's own git config: ${(error as Error).message}`, {
+      cause: error,
+    })
+  }
+}
+
+async function isolate(
+  cwd: string,
+  run: RawRun,
+  known: { gitDir: string; commonDir: string } | null,
+): Promise<Isolation | null> {
+  // One listing of the user's config, from every scope with includes, before the agent can change it.
+  // The same listing (with origins) is what the tamper check records (Git.startupConfig): one process for both.
+  const listing = run(['config', '--show-scope', '--show-origin', '-z', '--list'], [1])
+  listing.catch(() => undefined)
+  let dirs = known ? { workTree: cwd, ...known } : null
+  if (!dirs) {
+    // Exit 128: not a repository, or a bare one (no top level): nothing to isolate.
+    const out = await run(['rev-parse', '--show-toplevel', '--git-dir', '--git-common-dir'], [128])
+    const [top, gitDir, commonDir] = out.split('\n')
+    if (!top || !gitDir || !commonDir) return null
+    dirs = { workTree: top, gitDir: path.resolve(cwd, gitDir), commonDir: path.resolve(cwd, commonDir) }
+  }
+  const listed = await listing
+  const entries = parseListing(listed)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-git-'))
+  if (cleanups.length === 0)
+    process.once('exit', () => cleanups.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
+  cleanups.push(dir)
+  const shadowDir = path.join(dir, 'git')
+  fs.mkdirSync(path.join(shadowDir, 'info'), { recursive: true })
+  const format = entries.filter(
+    (e) => FORMAT_KEY.test(e.key) && (e.scope === 'local' || e.scope === 'worktree'),
+  )
+  fs.writeFileSync(
+    path.join(shadowDir, 'config'),
+    configText([...format, { scope: 'local', key: 'core.bare', value: 'false' }]),
+  )
+  for (const [name, target] of [
+    ['refs', path.join(dirs.commonDir, 'refs')],
+    ['packed-refs', path.join(dirs.commonDir, 'packed-refs')],
+    ['reftable', path.join(dirs.commonDir, 'reftable')],
+    // A shallow clone's boundary; a depth-limited fetch replaces the link with the shadow's own file.
+    ['shallow', path.join(dirs.commonDir, 'shallow')],
+    ['info/exclude', path.join(dirs.commonDir, 'info', 'exclude')],
+    ['info/attributes', path.join(dirs.commonDir, 'info', 'attributes')],
+  ] as const) {
+    fs.symlinkSync(target, path.join(shadowDir, name))
+  }
+  const globalFile = path.join(dir, 'global')
+  fs.writeFileSync(
+    globalFile,
+    configText(entries.filter((e) => TRUSTED_KEY.test(e.key) && e.scope !== 'command')),
+  )
+  const isolation: Isolation = {
+    shadowDir,
+    globalFile,
+    workTree: dirs.workTree,
+    gitDir: dirs.gitDir,
+    objectDir: path.join(dirs.commonDir, 'objects'),
+    pushUrls: pushUrlsOf(entries),
+    listing: listed,
+  }
+  syncHead(isolation)
+  return isolation
+}
+
+/**
+ * The environment for a call in `mode` (see isolationMode); `base` is the runner's environment with the
+ * call's own additions. The shadow's HEAD follows the repository's (the agent may commit or switch
+ * branches); it is only a name to resolve through the linked refs.
+ */
+export function isolatedEnv(
+  isolation: Isolation | null,
+  mode: IsolationMode,
+  base: Record<string, string>,
+): Record<string, string> {
+  if (mode === 'user') return base
+  const env: Record<string, string> = {
+    ...base,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: isolation?.globalFile ?? os.devNull,
+  }
+  if (mode === 'shadow' && isolation) {
+    syncHead(isolation)
+    env.GIT_DIR = isolation.shadowDir
+    env.GIT_WORK_TREE = isolation.workTree
+    env.GIT_OBJECT_DIRECTORY = isolation.objectDir
+    env.GIT_INDEX_FILE ??= path.join(isolation.gitDir, 'index')
+  }
+  return env
+}
+
+const HEAD_FORMAT = /^(ref: refs\/[^\s]+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/
+
+function syncHead(isolation: Isolation): void {
+  let head: string
+  try {
+    head = fs.readFileSync(path.join(isolation.gitDir, 'HEAD'), 'utf8')
+  } catch {
+    head = ''
+  }
+  if (!HEAD_FORMAT.test(head)) head = 'ref: refs/heads/proctor-unreadable-head\n'
+  const file = path.join(isolation.shadowDir, 'HEAD')
+  let current = ''
+  try {
+    current = fs.readFileSync(file, 'utf8')
+  } catch {
+    // first call
+  }
+  if (current !== head) fs.writeFileSync(file, head)
+}
+
+function parseListing(out: string): ConfigEntry[] {
+  const fields = out.split('\0')
+  const entries: ConfigEntry[] = []
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const scope = fields[i]!
+    const record = fields[i + 2]!
+    const newline = record.indexOf('\n')
+    entries.push({
+      scope,
+      key: (newline < 0 ? record : record.slice(0, newline)).toLowerCase(),
+      value: newline < 0 ? 'true' : record.slice(newline + 1),
+    })
+  }
+  return entries
+}
+
+/** A config file holding `entries` (dotted keys; the last dot splits section and key). */
+function configText(entries: readonly ConfigEntry[]): string {
+  return entries
+    .map(({ key, value }) => {
+      const dot = key.lastIndexOf('.')
+      const first = key.indexOf('.')
+      const section =
+        first === dot
+          ? `[${key.slice(0, dot)}]`
+          : `[${key.slice(0, first)} "${escape(key.slice(first + 1, dot))}"]`
+      return `${section}\n\t${key.slice(dot + 1)} = "${escape(value)}"\n`
+    })
+    .join('')
+}
+
+function escape(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')
+}
+
+/**
+ * Where `git push <remote>` would have gone with the config as it was read: the first pushurl, else the
+ * first url; a url (not a pushurl) rewritten by the longest matching url.<base>.pushInsteadOf, and either by
+ * the longest url.<base>.insteadOf otherwise, as git does.
+ */
+function pushUrlsOf(entries: readonly ConfigEntry[]): Map<string, string> {
+  const urls = new Map<string, { url?: string; pushurl?: string }>()
+  const insteadOf: [string, string][] = []
+  const pushInsteadOf: [string, string][] = []
+  for (const { key, value } of entries) {
+    const remote = /^remote\.(.+)\.(url|pushurl)$/.exec(key)
+    if (remote) {
+      const item = urls.get(remote[1]!) ?? {}
+      item[remote[2] as 'url' | 'pushurl'] ??= value
+      urls.set(remote[1]!, item)
+      continue
+    }
+    const rewrite = /^url\.(.+)\.(insteadof|pushinsteadof)$/.exec(key)
+    if (rewrite) (rewrite[2] === 'insteadof' ? insteadOf : pushInsteadOf).push([value, rewrite[1]!])
+  }
+  const rewritten = (url: string, rules: [string, string][]): string | null => {
+    let best: [string, string] | null = null
+    for (const rule of rules)
+      if (url.startsWith(rule[0]) && (!best || rule[0].length > best[0].length)) best = rule
+    return best ? best[1] + url.slice(best[0].length) : null
+  }
+  const result = new Map<string, string>()
+  for (const [name, { url, pushurl }] of urls) {
+    const chosen = pushurl
+      ? (rewritten(pushurl, insteadOf) ?? pushurl)
+      : url
+        ? (rewritten(url, pushInsteadOf) ?? rewritten(url, insteadOf) ?? url)
+        : null
+    if (chosen) result.set(name, chosen)
+  }
+  return result
+}
