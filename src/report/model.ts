@@ -72,6 +72,17 @@ export interface CheckpointRecord {
 
 export type StopHookVerdict = 'allow' | 'block' | 'error'
 
+/**
+ * The worktree as the user left it when the session started (docs/checkpoints.md#the-baseline): what every
+ * checkpoint, the policy and a revert compare the agent's work with. Absent in reports written before it.
+ */
+export interface BaselineRecord {
+  /** Checkpoint 0 when the worktree differed from HEAD, else the base commit; null on an unborn HEAD. */
+  commit: string | null
+  /** Paths already changed (modified, staged, deleted or untracked) before the session: never judged. */
+  pre_existing: string[]
+}
+
 export interface StopHookResult {
   name: string
   verdict: StopHookVerdict
@@ -119,6 +130,8 @@ export interface SessionReport {
   mode: 'pty' | 'pipe'
   events: SessionEvent[]
   checkpoints: CheckpointRecord[]
+  /** The session's baseline (additive to schema 1: absent when no checkpoint store opened). */
+  baseline?: BaselineRecord
   violations: Violation[]
   stop_hooks: StopHookResult[]
   rounds: number

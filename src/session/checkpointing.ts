@@ -20,6 +20,7 @@ import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
 import { Workspace } from '../state/workspace.js'
+import { describePreExisting } from '../report/words.js'
 
 /**
  * The git reads start() makes before the agent starts — the commit its work is judged against, and the
@@ -146,8 +147,8 @@ export class SessionCheckpoints {
     const head = objects.startCommit
     this.machinery = machinery
     this.active = true
-    // The store is created when it opens, with the policy's code it judges every checkpoint by (the
-    // withheld forbidden areas, the glob matcher): none of it is needed before the agent's spawn.
+    // The store is created before the agent's spawn, with the policy's code it judges every checkpoint by
+    // (the withheld forbidden areas, the glob matcher): it records the baseline then (below).
     const openStore = async (): Promise<CheckpointStore> => {
       await this.loadPolicy()
       return workspace.store(this.o.sessionId, config, {
@@ -186,12 +187,29 @@ export class SessionCheckpoints {
     // the end of the session) waits for the store to open; a store that cannot open fails its checkpoints,
     // which the session counts like any other checkpoint failure.
     this.triggers = triggers
+    // The baseline, before the agent runs: the worktree as the user left it, which every checkpoint, the
+    // policy and a revert compare with (issue 27). It is the store's first snapshot, taken now instead of at
+    // the first checkpoint; a clean worktree costs one listing. A store that cannot open or record it fails
+    // the session's checkpoints (judging the agent against HEAD would blame it for the user's work).
+    const recording = openStore().then(async (store) => {
+      this.store = store
+      const baseline = await store.recordBaseline()
+      report.baseline({ commit: baseline.commit, pre_existing: baseline.preExisting })
+      if (baseline.preExisting.length) {
+        report.event('checkpoint', describePreExisting(baseline.preExisting.length), {
+          name: '0',
+          data: { sha: baseline.commit, files: baseline.preExisting },
+        })
+      }
+      return store
+    })
+    this.opening = recording.then(() => undefined)
+    this.opening.catch(() => undefined)
+    await this.opening.catch(() => undefined)
     this.launch = () => {
       this.launch = null
       triggers.start()
-      this.opening = openStore().then(async (store) => {
-        this.store = store
-        await store.open()
+      this.opening = recording.then(async (store) => {
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
           mode: this.pushMode(),
@@ -370,7 +388,7 @@ export class SessionCheckpoints {
     for (const violation of result.violations) {
       this.o.lifecycle.fire('violation', { ...violation }).catch(() => undefined)
     }
-    const reverted = await this.revert(result.violations, result.parent)
+    const reverted = await this.revert(result.violations, this.store!.revertSource)
     if (reverted.length) {
       this.current = this.current.filter((v) => !reverted.includes(v.file))
       this.markResolved()
@@ -381,22 +399,18 @@ export class SessionCheckpoints {
   }
 
   /**
-   * revert_on_violation: the files behind critical violations go back to their state before this
-   * checkpoint (the previous checkpoint, or the base). The checkpoint keeps what the agent did — the audit
-   * trail — and the next checkpoint records the revert.
+   * revert_on_violation: the files behind critical violations go back to their state at the baseline (as
+   * the user left them, withheld files included: `source` is the store's revertSource), never to HEAD. The
+   * checkpoint keeps what the agent did — the audit trail — and the next checkpoint records the revert.
    */
-  private async revert(violations: Violation[], parent: string | null): Promise<string[]> {
+  private async revert(violations: Violation[], source: string | null): Promise<string[]> {
+    let parent = source
     const { filesToRevert } = await this.loadPolicy()
     const paths = filesToRevert(violations, this.o.config.policy)
     if (paths.length === 0 || !this.git) return []
-    if (!parent) {
-      this.o.report.event(
-        'warning',
-        `cannot revert ${paths.join(', ')}: the repository has no commit to revert to`,
-      )
-      return []
-    }
     try {
+      // An unborn HEAD and a clean worktree: the baseline is empty, so the agent's files go.
+      parent ??= await this.git.emptyTree()
       // Loaded the first time a session reverts, not before its agent starts.
       const { revertPaths } = await import('../checkpoints/restore.js')
       const done = await revertPaths(this.git, parent, paths)
@@ -529,3 +543,4 @@ export class SessionCheckpoints {
     return fresh
   }
 }
+

@@ -82,7 +82,7 @@ export class Workspace {
     if (!latest) return []
     const { evaluatePolicy } = await import('../policy/index.js')
     return evaluatePolicy({
-      files: await diffTrees(this.git, store.base, latest),
+      files: await diffTrees(this.git, store.baseline, latest),
       checkpoint: store.latestSeq,
       worktree: this.root,
       policy: config.policy,
