@@ -69,7 +69,9 @@ export function formatCheckpointMessage(fields: CheckpointMessageFields): string
     `${TRAILER.session}: ${fields.session}`,
     `${TRAILER.seq}: ${fields.seq}`,
     `${TRAILER.base}: ${fields.base ?? 'none'}`,
-    ...(fields.baseline && fields.baseline !== fields.base ? [`${TRAILER.baseline}: ${fields.baseline}`] : []),
+    ...(fields.baseline && fields.baseline !== fields.base
+      ? [`${TRAILER.baseline}: ${fields.baseline}`]
+      : []),
     `${TRAILER.trigger}: ${trigger}`,
     `${TRAILER.violations}: ${fields.violations}`,
     `${TRAILER.skipped}: ${fields.skipped.length}`,

@@ -387,8 +387,7 @@ export class CheckpointStore {
       this.headTree = objects.chainTree!
       // A resumed chain keeps its first baseline: named by every later checkpoint, or the tip itself when
       // the chain holds nothing but the baseline.
-      this.baselineCommit =
-        parsed.trigger === 'baseline' ? this.head : (parsed.baseline ?? this.baseCommit)
+      this.baselineCommit = parsed.trigger === 'baseline' ? this.head : (parsed.baseline ?? this.baseCommit)
       this.baseTree =
         this.baselineCommit === this.head
           ? this.headTree
@@ -478,7 +477,8 @@ export class CheckpointStore {
     if (!local || !this.baseTree) return
     this.localBaseline = local
     const { raw } = await this.git.diffTreeZ(this.baseTree, local)
-    for (const entry of raw) if (!/^0+$/.test(entry.newMode)) this.baselineWithheld.set(entry.path, entry.newSha)
+    for (const entry of raw)
+      if (!/^0+$/.test(entry.newMode)) this.baselineWithheld.set(entry.path, entry.newSha)
   }
 
   /**
@@ -496,7 +496,10 @@ export class CheckpointStore {
       input: files.map((f) => path.join(this.root, f.path)).join('\n') + '\n',
     })
     const ids = hashed.stdout.trim().split('\n')
-    const indexFile = path.join(path.dirname(this.indexFile), `baseline-${process.pid}-${process.hrtime.bigint() % 1_000_000n}`)
+    const indexFile = path.join(
+      path.dirname(this.indexFile),
+      `baseline-${process.pid}-${process.hrtime.bigint() % 1_000_000n}`,
+    )
     try {
       fs.copyFileSync(this.indexFile, indexFile)
       await this.git.raw(['update-index', '-z', '--index-info'], {

@@ -543,4 +543,3 @@ export class SessionCheckpoints {
     return fresh
   }
 }
-
