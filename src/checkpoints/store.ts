@@ -1,7 +1,6 @@
 // One session's checkpoints: snapshots of the worktree committed to refs/proctor/<session> through a
 // private index. The user's index, HEAD, branches, stash and files are never written: every index
 // operation sets GIT_INDEX_FILE to our own file, and refs are only created under refs/proctor/.
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -19,6 +18,7 @@ import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } fro
 import { checkpointRef, localBaselineRef } from './refs.js'
 import { claimIndex, ownerFileOf } from './stale-indexes.js'
 import { STATE_DIR_NAME } from '../state/layout.js'
+import { randomHex } from '../util/random.js'
 
 /** Triggers that may not wait for min_interval spacing (shutdown, the user, a restore). */
 const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
@@ -74,6 +74,11 @@ export interface CheckpointStoreOptions {
    * content) and is listed as skipped; the file in the worktree is not touched.
    */
   withhold?: (path: string) => string | null
+  /**
+   * Awaited before `withhold` is first asked (when a listing has paths to weigh): loads what it needs, so a
+   * store opened before the agent's spawn on a clean worktree loads nothing more.
+   */
+  prepare?: () => Promise<void>
   /** With pause_agent: the agent is paused while the worktree is read, and always resumed. */
   pauser?: PauseHooks
   /**
@@ -496,10 +501,7 @@ export class CheckpointStore {
       input: files.map((f) => path.join(this.root, f.path)).join('\n') + '\n',
     })
     const ids = hashed.stdout.trim().split('\n')
-    const indexFile = path.join(
-      path.dirname(this.indexFile),
-      `baseline-${process.pid}-${process.hrtime.bigint() % 1_000_000n}`,
-    )
+    const indexFile = path.join(path.dirname(this.indexFile), `baseline-${process.pid}-${randomHex(4)}`)
     try {
       fs.copyFileSync(this.indexFile, indexFile)
       await this.git.raw(['update-index', '-z', '--index-info'], {
@@ -865,6 +867,7 @@ export class CheckpointStore {
   ): Promise<string[]> {
     const exclude: string[] = []
     const present: string[] = []
+    await this.options.prepare?.()
     const withhold = this.options.withhold
     for (const p of paths) {
       let stat: fs.Stats
@@ -917,6 +920,8 @@ export class CheckpointStore {
     if (kept === undefined || !stat.isFile()) return false
     try {
       const content = fs.readFileSync(path.join(this.root, p))
+      // Not imported at the top: a session opens its store before the spawn, and node:crypto costs it there.
+      const { createHash } = process.getBuiltinModule('node:crypto')
       const hash = createHash(kept.length === 64 ? 'sha256' : 'sha1')
       hash.update(`blob ${content.length}\0`)
       hash.update(content)

@@ -147,10 +147,10 @@ export class SessionCheckpoints {
     const head = objects.startCommit
     this.machinery = machinery
     this.active = true
-    // The store is created before the agent's spawn, with the policy's code it judges every checkpoint by
-    // (the withheld forbidden areas, the glob matcher): it records the baseline then (below).
+    // The store is created before the agent's spawn, to record the baseline (below). The policy's code it
+    // weighs paths and judges checkpoints by (the withheld forbidden areas, the glob matcher) loads only when
+    // there is a changed path to weigh: a clean worktree spawns the agent without it.
     const openStore = async (): Promise<CheckpointStore> => {
-      await this.loadPolicy()
       return workspace.store(this.o.sessionId, config, {
         ...(head ? { baseCommit: head } : {}),
         resolved: objects,
@@ -510,11 +510,10 @@ export class SessionCheckpoints {
   }
 
   /** Policy on this checkpoint's diff and on the cumulative diff; each (file, constraint) is reported once. */
-  private validate(ctx: ValidateContext): Violation[] {
+  private async validate(ctx: ValidateContext): Promise<Violation[]> {
     const policy = this.o.config.policy
     const worktree = this.root ?? this.o.cwd
-    // Only the store calls this, and it is created once the policy is loaded (start()).
-    const { evaluateCheckpointScopes, notifiesAgent } = this.policyLoaded!
+    const { evaluateCheckpointScopes, notifiesAgent } = await this.loadPolicy()
     const found = evaluateCheckpointScopes({
       seq: ctx.seq,
       files: ctx.files,
