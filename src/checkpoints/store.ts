@@ -193,6 +193,8 @@ export class CheckpointStore {
   /** Withheld paths (forbidden areas) that were there at the baseline, with their blob ids. */
   private baselineWithheld = new Map<string, string>()
   private preExisting: string[] = []
+  /** recordBaseline's caller, told once the worktree has been read (the rest does not read it). */
+  private onBaselineRead: (() => void) | undefined
   /** null (with headTree) until needed when the opening did not learn it (see startTreeNow). */
   private baseTree: string | null = ''
   private head: string | null = null
@@ -283,9 +285,12 @@ export class CheckpointStore {
    * first checkpoint took before), so it costs no second pass over the tree; every later checkpoint, its
    * diffs and the policy speak of the agent's changes since it. Forbidden-area files are withheld from it as
    * from every checkpoint, and kept on a local-only ref (refs/proctor-local/<session>) so a revert can give
-   * them back. A resumed chain keeps the baseline its first session recorded.
+   * them back. A resumed chain keeps the baseline its first session recorded. `onRead` is told once the
+   * worktree has been read (its content is in the object store): what is left, the commit and the refs,
+   * reads nothing the agent could change, so the agent may be spawned then.
    */
-  recordBaseline(): Promise<Baseline> {
+  recordBaseline(onRead?: () => void): Promise<Baseline> {
+    this.onBaselineRead = onRead
     const run = this.queue.then(async () => {
       this.opened ??= this.doOpen(!this.options.pauser)
       await this.opened
@@ -487,35 +492,44 @@ export class CheckpointStore {
   }
 
   /**
-   * Keeps what the baseline withheld (forbidden-area files as the user left them) on a local-only ref: the
-   * baseline's tree plus those files, committed on top of the baseline as refs/proctor-local/<session>. That
-   * ref is outside refs/proctor/, so no push or bundle ever carries it. Regular files only: their content
-   * is hashed as it is on disk (--no-filters), so it compares byte for byte with the file later.
+   * Hashes what the baseline withholds (forbidden-area files as the user left them) into the object store,
+   * before the agent runs: regular files only, as they are on disk (--no-filters), so each compares byte for
+   * byte with the file later (unchangedSinceBaseline). Recorded on a ref by keepWithheldLocally.
    */
-  private async keepWithheldLocally(withheld: readonly ChangedFile[], baseline: string): Promise<void> {
+  private async hashWithheld(withheld: readonly ChangedFile[]): Promise<WithheldBlob[]> {
     const files = withheld
       .filter((f) => f.newMode === '100644' || f.newMode === '100755')
       .filter((f) => !f.path.includes('\n'))
-    if (files.length === 0) return
+    if (files.length === 0) return []
     const hashed = await this.git.raw(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
       input: files.map((f) => path.join(this.root, f.path)).join('\n') + '\n',
     })
     const ids = hashed.stdout.trim().split('\n')
+    return files.map((f, i) => ({ path: f.path, mode: f.newMode!, id: ids[i]! }))
+  }
+
+  /**
+   * Keeps the withheld files' blobs on a local-only ref: the baseline's tree plus those files, committed on
+   * top of the baseline as refs/proctor-local/<session>. That ref is outside refs/proctor/, so no push or
+   * bundle ever carries it, and it keeps the blobs from being pruned.
+   */
+  private async keepWithheldLocally(blobs: readonly WithheldBlob[], baseline: string): Promise<void> {
+    if (blobs.length === 0) return
     const indexFile = path.join(path.dirname(this.indexFile), `baseline-${process.pid}-${randomHex(4)}`)
     try {
       fs.copyFileSync(this.indexFile, indexFile)
       await this.git.raw(['update-index', '-z', '--index-info'], {
         indexFile,
-        input: files.map((f, i) => `${f.newMode} ${ids[i]}\t${f.path}\0`).join(''),
+        input: blobs.map((b) => `${b.mode} ${b.id}\t${b.path}\0`).join(''),
       })
       const tree = await this.git.writeTree(indexFile)
       const message =
-        `proctor baseline (local only): ${files.length} withheld file(s) as the user left them\n\n` +
+        `proctor baseline (local only): ${blobs.length} withheld file(s) as the user left them\n\n` +
         'Never pushed: proctor gives these back when it reverts a path to the baseline.\n'
       const commit = await this.git.commitTree(tree, [baseline], message)
       await this.git.raw(['update-ref', '-m', 'proctor baseline', localBaselineRef(this.session), commit])
       this.localBaseline = commit
-      files.forEach((f, i) => this.baselineWithheld.set(f.path, ids[i]!))
+      for (const b of blobs) this.baselineWithheld.set(b.path, b.id)
     } finally {
       fs.rmSync(indexFile, { force: true })
     }
@@ -664,14 +678,17 @@ export class CheckpointStore {
       this.commits!.prepare()
       this.refs!.prepare()
     }
+    const baseline = trigger === 'baseline'
     const tree = await this.git.writeTree(this.indexFile)
     const headTree = await this.startTreeNow()
     if (tree === headTree && !withheldChanged) {
       this.indexMatchesHead = true
       return null
     }
+    // The baseline's content is all in the object store now: the agent may start while it is committed.
+    const keptBlobs = baseline ? await this.hashWithheld(withheld) : []
+    if (baseline) this.onBaselineRead?.()
 
-    const baseline = trigger === 'baseline'
     const seq = baseline ? 0 : this.seq + 1
     // The detailed diffs cost two git processes each; they are only computed for the policy hook. The
     // baseline is the user's, never judged.
@@ -726,7 +743,7 @@ export class CheckpointStore {
       // What the baseline withheld is left out of later checkpoints as long as it is unchanged (filesToSkip).
       this.withheldKey = ''
       this.preExisting = [...new Set([...staged, ...skipped.map((f) => f.path)])].sort()
-      await this.keepWithheldLocally(withheld, sha)
+      await this.keepWithheldLocally(keptBlobs, sha)
     }
     this.indexMatchesHead = true
     this.seq = seq
@@ -1057,6 +1074,13 @@ export class CheckpointStore {
  */
 function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6
+}
+
+/** A withheld file's content hashed for the baseline's local-only copy. */
+interface WithheldBlob {
+  path: string
+  mode: string
+  id: string
 }
 
 /** Paths that differ from the private index, and which of them it tracks. */

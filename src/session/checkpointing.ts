@@ -191,9 +191,11 @@ export class SessionCheckpoints {
     // policy and a revert compare with (issue 27). It is the store's first snapshot, taken now instead of at
     // the first checkpoint; a clean worktree costs one listing. A store that cannot open or record it fails
     // the session's checkpoints (judging the agent against HEAD would blame it for the user's work).
+    let worktreeRead = (): void => undefined
+    const read = new Promise<void>((resolve) => (worktreeRead = resolve))
     const recording = openStore().then(async (store) => {
       this.store = store
-      const baseline = await store.recordBaseline()
+      const baseline = await store.recordBaseline(worktreeRead)
       report.baseline({ commit: baseline.commit, pre_existing: baseline.preExisting })
       if (baseline.preExisting.length) {
         report.event('checkpoint', describePreExisting(baseline.preExisting.length), {
@@ -205,7 +207,9 @@ export class SessionCheckpoints {
     })
     this.opening = recording.then(() => undefined)
     this.opening.catch(() => undefined)
-    await this.opening.catch(() => undefined)
+    // The agent waits only until the worktree has been read; the baseline's commit and refs follow meanwhile
+    // (every checkpoint waits for them).
+    await Promise.race([read, this.opening.catch(() => undefined)])
     this.launch = () => {
       this.launch = null
       triggers.start()
