@@ -33,6 +33,11 @@ export interface CheckpointReads {
   workspace: Workspace
   objects: Promise<OpeningObjects>
   machinery: Promise<GitMachinery>
+  /**
+   * The worktree is proctor's own, just checked out at the base with nothing else in it (a batch child's):
+   * its baseline is the base, so nothing is read before the agent's spawn (see SessionCheckpoints.start).
+   */
+  pristine: boolean
 }
 
 /**
@@ -40,7 +45,11 @@ export interface CheckpointReads {
  * the session does not use them (checkpoints off, a session_start hook that may change the repository
  * runs first, orphans were reaped), nothing is left behind.
  */
-export function startCheckpointReads(cwd: string, sessionId: string): CheckpointReads | null {
+export function startCheckpointReads(
+  cwd: string,
+  sessionId: string,
+  options: { pristine?: boolean } = {},
+): CheckpointReads | null {
   const workspace = Workspace.find(cwd)
   if (!workspace) return null
   const objects = resolveOpening(workspace.git, sessionId)
@@ -48,7 +57,7 @@ export function startCheckpointReads(cwd: string, sessionId: string): Checkpoint
   // Awaited by start(), if at all: never an unhandled rejection meanwhile.
   objects.catch(() => undefined)
   machinery.catch(() => undefined)
-  return { cwd, sessionId, workspace, objects, machinery }
+  return { cwd, sessionId, workspace, objects, machinery, pristine: options.pristine === true }
 }
 
 export interface SessionCheckpointsOptions {
@@ -180,12 +189,12 @@ export class SessionCheckpoints {
       onError: (error, trigger) =>
         report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
     })
-    // Neither the watcher's scan nor seeding the private index delays the agent: both grow with the
-    // repository, and each git process they start forks proctor (a synchronous ~1 ms per 50 MB of RSS, far
-    // more on a busy machine), so they start once the agent has been spawned (agentRunning) and its first
-    // burst of output is over, or at the first checkpoint or the end if that comes first. A checkpoint (and
-    // the end of the session) waits for the store to open; a store that cannot open fails its checkpoints,
-    // which the session counts like any other checkpoint failure.
+    // The watcher's scan and the push queue do not delay the agent: the scan grows with the repository, and
+    // each git process forks proctor (a synchronous ~1 ms per 50 MB of RSS, far more on a busy machine), so
+    // they start once the agent has been spawned (agentRunning) and its first burst of output is over, or at
+    // the first checkpoint or the end if that comes first. Only reading the baseline precedes the spawn (it
+    // must: the agent could change the tree). A checkpoint (and the end of the session) waits for the store;
+    // a store that cannot open fails its checkpoints, which the session counts like any other failure.
     this.triggers = triggers
     // The baseline, before the agent runs: the worktree as the user left it, which every checkpoint, the
     // policy and a revert compare with (issue 27). It is the store's first snapshot, taken now instead of at
@@ -193,8 +202,18 @@ export class SessionCheckpoints {
     // the session's checkpoints (judging the agent against HEAD would blame it for the user's work).
     let worktreeRead = (): void => undefined
     const read = new Promise<void>((resolve) => (worktreeRead = resolve))
-    const recording = openStore().then(async (store) => {
+    // A batch child's worktree was checked out at the base by proctor a moment ago: its baseline is the base,
+    // and the store opens after the spawn, as before (the batch reads ahead so that no git process runs
+    // between a task's start and its agent's).
+    const pristine = reads?.pristine === true
+    const record = async (): Promise<CheckpointStore> => {
+      const store = await openStore()
       this.store = store
+      if (pristine) {
+        await store.open()
+        report.baseline({ commit: store.baseline, pre_existing: [] })
+        return store
+      }
       const baseline = await store.recordBaseline(worktreeRead)
       report.baseline({ commit: baseline.commit, pre_existing: baseline.preExisting })
       if (baseline.preExisting.length) {
@@ -204,16 +223,20 @@ export class SessionCheckpoints {
         })
       }
       return store
-    })
-    this.opening = recording.then(() => undefined)
-    this.opening.catch(() => undefined)
-    // The agent waits only until the worktree has been read; the baseline's commit and refs follow meanwhile
-    // (every checkpoint waits for them).
-    await Promise.race([read, this.opening.catch(() => undefined)])
+    }
+    let recording: Promise<CheckpointStore> | null = null
+    if (!pristine) {
+      recording = record()
+      this.opening = recording.then(() => undefined)
+      this.opening.catch(() => undefined)
+      // The agent waits only until the worktree has been read; the baseline's commit and refs follow
+      // meanwhile (every checkpoint waits for them).
+      await Promise.race([read, this.opening.catch(() => undefined)])
+    }
     this.launch = () => {
       this.launch = null
       triggers.start()
-      this.opening = recording.then(async (store) => {
+      this.opening = (recording ?? record()).then(async (store) => {
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
           mode: this.pushMode(),
