@@ -214,7 +214,13 @@ export class SessionCheckpoints {
         report.baseline({ commit: store.baseline, pre_existing: [] })
         return store
       }
-      const baseline = await store.recordBaseline(worktreeRead)
+      const baseline = await store.recordBaseline(worktreeRead).catch((error: unknown) => {
+        const message =
+          `could not record the session's baseline (the worktree as you left it), so no checkpoint can ` +
+          `judge the agent's work: ${(error as Error).message}`
+        report.event('error', message)
+        throw new Error(message, { cause: error })
+      })
       report.baseline({ commit: baseline.commit, pre_existing: baseline.preExisting })
       if (baseline.preExisting.length) {
         report.event('checkpoint', describePreExisting(baseline.preExisting.length), {
