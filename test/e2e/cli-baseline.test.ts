@@ -168,7 +168,7 @@ describe('a session starts from the tree as the user left it', () => {
       '--',
       'sh',
       '-c',
-      'echo "AGENT=1" >> .env; echo agent > secrets/agent.txt',
+      'echo "AGENT=1" >> .env; echo agent > secrets/agent.txt; rm secrets/mykey.txt',
     ])
 
     const rep = report(r, 'revert')
@@ -176,13 +176,20 @@ describe('a session starts from the tree as the user left it', () => {
     expect(forbidden.map((v) => [v.file, v.reverted]).sort()).toEqual([
       ['.env', true],
       ['secrets/agent.txt', true],
+      ['secrets/mykey.txt', true],
     ])
     // Only the agent's changes were judged (also as outside src/**): none of the user's own files.
-    expect([...new Set(rep.violations.map((v) => v.file))].sort()).toEqual(['.env', 'secrets/agent.txt'])
+    expect([...new Set(rep.violations.map((v) => v.file))].sort()).toEqual([
+      '.env',
+      'secrets/agent.txt',
+      'secrets/mykey.txt',
+    ])
     expect(run.code).toBe(0)
-    // .env has the user's content again (never HEAD's, never deleted); the agent's new file is gone;
-    // every other path, the index and HEAD are byte-identical to before the session.
+    // .env has the user's content again (never HEAD's, never deleted), the key the agent deleted is back
+    // (from the local-only copy: it was never in a checkpoint), the agent's new file is gone; every other
+    // path, the index and HEAD are byte-identical to before the session.
     expect(r.read('.env')).toBe('SECRET=user\n')
+    expect(r.read('secrets/mykey.txt')).toBe('the user key\n')
     expect(r.exists('secrets/agent.txt')).toBe(false)
     expect(userState(r)).toBe(before)
     // The user's forbidden content was never put into a checkpoint that can be pushed.
@@ -216,6 +223,21 @@ describe('a session starts from the tree as the user left it', () => {
     const undone = await proctor(r, undo![1]!.split(' '))
     expect(undone.code).toBe(0)
     expect(userState(r)).toBe(after)
+  })
+
+  it('a session continued with --session keeps its first baseline, even after the user committed', async () => {
+    const r = dirtyRepo()
+    expect((await proctor(r, ['run', '--session', 'cont', '--', 'true'])).code).toBe(0)
+    const first = report(r, 'cont').baseline!.commit
+    r.git(['commit', '-q', '-m', 'the user commits what they had staged'])
+
+    const run = await proctor(r, ['run', '--session', 'cont', '--', 'sh', '-c', 'echo agent >> src/c.txt'])
+
+    expect(run.code).toBe(0)
+    const rep = report(r, 'cont')
+    expect(rep.violations).toEqual([])
+    expect(rep.checkpoints.map((c) => c.files_changed)).toEqual([['src/c.txt']])
+    expect(r.git(['diff', '--name-status', first!, rep.checkpoints[0]!.sha])).toBe('M\tsrc/c.txt\n')
   })
 
   it("checkpoint 1 holds every file when the user's index is older than the stale-index age and the agent is fast", async () => {
