@@ -192,6 +192,8 @@ export class CheckpointStore {
   private localBaseline: string | null = null
   /** Withheld paths (forbidden areas) that were there at the baseline, with their blob ids. */
   private baselineWithheld = new Map<string, string>()
+  /** Stat of a baseline-withheld file when its bytes last matched the baseline (unchangedSinceBaseline). */
+  private withheldVerified = new Map<string, string>()
   private preExisting: string[] = []
   /** recordBaseline's caller, told once the worktree has been read (the rest does not read it). */
   private onBaselineRead: (() => void) | undefined
@@ -935,6 +937,10 @@ export class CheckpointStore {
   private unchangedSinceBaseline(p: string, stat: fs.Stats): boolean {
     const kept = this.baselineWithheld.get(p)
     if (kept === undefined || !stat.isFile()) return false
+    // Read again only when its stat changed since it last matched (ctime: no write leaves it as it was), so a
+    // large forbidden file is not re-read at every checkpoint.
+    const key = `${stat.size}:${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}`
+    if (this.withheldVerified.get(p) === key) return true
     try {
       const content = fs.readFileSync(path.join(this.root, p))
       // Not imported at the top: a session opens its store before the spawn, and node:crypto costs it there.
@@ -942,7 +948,9 @@ export class CheckpointStore {
       const hash = createHash(kept.length === 64 ? 'sha256' : 'sha1')
       hash.update(`blob ${content.length}\0`)
       hash.update(content)
-      return hash.digest('hex') === kept
+      if (hash.digest('hex') !== kept) return false
+      this.withheldVerified.set(p, key)
+      return true
     } catch {
       return false
     }
