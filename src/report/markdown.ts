@@ -317,7 +317,7 @@ function filesSection(ctx: Ctx, maxFiles: number): Section {
     cap: 8_000,
     render(budget) {
       // The user's own uncommitted work is not the agent's: counted apart, never listed as changed.
-      const preExisting = report.baseline?.pre_existing.length ?? 0
+      const preExisting = report.baseline?.pre_existing_count ?? 0
       const before = preExisting ? `<sub>${describePreExisting(preExisting)}</sub>` : ''
       const last = report.checkpoints.at(-1)
       if (!last) return before

@@ -3,6 +3,9 @@
 
 export const REPORT_SCHEMA_VERSION = 1
 
+/** At most this many pre-existing paths are listed in report.json (BaselineRecord.pre_existing). */
+export const MAX_PRE_EXISTING_LISTED = 1000
+
 export type SessionStatus = 'completed' | 'failed' | 'errored' | 'interrupted' | 'timeout'
 export type Verdict = 'allow' | 'block'
 export type Severity = 'info' | 'warning' | 'error' | 'critical'
@@ -79,7 +82,12 @@ export type StopHookVerdict = 'allow' | 'block' | 'error'
 export interface BaselineRecord {
   /** Checkpoint 0 when the worktree differed from HEAD, else the base commit; null on an unborn HEAD. */
   commit: string | null
-  /** Paths already changed (modified, staged, deleted or untracked) before the session: never judged. */
+  /** How many paths were already changed (modified, staged, deleted or untracked) before the session. */
+  pre_existing_count: number
+  /**
+   * Those paths, never judged; the first MAX_PRE_EXISTING_LISTED of them (a tree whose .gitignore misses
+   * node_modules/ holds thousands).
+   */
   pre_existing: string[]
 }
 

@@ -40,7 +40,7 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   } else {
     lines.push(paint('dim', '  checkpoints: none'))
   }
-  const preExisting = report.baseline?.pre_existing.length ?? 0
+  const preExisting = report.baseline?.pre_existing_count ?? 0
   if (preExisting) lines.push(paint('dim', `  baseline: ${describePreExisting(preExisting)}`))
   if (report.pushed) {
     lines.push(

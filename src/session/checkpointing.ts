@@ -3,7 +3,7 @@
 // method is a no-op, so the session reads the same either way.
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
-import type { CheckpointRecord, Violation } from '../report/model.js'
+import { MAX_PRE_EXISTING_LISTED, type CheckpointRecord, type Violation } from '../report/model.js'
 import type { ReportBuilder } from '../report/builder.js'
 import { Git } from '../git/runner.js'
 import {
@@ -211,7 +211,7 @@ export class SessionCheckpoints {
       this.store = store
       if (pristine) {
         await store.open()
-        report.baseline({ commit: store.baseline, pre_existing: [] })
+        report.baseline({ commit: store.baseline, pre_existing_count: 0, pre_existing: [] })
         return store
       }
       const baseline = await store.recordBaseline(worktreeRead).catch((error: unknown) => {
@@ -221,7 +221,11 @@ export class SessionCheckpoints {
         report.event('error', message)
         throw new Error(message, { cause: error })
       })
-      report.baseline({ commit: baseline.commit, pre_existing: baseline.preExisting })
+      report.baseline({
+        commit: baseline.commit,
+        pre_existing_count: baseline.preExisting.length,
+        pre_existing: baseline.preExisting.slice(0, MAX_PRE_EXISTING_LISTED),
+      })
       if (baseline.preExisting.length) {
         report.event('checkpoint', describePreExisting(baseline.preExisting.length), {
           name: '0',

@@ -109,6 +109,7 @@ describe('a session starts from the tree as the user left it', () => {
     expect(rep.verdict).toBe('allow')
     expect(rep.violations).toEqual([])
     expect(rep.baseline?.pre_existing).toEqual(PRE_EXISTING)
+    expect(rep.baseline?.pre_existing_count).toBe(8)
     expect(run.stderr).toContain('8 files were already changed before the session; not judged')
     expect(userState(r)).toBe(before)
     // The baseline is checkpoint 0 on the session's ref, on top of HEAD; the forbidden content is not in it.

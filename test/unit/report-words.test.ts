@@ -56,7 +56,11 @@ describe('the words for how a stop hook ended', () => {
 describe("the user's own work before the session", () => {
   it('is counted apart in the same words in the comment, the job summary and the terminal', () => {
     const report = sessionReport({
-      baseline: { commit: 'a'.repeat(40), pre_existing: ['.env', 'notes.txt', 'src/a.ts'] },
+      baseline: {
+        commit: 'a'.repeat(40),
+        pre_existing_count: 3,
+        pre_existing: ['.env', 'notes.txt', 'src/a.ts'],
+      },
     })
     const said = '3 files were already changed before the session; not judged'
     expect(renderSessionComment(report, { key: 'k', links, sanitizer })).toContain(`<sub>${said}</sub>`)
@@ -67,7 +71,10 @@ describe("the user's own work before the session", () => {
   })
 
   it('says nothing when the tree was clean (or the report predates the baseline)', () => {
-    for (const report of [sessionReport({ baseline: { commit: null, pre_existing: [] } }), sessionReport()]) {
+    for (const report of [
+      sessionReport({ baseline: { commit: null, pre_existing_count: 0, pre_existing: [] } }),
+      sessionReport(),
+    ]) {
       expect(renderSessionTerminal(report, { color: false })).not.toContain('before the session')
       expect(renderSessionComment(report, { key: 'k', links, sanitizer })).not.toContain('before the session')
     }
