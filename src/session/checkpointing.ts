@@ -229,7 +229,7 @@ export class SessionCheckpoints {
       if (baseline.preExisting.length) {
         report.event('checkpoint', describePreExisting(baseline.preExisting.length), {
           name: '0',
-          data: { sha: baseline.commit, files: baseline.preExisting },
+          data: { sha: baseline.commit, count: baseline.preExisting.length },
         })
       }
       return store
