@@ -441,22 +441,22 @@ export class SessionCheckpoints {
    * checkpoint keeps what the agent did — the audit trail — and the next checkpoint records the revert.
    */
   private async revert(violations: Violation[], source: string | null): Promise<string[]> {
-    let parent = source
+    let target = source
     const { filesToRevert } = await this.loadPolicy()
     const paths = filesToRevert(violations, this.o.config.policy)
     if (paths.length === 0 || !this.git) return []
     try {
       // An unborn HEAD and a clean worktree: the baseline is empty, so the agent's files go.
-      parent ??= await this.git.emptyTree()
+      target ??= await this.git.emptyTree()
       // Loaded the first time a session reverts, not before its agent starts.
       const { revertPaths } = await import('../checkpoints/restore.js')
-      const done = await revertPaths(this.git, parent, paths)
+      const done = await revertPaths(this.git, target, paths)
       for (const v of violations) if (paths.includes(v.file)) v.reverted = true
       this.o.report.event(
         'revert',
         `reverted ${paths.length} file(s) with critical violations: ${paths.join(', ')}`,
         {
-          data: { ...done, to: parent },
+          data: { ...done, to: target },
         },
       )
       return paths
