@@ -1,9 +1,11 @@
 // `npm run demo`: a supervised session of the bundled example agent in a throw-away repository.
 // It shows proctor answering an approval prompt, taking checkpoints, catching a forbidden-area
 // violation (its content never enters a checkpoint), a stop hook and the policy gate sending the agent back
-// once (it writes the missing test and removes the forbidden file), and the final report.
+// once (it writes the missing test and removes the forbidden file), and the final report. The repository
+// is dirty when the session starts, as on a laptop (an unfinished README edit, untracked notes, a .env in a
+// forbidden area): that is the user's work, recorded as the session's baseline and never judged or touched.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdtempSync, writeFileSync, existsSync, appendFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -28,6 +30,10 @@ writeFileSync(join(repo, 'README.md'), '# demo project\n')
 git(repo, 'add', 'README.md')
 git(repo, 'commit', '-q', '-m', 'initial commit')
 git(repo, 'remote', 'add', 'origin', remote)
+// The user's own uncommitted work: proctor records it as the baseline before the agent starts.
+appendFileSync(join(repo, 'README.md'), '\nWork in progress: the user was editing this.\n')
+writeFileSync(join(repo, 'notes.txt'), 'my notes, not for the agent to judge\n')
+writeFileSync(join(repo, '.env'), 'API_KEY=the-users-own\n')
 
 writeFileSync(
   join(repo, 'proctor.yml'),
@@ -47,7 +53,7 @@ checkpoints:
   min_interval: 0s
   push: always        # auto pushes only in CI; the demo pushes to its own bare remote
 policy:
-  forbidden_areas: ["secrets/**"]
+  forbidden_areas: ["secrets/**", ".env"]
   violation_severity: error
 stop_hooks:
   - name: tests
@@ -63,7 +69,8 @@ child.on('exit', (code) => {
   console.log(
     `\nproctor exited with ${code}. The checkpoints are commits on refs/proctor/* (and pushed to the`,
   )
-  console.log(`demo's bare remote as proctor/<session>); your branch and index were not touched:\n`)
+  console.log(`demo's bare remote as proctor/<session>); your branch and index were not touched, and the`)
+  console.log(`README edit, notes.txt and .env you had before the session are yours, as you left them:\n`)
   const list = spawn(process.execPath, [cli, 'checkpoints', 'list'], { cwd: repo, stdio: 'inherit' })
   list.on('exit', () => {
     console.log(`\n$ git status --short   (in ${repo})`)

@@ -152,7 +152,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
     ...(readAhead
       ? {
           prepare: (dir: string, index: number) =>
-            startCheckpointReads(dir, childSessionId(batchId, index, tasks[index]!.name)),
+            startCheckpointReads(dir, childSessionId(batchId, index, tasks[index]!.name), { pristine: true }),
         }
       : {}),
   })
@@ -330,7 +330,8 @@ class ChildRunner {
     // Begun while the worktree waited for this task, or now: either way before the session's own setup,
     // so the git processes they start are not waited for after it.
     const checkpointReads = c.readAhead
-      ? ((await readsStillTrue(lease, sessionId)) ?? startCheckpointReads(worktree, sessionId))
+      ? ((await readsStillTrue(lease, sessionId)) ??
+        startCheckpointReads(worktree, sessionId, { pristine: true }))
       : null
     const outcome = await runSession({
       config: childConfig(c.opts.config, task),

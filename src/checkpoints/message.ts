@@ -15,6 +15,11 @@ export interface CheckpointMessageFields {
   session: string
   seq: number
   base: string | null
+  /**
+   * The session's baseline (checkpoint 0: the worktree as the user left it) when it is not `base` itself:
+   * a resumed session judges its agent against it, never against HEAD.
+   */
+  baseline?: string | null
   trigger: string
   filesChanged: number
   violations: number
@@ -28,6 +33,7 @@ export const TRAILER = {
   session: 'Proctor-Session',
   seq: 'Proctor-Seq',
   base: 'Proctor-Base',
+  baseline: 'Proctor-Baseline',
   trigger: 'Proctor-Trigger',
   violations: 'Proctor-Violations',
   skipped: 'Proctor-Skipped',
@@ -63,6 +69,9 @@ export function formatCheckpointMessage(fields: CheckpointMessageFields): string
     `${TRAILER.session}: ${fields.session}`,
     `${TRAILER.seq}: ${fields.seq}`,
     `${TRAILER.base}: ${fields.base ?? 'none'}`,
+    ...(fields.baseline && fields.baseline !== fields.base
+      ? [`${TRAILER.baseline}: ${fields.baseline}`]
+      : []),
     `${TRAILER.trigger}: ${trigger}`,
     `${TRAILER.violations}: ${fields.violations}`,
     `${TRAILER.skipped}: ${fields.skipped.length}`,
@@ -75,6 +84,8 @@ export interface ParsedCheckpointMessage {
   session: string | null
   seq: number | null
   base: string | null
+  /** The session's baseline commit when it differs from `base` (Proctor-Baseline); null otherwise. */
+  baseline: string | null
   trigger: string | null
   violations: number
   skippedCount: number
@@ -108,6 +119,7 @@ export function parseCheckpointMessage(message: string): ParsedCheckpointMessage
     session: trailers.get(TRAILER.session) ?? null,
     seq: number(TRAILER.seq),
     base: base === 'none' ? null : base,
+    baseline: trailers.get(TRAILER.baseline) ?? null,
     trigger: trailers.get(TRAILER.trigger) ?? null,
     violations: number(TRAILER.violations) ?? 0,
     skippedCount: number(TRAILER.skipped) ?? skipped.length,

@@ -45,3 +45,13 @@ export function remoteBranchFor(template: string, session: string): string {
   }
   return branch
 }
+
+/**
+ * The local-only copy of a session's baseline with the files withheld from its checkpoints (forbidden
+ * areas) as the user left them: outside refs/proctor/, so no push, bundle or fetch refspec of proctor's
+ * ever names it.
+ */
+export function localBaselineRef(session: string): string {
+  assertSessionId(session)
+  return `refs/proctor-local/${session}`
+}

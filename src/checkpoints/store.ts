@@ -15,8 +15,10 @@ import type { Git } from '../git/runner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
-import { checkpointRef } from './refs.js'
+import { checkpointRef, localBaselineRef } from './refs.js'
+import { claimIndex, ownerFileOf } from './stale-indexes.js'
 import { STATE_DIR_NAME } from '../state/layout.js'
+import { randomHex } from '../util/random.js'
 
 /** Triggers that may not wait for min_interval spacing (shutdown, the user, a restore). */
 const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
@@ -26,9 +28,9 @@ const REFRESH_EVERY = 8
 
 export interface ValidateContext {
   seq: number
-  /** Changes since the previous checkpoint (or the base for the first). */
+  /** Changes since the previous checkpoint (or the baseline for the first). */
   files: ChangedFile[]
-  /** Changes since the session's base. */
+  /** Changes since the session's baseline (the worktree as the user left it, see recordBaseline). */
   cumulative: ChangedFile[]
   /** Changes left out by `withhold` (still in the worktree), described as the diff would have. */
   withheld: ChangedFile[]
@@ -72,6 +74,11 @@ export interface CheckpointStoreOptions {
    * content) and is listed as skipped; the file in the worktree is not touched.
    */
   withhold?: (path: string) => string | null
+  /**
+   * Awaited before `withhold` is first asked (when a listing has paths to weigh): loads what it needs, so a
+   * store opened before the agent's spawn on a clean worktree loads nothing more.
+   */
+  prepare?: () => Promise<void>
   /** With pause_agent: the agent is paused while the worktree is read, and always resumed. */
   pauser?: PauseHooks
   /**
@@ -125,6 +132,17 @@ export async function resolveOpening(git: Git, session: string, start = 'HEAD'):
   }
 }
 
+/** The worktree as the user left it when the session started (checkpoint 0; see recordBaseline). */
+export interface Baseline {
+  /** The commit the agent's work is judged against: checkpoint 0, or the base when nothing was changed. */
+  commit: string | null
+  /**
+   * Paths that already differed from HEAD (modified, staged, deleted, untracked and not ignored, withheld
+   * or over max_file_size included) when the session started: never the agent's. Empty for a resumed chain.
+   */
+  preExisting: string[]
+}
+
 export interface CheckpointResult {
   record: CheckpointRecord
   tree: string
@@ -165,6 +183,20 @@ export class CheckpointStore {
   private indexFile = ''
   private userIndex = ''
   private baseCommit: string | null = null
+  /** Checkpoint 0 (recordBaseline) when the worktree differed from HEAD at the start; else baseCommit. */
+  private baselineCommit: string | null = null
+  /**
+   * A local-only commit on refs/proctor-local/<session>: the baseline plus the withheld files' content as
+   * the user left them, so a revert can give them back; never pushed. Null when nothing was withheld.
+   */
+  private localBaseline: string | null = null
+  /** Withheld paths (forbidden areas) that were there at the baseline, with their blob ids. */
+  private baselineWithheld = new Map<string, string>()
+  /** Stat of a baseline-withheld file when its bytes last matched the baseline (unchangedSinceBaseline). */
+  private withheldVerified = new Map<string, string>()
+  private preExisting: string[] = []
+  /** recordBaseline's caller, told once the worktree has been read (the rest does not read it). */
+  private onBaselineRead: (() => void) | undefined
   /** null (with headTree) until needed when the opening did not learn it (see startTreeNow). */
   private baseTree: string | null = ''
   private head: string | null = null
@@ -203,6 +235,19 @@ export class CheckpointStore {
     return this.baseCommit
   }
 
+  /** The commit the agent's work is judged against (checkpoint 0, else the base); null if unborn. */
+  get baseline(): string | null {
+    return this.baselineCommit ?? this.baseCommit
+  }
+
+  /**
+   * What a path goes back to when proctor reverts it: the baseline, with the withheld files' content as the
+   * user left them (the local-only commit) when there were any.
+   */
+  get revertSource(): string | null {
+    return this.localBaseline ?? this.baseline
+  }
+
   /** The latest checkpoint commit of this session, if any. */
   get latest(): string | null {
     return this.head
@@ -236,6 +281,29 @@ export class CheckpointStore {
   }
 
   /**
+   * Records the session's baseline, before the agent runs: the worktree as the user left it (HEAD plus
+   * staged, unstaged and untracked files that are not ignored) as checkpoint 0 on the session's ref, with
+   * HEAD as its parent; nothing when the worktree is HEAD. It is the store's first snapshot (the one the
+   * first checkpoint took before), so it costs no second pass over the tree; every later checkpoint, its
+   * diffs and the policy speak of the agent's changes since it. Forbidden-area files are withheld from it as
+   * from every checkpoint, and kept on a local-only ref (refs/proctor-local/<session>) so a revert can give
+   * them back. A resumed chain keeps the baseline its first session recorded. `onRead` is told once the
+   * worktree has been read (its content is in the object store): what is left, the commit and the refs,
+   * reads nothing the agent could change, so the agent may be spawned then.
+   */
+  recordBaseline(onRead?: () => void): Promise<Baseline> {
+    this.onBaselineRead = onRead
+    const run = this.queue.then(async () => {
+      this.opened ??= this.doOpen(!this.options.pauser)
+      await this.opened
+      if (!this.head) await this.checkpoint('baseline', true)
+      return { commit: this.baseline, preExisting: [...this.preExisting] }
+    })
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /**
    * `urgent` (implied by final, manual and safety) skips the min_interval wait: a caller that waits for
    * this checkpoint (the stop hooks need the agent's latest work) must not sleep out the spacing.
    */
@@ -262,6 +330,7 @@ export class CheckpointStore {
     if (!options.keepIndex && this.indexFile) {
       fs.rmSync(this.indexFile, { force: true })
       fs.rmSync(`${this.indexFile}.lock`, { force: true })
+      fs.rmSync(ownerFileOf(this.indexFile), { force: true })
     }
   }
 
@@ -284,6 +353,8 @@ export class CheckpointStore {
     fs.mkdirSync(path.dirname(this.indexFile), { recursive: true })
     // A lock left by a crashed proctor of this same session: nobody else uses this private index.
     fs.rmSync(`${this.indexFile}.lock`, { force: true })
+    // Before the index exists: another proctor's sweep of stale indexes leaves it alone while we live.
+    claimIndex(this.indexFile)
     // The identity probe and the empty tree are only needed at the first commit (see checkpoint()):
     // a session whose agent changes nothing never pays for them, and opening does not compete with them.
     const seeding = !fs.existsSync(this.indexFile)
@@ -326,11 +397,20 @@ export class CheckpointStore {
       this.seq = parsed.seq ?? 0
       this.baseCommit = parsed.base
       this.headTree = objects.chainTree!
-      this.baseTree = !this.baseCommit
-        ? await this.git.emptyTree()
-        : this.baseCommit === objects.startCommit && objects.startTree
-          ? objects.startTree
-          : await this.treeOf(this.baseCommit)
+      // A resumed chain keeps its first baseline: named by every later checkpoint, or the tip itself when
+      // the chain holds nothing but the baseline.
+      this.baselineCommit = parsed.trigger === 'baseline' ? this.head : (parsed.baseline ?? this.baseCommit)
+      this.baseTree =
+        this.baselineCommit === this.head
+          ? this.headTree
+          : !this.baselineCommit
+            ? await this.git.emptyTree()
+            : this.baselineCommit === objects.startCommit && objects.startTree
+              ? objects.startTree
+              : await this.treeOf(this.baselineCommit)
+      if (commonDir === null || refMayExist(commonDir, localBaselineRef(this.session))) {
+        await this.readLocalBaseline()
+      }
     } else {
       this.baseCommit = objects.startCommit
       this.baseTree = objects.startTree ?? (await this.git.emptyTree())
@@ -400,6 +480,60 @@ export class CheckpointStore {
         ...status.changed.map((p) => ({ path: p, tracked: true })),
         ...status.untracked.map((p) => ({ path: p, tracked: false })),
       ]),
+    }
+  }
+
+  /** A resumed chain's local-only baseline copy: which withheld paths it holds, and their blob ids. */
+  private async readLocalBaseline(): Promise<void> {
+    const local = await this.git.revParse(`${localBaselineRef(this.session)}^{commit}`)
+    if (!local || !this.baseTree) return
+    this.localBaseline = local
+    const { raw } = await this.git.diffTreeZ(this.baseTree, local)
+    for (const entry of raw)
+      if (!/^0+$/.test(entry.newMode)) this.baselineWithheld.set(entry.path, entry.newSha)
+  }
+
+  /**
+   * Hashes what the baseline withholds (forbidden-area files as the user left them) into the object store,
+   * before the agent runs: regular files only, as they are on disk (--no-filters), so each compares byte for
+   * byte with the file later (unchangedSinceBaseline). Recorded on a ref by keepWithheldLocally.
+   */
+  private async hashWithheld(withheld: readonly ChangedFile[]): Promise<WithheldBlob[]> {
+    const files = withheld
+      .filter((f) => f.newMode === '100644' || f.newMode === '100755')
+      .filter((f) => !f.path.includes('\n'))
+    if (files.length === 0) return []
+    const hashed = await this.git.raw(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
+      input: files.map((f) => path.join(this.root, f.path)).join('\n') + '\n',
+    })
+    const ids = hashed.stdout.trim().split('\n')
+    return files.map((f, i) => ({ path: f.path, mode: f.newMode!, id: ids[i]! }))
+  }
+
+  /**
+   * Keeps the withheld files' blobs on a local-only ref: the baseline's tree plus those files, committed on
+   * top of the baseline as refs/proctor-local/<session>. That ref is outside refs/proctor/, so no push or
+   * bundle ever carries it, and it keeps the blobs from being pruned.
+   */
+  private async keepWithheldLocally(blobs: readonly WithheldBlob[], baseline: string): Promise<void> {
+    if (blobs.length === 0) return
+    const indexFile = path.join(path.dirname(this.indexFile), `baseline-${process.pid}-${randomHex(4)}`)
+    try {
+      fs.copyFileSync(this.indexFile, indexFile)
+      await this.git.raw(['update-index', '-z', '--index-info'], {
+        indexFile,
+        input: blobs.map((b) => `${b.mode} ${b.id}\t${b.path}\0`).join(''),
+      })
+      const tree = await this.git.writeTree(indexFile)
+      const message =
+        `proctor baseline (local only): ${blobs.length} withheld file(s) as the user left them\n\n` +
+        'Never pushed: proctor gives these back when it reverts a path to the baseline.\n'
+      const commit = await this.git.commitTree(tree, [baseline], message)
+      await this.git.raw(['update-ref', '-m', 'proctor baseline', localBaselineRef(this.session), commit])
+      this.localBaseline = commit
+      for (const b of blobs) this.baselineWithheld.set(b.path, b.id)
+    } finally {
+      fs.rmSync(indexFile, { force: true })
     }
   }
 
@@ -546,19 +680,24 @@ export class CheckpointStore {
       this.commits!.prepare()
       this.refs!.prepare()
     }
+    const baseline = trigger === 'baseline'
     const tree = await this.git.writeTree(this.indexFile)
     const headTree = await this.startTreeNow()
     if (tree === headTree && !withheldChanged) {
       this.indexMatchesHead = true
       return null
     }
+    // The baseline's content is all in the object store now: the agent may start while it is committed.
+    const keptBlobs = baseline ? await this.hashWithheld(withheld) : []
+    if (baseline) this.onBaselineRead?.()
 
-    const seq = this.seq + 1
-    // The detailed diffs cost two git processes each; they are only computed for the policy hook.
+    const seq = baseline ? 0 : this.seq + 1
+    // The detailed diffs cost two git processes each; they are only computed for the policy hook. The
+    // baseline is the user's, never judged.
     let files: ChangedFile[] = []
     let cumulative: ChangedFile[] = []
     let violations: Violation[] = []
-    if (this.options.validate) {
+    if (this.options.validate && !baseline) {
       const baseTree = this.baseTree!
       ;[files, cumulative] = await Promise.all([
         diffTrees(this.git, headTree, tree),
@@ -566,12 +705,13 @@ export class CheckpointStore {
       ]).then(([incremental, total]) => [incremental, total ?? incremental])
       violations = await this.options.validate({ seq, files, cumulative, withheld, tree })
     }
-    const changedPaths = this.options.validate ? touchedPaths(files) : staged
+    const changedPaths = this.options.validate && !baseline ? touchedPaths(files) : staged
     const parent = this.head ?? this.baseCommit
     const message = formatCheckpointMessage({
       session: this.session,
       seq,
       base: this.baseCommit,
+      ...(baseline ? {} : { baseline: this.baselineCommit }),
       trigger,
       filesChanged: changedPaths.length,
       violations: violations.length,
@@ -599,6 +739,14 @@ export class CheckpointStore {
     this.head = sha
     this.headTree = tree
     this.withheldKey = withheldKey
+    if (baseline) {
+      this.baselineCommit = sha
+      this.baseTree = tree
+      // What the baseline withheld is left out of later checkpoints as long as it is unchanged (filesToSkip).
+      this.withheldKey = ''
+      this.preExisting = [...new Set([...staged, ...skipped.map((f) => f.path)])].sort()
+      await this.keepWithheldLocally(keptBlobs, sha)
+    }
     this.indexMatchesHead = true
     this.seq = seq
     this.lastAt = this.now()
@@ -628,6 +776,7 @@ export class CheckpointStore {
     this.earlyListing = undefined
     const { paths: changed, tracked } = early ?? (await this.changedPaths())
     this.firstSnapshot.begin(changed, this.seq)
+    if (this.baselineWithheld.size > 0) withheld.push(...this.removedSinceBaseline(new Set(changed)))
     if (changed.length === 0) return []
     const exclude = [
       ...(await this.filesToSkip(changed, skipped, withheld, tracked)),
@@ -737,6 +886,7 @@ export class CheckpointStore {
   ): Promise<string[]> {
     const exclude: string[] = []
     const present: string[] = []
+    await this.options.prepare?.()
     const withhold = this.options.withhold
     for (const p of paths) {
       let stat: fs.Stats
@@ -746,10 +896,18 @@ export class CheckpointStore {
         continue // deleted: nothing to hash (a deletion writes no content, so it is recorded)
       }
       const why = withhold?.(p) ?? null
+      if (why !== null && this.unchangedSinceBaseline(p, stat)) {
+        // The user's, as they left it: never recorded and never judged, but still listed as skipped, so a
+        // restore knows no checkpoint holds it and refuses to overwrite it.
+        exclude.push(p)
+        skipped.push({ path: p, reason: 'forbidden', detail: why })
+        continue
+      }
       if (why !== null) {
         exclude.push(p)
         skipped.push({ path: p, reason: 'forbidden', detail: why })
-        withheld.push(withheldChange(this.root, p, stat, tracked.has(p)))
+        // A file the user had at the baseline is modified, not added, whether git tracks it or not.
+        withheld.push(withheldChange(this.root, p, stat, tracked.has(p) || this.baselineWithheld.has(p)))
         continue
       }
       if (!stat.isFile()) continue
@@ -770,6 +928,53 @@ export class CheckpointStore {
       }
     }
     return exclude
+  }
+
+  /**
+   * Whether a withheld file still holds what it held at the baseline: its bytes hash to the blob the
+   * baseline kept locally (git's blob id, computed here: the file is never handed to git again).
+   */
+  private unchangedSinceBaseline(p: string, stat: fs.Stats): boolean {
+    const kept = this.baselineWithheld.get(p)
+    if (kept === undefined || !stat.isFile()) return false
+    // Read again only when its stat changed since it last matched (ctime: no write leaves it as it was), so a
+    // large forbidden file is not re-read at every checkpoint.
+    const key = `${stat.size}:${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}`
+    if (this.withheldVerified.get(p) === key) return true
+    try {
+      const content = fs.readFileSync(path.join(this.root, p))
+      // Not imported at the top: a session opens its store before the spawn, and node:crypto costs it there.
+      const { createHash } = process.getBuiltinModule('node:crypto')
+      const hash = createHash(kept.length === 64 ? 'sha256' : 'sha1')
+      hash.update(`blob ${content.length}\0`)
+      hash.update(content)
+      if (hash.digest('hex') !== kept) return false
+      this.withheldVerified.set(p, key)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /**
+   * Baseline-withheld files the agent removed: the listing cannot show an untracked one, so it is described
+   * from what the baseline kept (a tracked one is staged as a deletion and shows in the diff).
+   */
+  private removedSinceBaseline(listed: ReadonlySet<string>): ChangedFile[] {
+    const removed: ChangedFile[] = []
+    for (const p of this.baselineWithheld.keys()) {
+      if (listed.has(p) || fs.existsSync(path.join(this.root, p))) continue
+      removed.push({
+        path: p,
+        status: 'D',
+        oldMode: '100644',
+        newMode: null,
+        size: null,
+        linesAdded: null,
+        linesDeleted: null,
+      })
+    }
+    return removed
   }
 
   /**
@@ -877,6 +1082,13 @@ export class CheckpointStore {
  */
 function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6
+}
+
+/** A withheld file's content hashed for the baseline's local-only copy. */
+interface WithheldBlob {
+  path: string
+  mode: string
+  id: string
 }
 
 /** Paths that differ from the private index, and which of them it tracks. */

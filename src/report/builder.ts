@@ -2,6 +2,7 @@
 // sinks (terminal, files, GitHub) only ever see snapshots from `snapshot()`.
 import {
   type AgentExit,
+  type BaselineRecord,
   REPORT_SCHEMA_VERSION,
   type CheckpointRecord,
   type EventKind,
@@ -42,6 +43,7 @@ export class ReportBuilder {
   private readonly events: SessionEvent[] = []
   private droppedEvents = 0
   private readonly checkpoints: CheckpointRecord[] = []
+  private baselineRecord: BaselineRecord | undefined
   private readonly violations: Violation[] = []
   private readonly stopHooks: StopHookResult[] = []
   private rounds = 0
@@ -93,6 +95,10 @@ export class ReportBuilder {
 
   checkpoint(record: CheckpointRecord): void {
     this.checkpoints.push(record)
+  }
+
+  baseline(record: BaselineRecord): void {
+    this.baselineRecord = record
   }
 
   violation(...items: Violation[]): void {
@@ -147,6 +153,7 @@ export class ReportBuilder {
       mode: this.start.mode,
       events,
       checkpoints: [...this.checkpoints],
+      ...(this.baselineRecord ? { baseline: { ...this.baselineRecord } } : {}),
       violations: [...this.violations],
       stop_hooks: [...this.stopHooks],
       rounds: this.rounds,

@@ -14,7 +14,7 @@ import type {
 import type { Sanitizer } from '../util/sanitize.js'
 import { formatDuration, formatSize } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
-import { HOOK_ICON, hookWord } from './words.js'
+import { HOOK_ICON, describePreExisting, hookWord } from './words.js'
 
 /** GitHub's limit for an issue comment body (API: "Body is too long (maximum is 65536 characters)"). */
 export const COMMENT_MAX_CHARS = 65_536
@@ -316,12 +316,15 @@ function filesSection(ctx: Ctx, maxFiles: number): Section {
   return {
     cap: 8_000,
     render(budget) {
+      // The user's own uncommitted work is not the agent's: counted apart, never listed as changed.
+      const preExisting = report.baseline?.pre_existing_count ?? 0
+      const before = preExisting ? `<sub>${describePreExisting(preExisting)}</sub>` : ''
       const last = report.checkpoints.at(-1)
-      if (!last) return ''
+      if (!last) return before
       const files = [...new Set(report.checkpoints.flatMap((c) => c.files_changed))].sort()
-      if (files.length === 0) return ''
+      if (files.length === 0) return before
       const open = `<details>\n<summary>Files changed (${files.length})</summary>\n\n`
-      const close = '\n\n</details>'
+      const close = `\n\n</details>${before ? `\n\n${before}` : ''}`
       const lines: string[] = []
       let used = open.length + close.length
       for (const [i, file] of files.entries()) {

@@ -3,6 +3,9 @@
 
 export const REPORT_SCHEMA_VERSION = 1
 
+/** At most this many pre-existing paths are listed in report.json (BaselineRecord.pre_existing). */
+export const MAX_PRE_EXISTING_LISTED = 1000
+
 export type SessionStatus = 'completed' | 'failed' | 'errored' | 'interrupted' | 'timeout'
 export type Verdict = 'allow' | 'block'
 export type Severity = 'info' | 'warning' | 'error' | 'critical'
@@ -72,6 +75,22 @@ export interface CheckpointRecord {
 
 export type StopHookVerdict = 'allow' | 'block' | 'error'
 
+/**
+ * The worktree as the user left it when the session started (docs/checkpoints.md#the-baseline): what every
+ * checkpoint, the policy and a revert compare the agent's work with. Absent in reports written before it.
+ */
+export interface BaselineRecord {
+  /** Checkpoint 0 when the worktree differed from HEAD, else the base commit; null on an unborn HEAD. */
+  commit: string | null
+  /** How many paths were already changed (modified, staged, deleted or untracked) before the session. */
+  pre_existing_count: number
+  /**
+   * Those paths, never judged; the first MAX_PRE_EXISTING_LISTED of them (a tree whose .gitignore misses
+   * node_modules/ holds thousands).
+   */
+  pre_existing: string[]
+}
+
 export interface StopHookResult {
   name: string
   verdict: StopHookVerdict
@@ -119,6 +138,8 @@ export interface SessionReport {
   mode: 'pty' | 'pipe'
   events: SessionEvent[]
   checkpoints: CheckpointRecord[]
+  /** The session's baseline (additive to schema 1: absent when no checkpoint store opened). */
+  baseline?: BaselineRecord
   violations: Violation[]
   stop_hooks: StopHookResult[]
   rounds: number

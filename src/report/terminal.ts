@@ -2,7 +2,7 @@
 import type { SessionReport, Severity, StopHookResult } from './model.js'
 import { formatDuration } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
-import { hookWord } from './words.js'
+import { describePreExisting, hookWord } from './words.js'
 
 export interface TerminalOptions {
   color: boolean
@@ -40,6 +40,8 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   } else {
     lines.push(paint('dim', '  checkpoints: none'))
   }
+  const preExisting = report.baseline?.pre_existing_count ?? 0
+  if (preExisting) lines.push(paint('dim', `  baseline: ${describePreExisting(preExisting)}`))
   if (report.pushed) {
     lines.push(
       report.pushed.ok

@@ -31,3 +31,11 @@ export function firstLine(text: string | null | undefined): string | undefined {
     .find((line) => line.trim())
     ?.trim()
 }
+
+/**
+ * What the worktree already held when the session started, never the agent's (report.baseline): "3 files
+ * were already changed before the session; not judged".
+ */
+export function describePreExisting(count: number): string {
+  return `${count} file${count === 1 ? ' was' : 's were'} already changed before the session; not judged`
+}

@@ -3,7 +3,7 @@
 // method is a no-op, so the session reads the same either way.
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
-import type { CheckpointRecord, Violation } from '../report/model.js'
+import { MAX_PRE_EXISTING_LISTED, type CheckpointRecord, type Violation } from '../report/model.js'
 import type { ReportBuilder } from '../report/builder.js'
 import { Git } from '../git/runner.js'
 import {
@@ -20,6 +20,7 @@ import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
 import { Workspace } from '../state/workspace.js'
+import { describePreExisting } from '../report/words.js'
 
 /**
  * The git reads start() makes before the agent starts — the commit its work is judged against, and the
@@ -32,6 +33,11 @@ export interface CheckpointReads {
   workspace: Workspace
   objects: Promise<OpeningObjects>
   machinery: Promise<GitMachinery>
+  /**
+   * The worktree is proctor's own, just checked out at the base with nothing else in it (a batch child's):
+   * its baseline is the base, so nothing is read before the agent's spawn (see SessionCheckpoints.start).
+   */
+  pristine: boolean
 }
 
 /**
@@ -39,7 +45,11 @@ export interface CheckpointReads {
  * the session does not use them (checkpoints off, a session_start hook that may change the repository
  * runs first, orphans were reaped), nothing is left behind.
  */
-export function startCheckpointReads(cwd: string, sessionId: string): CheckpointReads | null {
+export function startCheckpointReads(
+  cwd: string,
+  sessionId: string,
+  options: { pristine?: boolean } = {},
+): CheckpointReads | null {
   const workspace = Workspace.find(cwd)
   if (!workspace) return null
   const objects = resolveOpening(workspace.git, sessionId)
@@ -47,7 +57,7 @@ export function startCheckpointReads(cwd: string, sessionId: string): Checkpoint
   // Awaited by start(), if at all: never an unhandled rejection meanwhile.
   objects.catch(() => undefined)
   machinery.catch(() => undefined)
-  return { cwd, sessionId, workspace, objects, machinery }
+  return { cwd, sessionId, workspace, objects, machinery, pristine: options.pristine === true }
 }
 
 export interface SessionCheckpointsOptions {
@@ -146,10 +156,10 @@ export class SessionCheckpoints {
     const head = objects.startCommit
     this.machinery = machinery
     this.active = true
-    // The store is created when it opens, with the policy's code it judges every checkpoint by (the
-    // withheld forbidden areas, the glob matcher): none of it is needed before the agent's spawn.
+    // The store is created before the agent's spawn, to record the baseline (below). The policy's code it
+    // weighs paths and judges checkpoints by (the withheld forbidden areas, the glob matcher) loads only when
+    // there is a changed path to weigh: a clean worktree spawns the agent without it.
     const openStore = async (): Promise<CheckpointStore> => {
-      await this.loadPolicy()
       return workspace.store(this.o.sessionId, config, {
         ...(head ? { baseCommit: head } : {}),
         resolved: objects,
@@ -179,19 +189,64 @@ export class SessionCheckpoints {
       onError: (error, trigger) =>
         report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
     })
-    // Neither the watcher's scan nor seeding the private index delays the agent: both grow with the
-    // repository, and each git process they start forks proctor (a synchronous ~1 ms per 50 MB of RSS, far
-    // more on a busy machine), so they start once the agent has been spawned (agentRunning) and its first
-    // burst of output is over, or at the first checkpoint or the end if that comes first. A checkpoint (and
-    // the end of the session) waits for the store to open; a store that cannot open fails its checkpoints,
-    // which the session counts like any other checkpoint failure.
+    // The watcher's scan and the push queue do not delay the agent: the scan grows with the repository, and
+    // each git process forks proctor (a synchronous ~1 ms per 50 MB of RSS, far more on a busy machine), so
+    // they start once the agent has been spawned (agentRunning) and its first burst of output is over, or at
+    // the first checkpoint or the end if that comes first. Only reading the baseline precedes the spawn (it
+    // must: the agent could change the tree). A checkpoint (and the end of the session) waits for the store;
+    // a store that cannot open fails its checkpoints, which the session counts like any other failure.
     this.triggers = triggers
+    // The baseline, before the agent runs: the worktree as the user left it, which every checkpoint, the
+    // policy and a revert compare with (issue 27). It is the store's first snapshot, taken now instead of at
+    // the first checkpoint; a clean worktree costs one listing. A store that cannot open or record it fails
+    // the session's checkpoints (judging the agent against HEAD would blame it for the user's work).
+    let worktreeRead = (): void => undefined
+    const read = new Promise<void>((resolve) => (worktreeRead = resolve))
+    // A batch child's worktree was checked out at the base by proctor a moment ago: its baseline is the base,
+    // and the store opens after the spawn, as before (the batch reads ahead so that no git process runs
+    // between a task's start and its agent's).
+    const pristine = reads?.pristine === true
+    const record = async (): Promise<CheckpointStore> => {
+      const store = await openStore()
+      this.store = store
+      if (pristine) {
+        await store.open()
+        report.baseline({ commit: store.baseline, pre_existing_count: 0, pre_existing: [] })
+        return store
+      }
+      const baseline = await store.recordBaseline(worktreeRead).catch((error: unknown) => {
+        const message =
+          `could not record the session's baseline (the worktree as you left it), so no checkpoint can ` +
+          `judge the agent's work: ${(error as Error).message}`
+        report.event('error', message)
+        throw new Error(message, { cause: error })
+      })
+      report.baseline({
+        commit: baseline.commit,
+        pre_existing_count: baseline.preExisting.length,
+        pre_existing: baseline.preExisting.slice(0, MAX_PRE_EXISTING_LISTED),
+      })
+      if (baseline.preExisting.length) {
+        report.event('checkpoint', describePreExisting(baseline.preExisting.length), {
+          name: '0',
+          data: { sha: baseline.commit, count: baseline.preExisting.length },
+        })
+      }
+      return store
+    }
+    let recording: Promise<CheckpointStore> | null = null
+    if (!pristine) {
+      recording = record()
+      this.opening = recording.then(() => undefined)
+      this.opening.catch(() => undefined)
+      // The agent waits only until the worktree has been read; the baseline's commit and refs follow
+      // meanwhile (every checkpoint waits for them).
+      await Promise.race([read, this.opening.catch(() => undefined)])
+    }
     this.launch = () => {
       this.launch = null
       triggers.start()
-      this.opening = openStore().then(async (store) => {
-        this.store = store
-        await store.open()
+      this.opening = (recording ?? record()).then(async (store) => {
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
           mode: this.pushMode(),
@@ -370,7 +425,7 @@ export class SessionCheckpoints {
     for (const violation of result.violations) {
       this.o.lifecycle.fire('violation', { ...violation }).catch(() => undefined)
     }
-    const reverted = await this.revert(result.violations, result.parent)
+    const reverted = await this.revert(result.violations, this.store!.revertSource)
     if (reverted.length) {
       this.current = this.current.filter((v) => !reverted.includes(v.file))
       this.markResolved()
@@ -381,31 +436,27 @@ export class SessionCheckpoints {
   }
 
   /**
-   * revert_on_violation: the files behind critical violations go back to their state before this
-   * checkpoint (the previous checkpoint, or the base). The checkpoint keeps what the agent did — the audit
-   * trail — and the next checkpoint records the revert.
+   * revert_on_violation: the files behind critical violations go back to their state at the baseline (as
+   * the user left them, withheld files included: `source` is the store's revertSource), never to HEAD. The
+   * checkpoint keeps what the agent did — the audit trail — and the next checkpoint records the revert.
    */
-  private async revert(violations: Violation[], parent: string | null): Promise<string[]> {
+  private async revert(violations: Violation[], source: string | null): Promise<string[]> {
+    let target = source
     const { filesToRevert } = await this.loadPolicy()
     const paths = filesToRevert(violations, this.o.config.policy)
     if (paths.length === 0 || !this.git) return []
-    if (!parent) {
-      this.o.report.event(
-        'warning',
-        `cannot revert ${paths.join(', ')}: the repository has no commit to revert to`,
-      )
-      return []
-    }
     try {
+      // An unborn HEAD and a clean worktree: the baseline is empty, so the agent's files go.
+      target ??= await this.git.emptyTree()
       // Loaded the first time a session reverts, not before its agent starts.
       const { revertPaths } = await import('../checkpoints/restore.js')
-      const done = await revertPaths(this.git, parent, paths)
+      const done = await revertPaths(this.git, target, paths)
       for (const v of violations) if (paths.includes(v.file)) v.reverted = true
       this.o.report.event(
         'revert',
         `reverted ${paths.length} file(s) with critical violations: ${paths.join(', ')}`,
         {
-          data: { ...done, to: parent },
+          data: { ...done, to: target },
         },
       )
       return paths
@@ -496,11 +547,10 @@ export class SessionCheckpoints {
   }
 
   /** Policy on this checkpoint's diff and on the cumulative diff; each (file, constraint) is reported once. */
-  private validate(ctx: ValidateContext): Violation[] {
+  private async validate(ctx: ValidateContext): Promise<Violation[]> {
     const policy = this.o.config.policy
     const worktree = this.root ?? this.o.cwd
-    // Only the store calls this, and it is created once the policy is loaded (start()).
-    const { evaluateCheckpointScopes, notifiesAgent } = this.policyLoaded!
+    const { evaluateCheckpointScopes, notifiesAgent } = await this.loadPolicy()
     const found = evaluateCheckpointScopes({
       seq: ctx.seq,
       files: ctx.files,

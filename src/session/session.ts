@@ -117,7 +117,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   const sweepStaleIndexes = () =>
     (sweep ??= new Promise((resolve) => setImmediate(resolve))
       .then(() => pruneFinished(dirs.state))
-      .then(() => removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state)))
+      .then(() => removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state), sessionId))
       .catch(() => []))
   const sessionId = opts.sessionId ? sanitizeRefPart(opts.sessionId) : makeSessionId(env)
   const dir = sessionDir(dirs, sessionId)

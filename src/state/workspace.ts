@@ -57,20 +57,32 @@ export class Workspace {
   /**
    * A session's checkpoint store: config.checkpoints' size limit and spacing, the policy's forbidden areas
    * withheld, and (with `judge`) every checkpoint judged by the policy. `extras` override any of it. The
-   * policy's code (its glob matcher among it) is loaded here rather than with this module: a session
-   * creates its store after its agent's spawn.
+   * policy's code (its glob matcher among it) is loaded only when the store first has a changed path to
+   * weigh or a checkpoint to judge: a session opens its store before its agent's spawn (to record the
+   * baseline), and a clean worktree must not cost the spawn that load.
    */
   async store(sessionId: string, config: Config, extras: StoreExtras = {}): Promise<CheckpointStore> {
     const { judge, ...overrides } = extras
     const policy = config.policy
-    const { evaluateCheckpoint, forbiddenAreaOf } = await import('../policy/index.js')
+    let code: Promise<typeof import('../policy/index.js')> | undefined
+    const load = () => (code ??= import('../policy/index.js'))
+    let withhold: ((path: string) => string | null) | undefined
     return new CheckpointStore({
       git: this.git,
       session: sessionId,
       maxFileSize: config.checkpoints.max_file_size,
       minIntervalMs: config.checkpoints.min_interval,
-      withhold: forbiddenAreaOf(policy),
-      ...(judge ? { validate: (ctx) => evaluateCheckpoint({ ...ctx, worktree: this.root, policy }) } : {}),
+      prepare: async () => {
+        withhold ??= (await load()).forbiddenAreaOf(policy)
+      },
+      // Only asked after prepare (the store awaits it before it weighs any path).
+      withhold: (path) => withhold!(path),
+      ...(judge
+        ? {
+            validate: async (ctx) =>
+              (await load()).evaluateCheckpoint({ ...ctx, worktree: this.root, policy }),
+          }
+        : {}),
       ...overrides,
     })
   }
@@ -84,7 +96,7 @@ export class Workspace {
     if (!latest) return []
     const { evaluatePolicy } = await import('../policy/index.js')
     return evaluatePolicy({
-      files: await diffTrees(this.git, store.base, latest),
+      files: await diffTrees(this.git, store.baseline, latest),
       checkpoint: store.latestSeq,
       worktree: this.root,
       policy: config.policy,

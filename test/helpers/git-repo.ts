@@ -136,7 +136,7 @@ export function cloneRepo(url: string, extraArgs: string[] = []): TempRepo {
 
 /**
  * Everything of the user's repository that proctor promises not to touch: the index file's bytes and
- * mtime, HEAD, every ref outside refs/proctor/, the stash, and every worktree file (path, mode, content).
+ * mtime, HEAD, every ref outside proctor's own (refs/proctor/, refs/proctor-local/, refs/proctor-remote/), the stash, and every worktree file (path, mode, content).
  */
 export function userState(
   repo: { dir: string; git: TempRepo['git'] },
@@ -151,7 +151,7 @@ export function userState(
   const refs = repo
     .git(['for-each-ref', '--format=%(refname) %(objectname)'])
     .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('refs/proctor/'))
+    .filter((line) => line !== '' && !/^refs\/proctor(-local|-remote)?\//.test(line))
   const stashLog = fs.existsSync(path.join(gitDir, 'logs/refs/stash'))
     ? fs.readFileSync(path.join(gitDir, 'logs/refs/stash'), 'utf8')
     : null

@@ -52,3 +52,31 @@ describe('the words for how a stop hook ended', () => {
     expect(rendered.check.startsWith(word), rendered.check).toBe(true)
   })
 })
+
+describe("the user's own work before the session", () => {
+  it('is counted apart in the same words in the comment, the job summary and the terminal', () => {
+    const report = sessionReport({
+      baseline: {
+        commit: 'a'.repeat(40),
+        pre_existing_count: 3,
+        pre_existing: ['.env', 'notes.txt', 'src/a.ts'],
+      },
+    })
+    const said = '3 files were already changed before the session; not judged'
+    expect(renderSessionComment(report, { key: 'k', links, sanitizer })).toContain(`<sub>${said}</sub>`)
+    expect(renderJobSummary(report, { links, sanitizer })).toContain(said)
+    expect(renderSessionTerminal(report, { color: false })).toContain(`baseline: ${said}`)
+    // Never listed as the agent's files changed.
+    expect(renderSessionComment(report, { key: 'k', links, sanitizer })).not.toContain('notes.txt')
+  })
+
+  it('says nothing when the tree was clean (or the report predates the baseline)', () => {
+    for (const report of [
+      sessionReport({ baseline: { commit: null, pre_existing_count: 0, pre_existing: [] } }),
+      sessionReport(),
+    ]) {
+      expect(renderSessionTerminal(report, { color: false })).not.toContain('before the session')
+      expect(renderSessionComment(report, { key: 'k', links, sanitizer })).not.toContain('before the session')
+    }
+  })
+})
