@@ -190,8 +190,7 @@ interface VerifyOne {
 async function verifyOne(o: VerifyOne): Promise<SessionReport> {
   const { git, handoff, config } = o
   const tip = handoff.tip ?? o.head
-  await git.raw(['checkout', '--quiet', '--force', '--detach', tip])
-  await git.raw(['clean', '-fdq'])
+  await checkoutDetached(git, tip)
   const { files, violations } = await judgeDiff({
     git,
     head: o.head,
@@ -256,10 +255,20 @@ async function verifyOne(o: VerifyOne): Promise<SessionReport> {
   })
 }
 
+/**
+ * `checkout --force --detach <commit>` + `clean`, without porcelain checkout: the stop hooks run the agent's
+ * code here and may have planted a smudge filter in .git/config; read-tree writes the files from proctor's
+ * own git dir (src/git/isolation.ts), where no such filter is defined.
+ */
+async function checkoutDetached(git: Git, commit: string): Promise<void> {
+  await git.raw(['update-ref', '--no-deref', '-m', 'proctor: verify', 'HEAD', commit])
+  await git.raw(['read-tree', '-u', '--reset', commit])
+  await git.raw(['clean', '-fdq'])
+}
+
 async function restoreCheckout(git: Git, head: string): Promise<void> {
   try {
-    await git.raw(['checkout', '--quiet', '--force', '--detach', head])
-    await git.raw(['clean', '-fdq'])
+    await checkoutDetached(git, head)
   } catch (error) {
     core.warning(`proctor: could not restore the checkout: ${(error as Error).message}`)
   }

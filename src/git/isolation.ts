@@ -66,6 +66,10 @@ export function isolationMode(args: readonly string[]): IsolationMode {
   const sub = args.find((arg) => !arg.startsWith('-'))
   if (sub === undefined) return 'real'
   if (USER_VIEW_COMMANDS.has(sub)) return 'user'
+  // `checkout <tree> -- <paths>` writes files (through smudge filters) and the index but never HEAD, so it
+  // runs in the shadow; a checkout that moves HEAD would move only the shadow's copy, so proctor moves HEAD
+  // with update-ref and writes the files with read-tree instead (action/verify.ts, batch/worktrees.ts).
+  if (sub === 'checkout') return args.includes('--') ? 'shadow' : 'real'
   return SHADOW_COMMANDS.has(sub) ? 'shadow' : 'real'
 }
 

