@@ -27,7 +27,7 @@ async function main(argv) {
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
         ? [null, plain.module, plain.module]
         : await Promise.all([
-            import('./chunks/program-fgG4x8FM.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/program-DqfiiFKR.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
             import('./chunks/exit-FJ5r--ZY.js'),
             import('./chunks/errors-lvn-GX78.js'),
         ]);
@@ -63,12 +63,12 @@ async function main(argv) {
 /** The command `args` name when its arguments are plain enough to run without commander, else null. */
 async function plainCommand(args) {
     if (args[0] === 'checkpoints' && args[1] === 'create') {
-        const create = await import('./chunks/checkpoints-create-BoewJYLD.js').then(function (n) { return n.K; });
+        const create = await import('./chunks/checkpoints-create-3K2OorM8.js').then(function (n) { return n._; });
         const options = create.plainCreateOptions(args.slice(2));
         return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true };
     }
     if (args[0] === 'run') {
-        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-CyYXK0tC.js');
+        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-fK-0znRC.js');
         const plain = plainRunArgs(args.slice(1));
         if (!plain)
             return null;

@@ -1,14 +1,14 @@
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-io27iHfE.js';
+import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-DSWIyUYS.js';
 const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { g as ensureStateDir, l as loadConfig, b as defaultConfig, h as checkpointRef } from './chunks/checkpoints-create-BoewJYLD.js';
-import { r as reconcileOrphans } from './chunks/registry-BGnwAokv.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-D4KXn9aH.js';
-import { p as parseSessionReport } from './chunks/aggregate-BN8JCCgz.js';
-import { R as ReportBuilder } from './chunks/agent-env-CqoSbE4k.js';
-import { b as readActionsContext, l as linksFor } from './chunks/markdown-BL1AlHtL.js';
+import { h as ensureStateDir, l as loadConfig, b as defaultConfig, i as checkpointRef } from './chunks/checkpoints-create-3K2OorM8.js';
+import { r as reconcileOrphans } from './chunks/registry-BS-ZbFUP.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-hjwjqUPx.js';
+import { p as parseSessionReport } from './chunks/aggregate-BpBGDoRt.js';
+import { R as ReportBuilder } from './chunks/agent-env-BXlKKXmg.js';
+import { b as readActionsContext, l as linksFor } from './chunks/markdown-BnrURr2U.js';
 import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
-import './chunks/words-DauqAYQC.js';
+import './chunks/words-CtdohSJZ.js';
 
 
 
@@ -46,8 +46,7 @@ import './chunks/errors-lvn-GX78.js';
 
 
 import './chunks/exit-FJ5r--ZY.js';
-import './chunks/random-7L-6N3dY.js';
-import './chunks/model-BB_BqeB7.js';
+import './chunks/agent-exit-dlhdSguX.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
