@@ -2,7 +2,6 @@
 // deciding whether it may stop (and sending it back when they block), lifecycle hooks, and the report.
 // Every way a session can end — exit, timeout, a detector, SIGINT/SIGTERM — funnels into `finish()`,
 // which takes the final checkpoint, pushes, writes report.json and leaves nothing running.
-import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type {
@@ -34,6 +33,7 @@ import { SessionCheckpoints, type CheckpointReads } from './checkpointing.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
+import { writeFileAtomic } from '../util/safe-file.js'
 import { prepareNativeHooks } from './native-hooks.js'
 import { agentEnvironment } from '../supervisor/agent-env.js'
 import type { NativeStops } from './native-stop.js'
@@ -89,6 +89,8 @@ export interface SessionOutcome {
   report: SessionReport
   reportPath: string
   exitCode: number
+  /** Set when report.json could not be written (a full disk): one line naming the file and the reason. */
+  reportError?: string
 }
 
 /** While a signal is being handled the agent gets less grace: the runner's cancel window is 7.5 s in all. */
@@ -407,8 +409,22 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
 
   const final = report.snapshot()
   const reportPath = join(dir, 'report.json')
-  writeFileSync(reportPath, JSON.stringify(final, null, 2) + '\n')
-  return { report: final, reportPath, exitCode }
+  const reportError = saveReport(reportPath, final)
+  // A session whose report could not be saved has not passed: its verdict would be lost with it.
+  return { report: final, reportPath, exitCode: reportError && exitCode === 0 ? 1 : exitCode, reportError }
+}
+
+/**
+ * Writes report.json through a temp file and a rename (writeFileAtomic): a FIFO or symlink the agent put
+ * at the path is replaced, not opened, and a full disk leaves no torn file. Returns the one-line problem.
+ */
+function saveReport(path: string, report: SessionReport): string | undefined {
+  try {
+    writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n')
+    return undefined
+  } catch (error) {
+    return `${(error as Error).message}; free the space or fix the path and run again (the report below is all there is)`
+  }
 }
 
 interface AttemptContext {
