@@ -1,7 +1,16 @@
 // The job summary ($GITHUB_STEP_SUMMARY, ≤ 1 MiB per step) and step outputs ($GITHUB_OUTPUT). Files
 // only: no API calls, so they work on fork PRs and when GitHub's API is down.
 import * as core from '@actions/core'
-import { appendFileSync, closeSync, constants, existsSync, fstatSync, openSync, statSync, truncateSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  statSync,
+  truncateSync,
+} from 'node:fs'
 import { describeFsError, describeKind } from '../util/safe-file.js'
 import { SUMMARY_MAX_BYTES } from '../report/markdown.js'
 

@@ -423,7 +423,7 @@ function saveReport(path: string, report: SessionReport): string | undefined {
     writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n')
     return undefined
   } catch (error) {
-    return `${(error as Error).message}; free the space or fix the path and run again (the report below is all there is)`
+    return `${(error as Error).message}; proctor exits 1 because the report is lost (the summary above is all that remains): free the space or fix the path and run again`
   }
 }
 

@@ -64,7 +64,11 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
   try {
     fd = fs.openSync(path, O_RDONLY | O_NONBLOCK)
   } catch (error) {
-    throw new FileError(path, `cannot open ${path}: ${describeFsError(error)}`, (error as NodeJS.ErrnoException).code)
+    throw new FileError(
+      path,
+      `cannot open ${path}: ${describeFsError(error)}`,
+      (error as NodeJS.ErrnoException).code,
+    )
   }
   try {
     const stats = fs.fstatSync(fd)
@@ -84,7 +88,11 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
     return buffer.subarray(0, length)
   } catch (error) {
     if (error instanceof FileError) throw error
-    throw new FileError(path, `cannot read ${path}: ${describeFsError(error)}`, (error as NodeJS.ErrnoException).code)
+    throw new FileError(
+      path,
+      `cannot read ${path}: ${describeFsError(error)}`,
+      (error as NodeJS.ErrnoException).code,
+    )
   } finally {
     fs.closeSync(fd)
   }
@@ -110,7 +118,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
   } catch (error) {
     if (fd !== null) fs.closeSync(fd)
     fs.rmSync(temp, { force: true })
-    throw new FileError(path, `cannot write ${path}: ${describeFsError(error)}`, (error as NodeJS.ErrnoException).code)
+    throw new FileError(
+      path,
+      `cannot write ${path}: ${describeFsError(error)}`,
+      (error as NodeJS.ErrnoException).code,
+    )
   }
 }
 
@@ -131,7 +143,11 @@ export function openAppendRegular(path: string): number {
   try {
     fd = fs.openSync(path, flags, 0o644)
   } catch (error) {
-    throw new FileError(path, `cannot open ${path}: ${describeFsError(error)}`, (error as NodeJS.ErrnoException).code)
+    throw new FileError(
+      path,
+      `cannot open ${path}: ${describeFsError(error)}`,
+      (error as NodeJS.ErrnoException).code,
+    )
   }
   // Swapped between the lstat and the open: refuse rather than write into whatever it is.
   const opened = fs.fstatSync(fd)

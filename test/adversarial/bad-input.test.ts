@@ -1,0 +1,306 @@
+// Issue 28: nothing the agent or the machine does makes proctor hang, crash with a stack trace, or pass
+// silently. Real processes (the CLI and the action's main step from source), real git, real FIFOs
+// (mkfifo), a real full disk (a small tmpfs in a user namespace, where the kernel allows one).
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import type { SessionReport } from '../../src/report/model.js'
+import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
+import { proctorAction, proctorCli, STACK_LINE, type ProcessRun } from '../helpers/proctor-process.js'
+
+const repos: TempRepo[] = []
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const repo of repos.splice(0)) repo.cleanup()
+  for (const cleanup of cleanups.splice(0)) cleanup()
+})
+
+function repo(config = 'checkpoints:\n  push: never\n', extra: Record<string, string> = {}): TempRepo {
+  const r = makeTempRepo({
+    files: { 'README.md': '# test\n', 'proctor.yml': `agent:\n  pty: false\n${config}`, ...extra },
+  })
+  repos.push(r)
+  return r
+}
+
+const cli = (r: TempRepo, args: string[], killAfterMs?: number) =>
+  proctorCli(args, { cwd: r.dir, env: r.env, killAfterMs })
+
+function report(r: TempRepo, session: string): SessionReport {
+  return JSON.parse(readFileSync(join(r.dir, '.proctor/sessions', session, 'report.json'), 'utf8'))
+}
+
+/** What every outcome here must look like: an answer, not a JavaScript stack trace. */
+function noStack(run: ProcessRun): void {
+  expect(run.stdout + run.stderr).not.toMatch(STACK_LINE)
+}
+
+describe('the agent cannot make proctor hang (issue 28)', () => {
+  for (const file of ['report.json', 'file-events.jsonl']) {
+    it(`a FIFO at .proctor/sessions/$PROCTOR_SESSION_ID/${file}: the session ends and report.json is a regular file`, async () => {
+      const r = repo()
+      const path = `.proctor/sessions/$PROCTOR_SESSION_ID/${file}`
+      const agent = `rm -f ${path}; mkfifo ${path}; echo work > work.txt`
+      const run = await cli(
+        r,
+        ['run', '--no-push', '--session', 'fifo-1', '--timeout', '5s', '--', 'sh', '-c', agent],
+        30_000,
+      )
+      expect(run.signal, 'proctor hung and was killed').toBeNull()
+      expect(run.code, run.stderr).toBe(0)
+      expect(report(r, 'fifo-1').status).toBe('completed')
+      expect(r.git(['ls-tree', '-r', '--name-only', 'refs/proctor/fifo-1'])).toContain('work.txt')
+      noStack(run)
+    })
+  }
+
+  it('a symlink planted at report.json is replaced, not written through', async () => {
+    const r = repo()
+    const victim = join(mkdtempSync(join(tmpdir(), 'proctor-victim-')), 'bashrc')
+    cleanups.push(() => rmSync(join(victim, '..'), { recursive: true, force: true }))
+    writeFileSync(victim, 'untouched\n')
+    const agent = `ln -sf ${victim} .proctor/sessions/$PROCTOR_SESSION_ID/report.json`
+    const run = await cli(r, ['run', '--no-push', '--session', 'link-1', '--', 'sh', '-c', agent], 30_000)
+    expect(run.code, run.stderr).toBe(0)
+    expect(readFileSync(victim, 'utf8')).toBe('untouched\n')
+    expect(report(r, 'link-1').session_id).toBe('link-1')
+  })
+
+  it('kill -STOP $PPID: the total timeout still fires (the watchdog resumes proctor), exit 124', async () => {
+    const r = repo('checkpoints:\n  push: never\ntimeouts:\n  grace: 1s\n')
+    const agent = 'kill -STOP $PPID; sleep 60'
+    const run = await cli(
+      r,
+      ['run', '--no-push', '--session', 'stop-1', '--timeout', '3s', '--', 'sh', '-c', agent],
+      45_000,
+    )
+    expect(run.signal, 'proctor stayed stopped and was killed').toBeNull()
+    expect(run.code).toBe(124)
+    const timeout = report(r, 'stop-1').events.find((e) => e.kind === 'timeout')
+    expect(timeout?.message).toMatch(/total timeout of 3(\.0)?s reached/)
+    noStack(run)
+  })
+
+  it('an agent that stops proctor again and again (and ignores SIGTERM) is killed by the backstop', async () => {
+    const r = repo('checkpoints:\n  push: never\ntimeouts:\n  grace: 1s\n')
+    const agent = 'trap "" TERM; while :; do kill -STOP $PPID; done'
+    const run = await cli(
+      r,
+      ['run', '--no-push', '--session', 'stop-2', '--timeout', '2s', '--', 'sh', '-c', agent],
+      45_000,
+    )
+    expect(run.signal, 'proctor stayed stopped and was killed').toBeNull()
+    expect(run.code).toBe(124)
+    expect(report(r, 'stop-2').status).toBe('timeout')
+  })
+})
+
+describe('the machine cannot make proctor crash (issue 28)', () => {
+  // A full disk for real: a 256 KiB tmpfs over .proctor/, mounted in a user namespace.
+  const canMount =
+    spawnSync('unshare', ['-Urm', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs /tmp'], { stdio: 'ignore' })
+      .status === 0
+  it.skipIf(!canMount)(
+    'disk full until the end: one line naming report.json and ENOSPC, exit 1, no torn report, the checkpoint kept',
+    async () => {
+      const r = repo()
+      mkdirSync(join(r.dir, '.proctor'), { recursive: true })
+      const agent = 'echo work > work.txt; head -c 1M /dev/zero > .proctor/fill; true'
+      const run = await proctorCli(['run', '--no-push', '--session', 'full-1', '--', 'sh', '-c', agent], {
+        cwd: r.dir,
+        env: r.env,
+        killAfterMs: 30_000,
+        wrap: [
+          'unshare',
+          '-Urm',
+          'sh',
+          '-c',
+          'mount -t tmpfs -o size=256k tmpfs .proctor && exec "$@"',
+          'sh',
+        ],
+      })
+      expect(run.code).toBe(1)
+      expect(run.stderr).toMatch(/cannot write \S+report\.json: no space left on device \(ENOSPC\)/)
+      expect(run.stderr).toContain('free the space')
+      // The mount is gone with the namespace; the checkpoint (in .git) stays.
+      expect(r.git(['ls-tree', '-r', '--name-only', 'refs/proctor/full-1'])).toContain('work.txt')
+      noStack(run)
+    },
+  )
+
+  it('proctor run … | head -1 (stdout closed): no EPIPE crash; report, final checkpoint and run record are written', async () => {
+    const r = repo()
+    const agent = 'for i in $(seq 1 3000); do echo line $i; done; echo late > late.txt'
+    const run = await proctorCli(['run', '--no-push', '--session', 'pipe-1', '--', 'sh', '-c', agent], {
+      cwd: r.dir,
+      env: r.env,
+      killAfterMs: 30_000,
+      // What `head -1` does: read the first chunk, then close the pipe.
+      onSpawn: (child) => child.stdout!.once('data', () => child.stdout!.destroy()),
+    })
+    expect(run.code, run.stderr).toBe(0)
+    expect(report(r, 'pipe-1').status).toBe('completed')
+    expect(r.git(['ls-tree', '-r', '--name-only', 'refs/proctor/pipe-1'])).toContain('late.txt')
+    const runs = join(r.dir, '.proctor/runs')
+    const states = execFileSync('sh', ['-c', `cat ${runs}/*.json`], { encoding: 'utf8' })
+    expect(states).not.toContain('"running"')
+    noStack(run)
+  })
+})
+
+describe('the action: a bad runner environment is one error line and exit 2 (issue 28)', () => {
+  function actionEnv(r: TempRepo, extra: Record<string, string>): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...r.env }
+    for (const key of Object.keys(env))
+      if (key.startsWith('GITHUB_') || key.startsWith('INPUT_')) delete env[key]
+    return {
+      ...env,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_REPOSITORY: 'acme/widgets',
+      GITHUB_EVENT_NAME: 'push',
+      ...extra,
+    }
+  }
+
+  it('a malformed GITHUB_EVENT_PATH: ::error:: naming it, exit 2, no SyntaxError stack', async () => {
+    const r = repo()
+    r.write('../event.json', '{"not json')
+    const run = await proctorAction({
+      cwd: r.dir,
+      env: actionEnv(r, { GITHUB_EVENT_PATH: join(r.dir, '../event.json'), INPUT_COMMAND: 'true' }),
+    })
+    expect(run.code).toBe(2)
+    expect(run.stdout).toMatch(/::error::proctor: GITHUB_EVENT_PATH \(\S+event\.json\) is not valid JSON/)
+    noStack(run)
+  })
+
+  it('a GITHUB_OUTPUT that cannot be written: exit 2 before the agent runs', async () => {
+    const r = repo()
+    r.write('../event.json', '{}')
+    const run = await proctorAction({
+      cwd: r.dir,
+      env: actionEnv(r, {
+        GITHUB_EVENT_PATH: join(r.dir, '../event.json'),
+        GITHUB_OUTPUT: join(r.dir, '../missing/output'),
+        INPUT_COMMAND: 'echo ran > ran.txt',
+      }),
+    })
+    expect(run.code).toBe(2)
+    expect(run.stdout).toMatch(
+      /::error::proctor: GITHUB_OUTPUT \(\S+output\) cannot be written: no such file/,
+    )
+    expect(r.exists('ran.txt')).toBe(false)
+    noStack(run)
+  })
+
+  it('GITHUB_OUTPUT gone during the session: the report is kept, the error named, exit 2 (not a silent pass)', async () => {
+    const r = repo()
+    r.write('../event.json', '{}')
+    const output = join(r.dir, '../output')
+    writeFileSync(output, '')
+    const run = await proctorAction({
+      cwd: r.dir,
+      env: actionEnv(r, {
+        GITHUB_EVENT_PATH: join(r.dir, '../event.json'),
+        GITHUB_OUTPUT: output,
+        INPUT_COMMAND: `rm ${output}`,
+      }),
+    })
+    expect(run.code).toBe(2)
+    expect(run.stdout).toMatch(/::error::proctor: step outputs not written: GITHUB_OUTPUT/)
+    const saved = /proctor-report-path::(\S+)/.exec(run.stdout)
+    expect(saved, run.stdout).not.toBeNull()
+    expect(JSON.parse(readFileSync(saved![1]!, 'utf8')).status).toBe('completed')
+    noStack(run)
+  })
+})
+
+describe('bad configuration is loud (issue 28)', () => {
+  const shapes: [string, (dir: string) => void, RegExp][] = [
+    [
+      'a dangling symlink',
+      (dir) => symlinkSync('nowhere.yml', join(dir, 'proctor.yml')),
+      /symbolic link to nowhere\.yml, which does not exist/,
+    ],
+    ['a directory', (dir) => mkdirSync(join(dir, 'proctor.yml')), /is a directory, not a regular file/],
+    [
+      'a FIFO',
+      (dir) => execFileSync('mkfifo', [join(dir, 'proctor.yml')]),
+      /is a FIFO \(named pipe\), not a regular file/,
+    ],
+    [
+      'a symlink loop',
+      (dir) => symlinkSync('proctor.yml', join(dir, 'proctor.yml')),
+      /symlink loop.*\(ELOOP\)/,
+    ],
+    [
+      '/dev/zero',
+      (dir) => symlinkSync('/dev/zero', join(dir, 'proctor.yml')),
+      /is a character device, not a regular file/,
+    ],
+  ]
+  for (const [what, make, message] of shapes) {
+    it(`proctor.yml that is ${what}: config validate and run exit 2 naming the file, at once`, async () => {
+      const r = makeTempRepo({ files: { 'README.md': '# test\n' } })
+      repos.push(r)
+      make(r.dir)
+      const validate = await cli(r, ['config', 'validate'], 20_000)
+      expect(validate.code, validate.stdout).toBe(2)
+      expect(validate.stderr).toMatch(/^proctor\.yml: /)
+      expect(validate.stderr).toMatch(message)
+      expect(validate.stdout + validate.stderr).not.toMatch(/defaults apply/)
+      const run = await cli(r, ['run', '--no-push', '--', 'sh', '-c', 'echo ran > ran.txt'], 20_000)
+      expect(run.code).toBe(2)
+      expect(r.exists('ran.txt')).toBe(false)
+      noStack(validate)
+      noStack(run)
+    })
+  }
+
+  it('invalid UTF-8: an error with line, column and byte offset', async () => {
+    const r = repo('checkpoints:\n  push: never\n')
+    r.write('proctor.yml', Buffer.from('agent:\n  pty: false\n# caf\xe9\n', 'latin1'))
+    const validate = await cli(r, ['config', 'validate'])
+    expect(validate.code).toBe(2)
+    expect(validate.stderr).toContain('proctor.yml:3:6 invalid UTF-8 at byte offset 25 (byte 0xe9)')
+    noStack(validate)
+  })
+
+  it('branch "proctor/{sesion}": unknown placeholder, did you mean {session}, exit 2', async () => {
+    const r = repo('checkpoints:\n  branch: "proctor/{sesion}"\n')
+    const validate = await cli(r, ['config', 'validate'])
+    expect(validate.code).toBe(2)
+    expect(validate.stderr).toMatch(/proctor\.yml:4:\d+ checkpoints\.branch: unknown placeholder \{sesion\}/)
+    expect(validate.stderr).toContain('did you mean {session}?')
+  })
+
+  for (const pattern of ['secrets//**', 'secrets/./key']) {
+    it(`forbidden area "${pattern}" covers secrets/key: the AWS key is never checkpointed`, async () => {
+      const r = repo(`checkpoints:\n  push: never\npolicy:\n  forbidden_areas: ["${pattern}"]\n`)
+      const agent = 'mkdir -p secrets && echo AKIAIOSFODNN7EXAMPLE > secrets/key && echo ok > ok.txt'
+      await cli(r, ['run', '--no-push', '--session', 'sec-1', '--', 'sh', '-c', agent])
+      const files = r.git(['ls-tree', '-r', '--name-only', 'refs/proctor/sec-1'])
+      expect(files).toContain('ok.txt')
+      expect(files).not.toContain('secrets/key')
+      expect(report(r, 'sec-1').violations.map((v) => v.constraint)).toContain('forbidden_area')
+    })
+  }
+
+  const rejected: [string, RegExp][] = [
+    ['secrets\\\\key', /"secrets\\key" contains "\\"; .*did you mean "secrets\/key"\?/],
+    ['/etc/passwd', /"\/etc\/passwd" is an absolute path; .*did you mean "etc\/passwd"\?/],
+    ['../outside', /contains "\.\."/],
+  ]
+  for (const [pattern, message] of rejected) {
+    it(`forbidden area "${pattern}" is a config error with the fix`, async () => {
+      const r = repo(`policy:\n  forbidden_areas: ["${pattern}"]\n`)
+      const validate = await cli(r, ['config', 'validate'])
+      expect(validate.code).toBe(2)
+      expect(validate.stderr).toMatch(/proctor\.yml:4:\d+ policy\.forbidden_areas\[0\]/)
+      expect(validate.stderr).toMatch(message)
+    })
+  }
+})
