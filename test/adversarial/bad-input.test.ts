@@ -2,7 +2,15 @@
 // silently. Real processes (the CLI and the action's main step from source), real git, real FIFOs
 // (mkfifo), a real full disk (a small tmpfs in a user namespace, where the kernel allows one).
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -303,4 +311,88 @@ describe('bad configuration is loud (issue 28)', () => {
       expect(validate.stderr).toMatch(message)
     })
   }
+})
+
+describe('smaller items (issue 28)', () => {
+  it('--no-pty: send "y\\r" and the default deny_text end the line for an agent that reads lines', async () => {
+    const r = repo(
+      [
+        'checkpoints:',
+        '  push: never',
+        'detect:',
+        '  - name: go-on',
+        '    match: "Continue\\\\?"',
+        '    respond: { send: "y\\r" }',
+        '  - name: delete',
+        '    match: "Delete all\\\\?"',
+        '    respond: { deny: true }',
+        '',
+      ].join('\n'),
+    )
+    const agent =
+      'echo "Continue?"; read a; echo "Delete all?"; read b; printf "%s,%s" "$a" "$b" > answers.txt'
+    const run = await cli(
+      r,
+      ['run', '--no-pty', '--no-push', '--timeout', '20s', '--', 'sh', '-c', agent],
+      45_000,
+    )
+    expect(run.code, run.stderr).toBe(0)
+    expect(r.read('answers.txt')).toBe('y,n')
+  })
+
+  it('agent.cwd is relative to the repository root, also when proctor starts in a subdirectory', async () => {
+    const r = repo('checkpoints:\n  push: never\n', { 'tools/.keep': '', 'sub/.keep': '' })
+    r.write('proctor.yml', 'agent:\n  pty: false\n  cwd: tools\ncheckpoints:\n  push: never\n')
+    const run = await proctorCli(['run', '--no-push', '--', 'sh', '-c', 'pwd > where.txt'], {
+      cwd: join(r.dir, 'sub'),
+      env: r.env,
+    })
+    expect(run.code, run.stderr).toBe(0)
+    expect(r.read('tools/where.txt').trim()).toBe(join(r.dir, 'tools'))
+  })
+
+  it('hooks test sends the fields a session sends (session_end, stop, approval_request, session_start)', async () => {
+    const events = ['session_start', 'approval_request', 'stop', 'session_end']
+    const hooks = events.map((e) => `  ${e}: [ { command: "cat > ${e}.$PROCTOR_SESSION_ID.json" } ]`)
+    const r = repo(
+      [
+        'checkpoints:',
+        '  push: never',
+        'detect:',
+        '  - name: ask',
+        '    match: "Proceed\\\\?"',
+        '    respond: { send: "y\\r" }',
+        'hooks:',
+        ...hooks,
+        '',
+      ].join('\n'),
+    )
+    const session = await cli(
+      r,
+      ['run', '--no-pty', '--no-push', '--session', 'real', '--', 'sh', '-c', 'echo Proceed?; read a'],
+      45_000,
+    )
+    expect(session.code, session.stderr).toBe(0)
+    for (const event of events) {
+      const test = await proctorCli(['hooks', 'test', event], {
+        cwd: r.dir,
+        env: r.env,
+      })
+      expect(test.code, test.stderr).toBe(0)
+      const tested = readdirSync(r.dir).find((f) => f.startsWith(`${event}.`) && !f.endsWith('.real.json'))
+      const keys = (file: string) => Object.keys(JSON.parse(r.read(file)).extra as object).sort()
+      expect(keys(tested!), event).toEqual(keys(`${event}.real.json`))
+    }
+  })
+
+  it("checkpoints show @1 (as checkpoints list prints it) shows the newest session's checkpoint 1", async () => {
+    const r = repo()
+    await cli(r, ['run', '--no-push', '--session', 'shown', '--', 'sh', '-c', 'echo x > x.txt'])
+    const list = await cli(r, ['checkpoints', 'list'])
+    expect(list.stdout).toContain('@1  ')
+    const show = await cli(r, ['checkpoints', 'show', '@1'])
+    expect(show.code, show.stderr).toBe(0)
+    expect(show.stdout).toMatch(/^shown@1 {2}[0-9a-f]{40}/)
+    expect(show.stdout).toContain('x.txt')
+  })
 })
