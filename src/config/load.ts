@@ -54,7 +54,11 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
     return { config: defaultConfig(), file: null, source: 'defaults', warnings: [] }
   }
   const { readConfig, neededChecks, validateConfig } = await import('./parse-core.js')
-  const text = file === null ? '' : readConfigText(file, opts.cwd)
+  const hint =
+    opts.file !== undefined
+      ? 'give -c the path of a proctor.yml file'
+      : 'make it a regular YAML file, or remove it to use the defaults'
+  const text = file === null ? '' : readConfigText(file, opts.cwd, hint)
   const read = readConfig(text, file === null ? 'defaults' : displayName(file, opts.cwd))
   const checks = await loadChecks(neededChecks(read.raw, opts.preset))
   const { config, warnings } = validateConfig(read, checks, opts.preset)
@@ -106,14 +110,14 @@ export const MAX_CONFIG_BYTES = 1 << 20
  * without blocking on a FIFO or device and capped at MAX_CONFIG_BYTES. Anything else is a ConfigError
  * naming the file (and, for bad UTF-8, the line, column and byte offset).
  */
-function readConfigText(file: string, cwd: string): string {
+function readConfigText(file: string, cwd: string, hint: string): string {
   let bytes: Buffer
   try {
     bytes = readRegularFile(file, MAX_CONFIG_BYTES)
   } catch (error) {
     const dangling = (error as NodeJS.ErrnoException).code === 'ENOENT' ? danglingLink(file) : null
     const reason = dangling ?? (error as Error).message.replace(file, 'the config file')
-    throw fileProblem(file, cwd, reason, 'make it a regular YAML file, or remove it to use the defaults')
+    throw fileProblem(file, cwd, reason, hint)
   }
   const bad = firstInvalidUtf8(bytes)
   if (bad === null) return bytes.toString('utf8')

@@ -216,7 +216,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let nativeStops: NativeStops | null = null
 
   try {
-    await fire(lifecycle, 'session_start', lifecycleExtra.session_start(commandArgv(opts.command), opts.cwd, mode))
+    await fire(
+      lifecycle,
+      'session_start',
+      lifecycleExtra.session_start(commandArgv(opts.command), opts.cwd, mode),
+    )
     const starting = checkpoints.start()
     // A PTY agent needs node-pty's native module (~7 ms to load): loaded while the git processes the
     // checkpoints wait for run (`proctor run` started them before it read the config). If it cannot
@@ -401,7 +405,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   const { status, verdict, exitCode, reason } = ending
   report.finish({ ...ending, outputTail, transcript })
   report.event('session_end', `session ended: ${status}, verdict ${verdict}`)
-  await fire(lifecycle, 'session_end', lifecycleExtra.session_end({ status, verdict, exit_code: exitCode, reason }))
+  await fire(
+    lifecycle,
+    'session_end',
+    lifecycleExtra.session_end({ status, verdict, exit_code: exitCode, reason }),
+  )
   // Async hooks (session_end's webhook) finish before proctor exits; after a signal the runner's cancel
   // window leaves no time, so they are stopped at once (with a warning).
   await lifecycle.drain(interruptedBy ? 0 : config.hooks_async_drain_timeout)
