@@ -64,7 +64,11 @@ async function main(argv: string[]): Promise<number> {
     const code = exitCodeOf(error)
     // commander already printed its own usage messages (and help/version exit 0).
     if (isCommanderError(error)) return code
-    process.stderr.write(`proctor: ${(error as Error)?.stack ?? String(error)}\n`)
+    // One line, not a stack trace: what failed is in the message (PROCTOR_DEBUG=1 adds the stack).
+    const text = process.env.PROCTOR_DEBUG
+      ? ((error as Error)?.stack ?? String(error))
+      : String((error as Error)?.message ?? error)
+    process.stderr.write(`proctor: ${text}\n`)
     return 1
   }
 }

@@ -4,9 +4,9 @@
 // /dev/zero never ends a read. So: every open is non-blocking and followed by fstat (a regular file or
 // an error naming the path), writes go to a fresh exclusive temp file renamed over the target (rename
 // replaces a FIFO or a symlink itself, never what it points to), and reads are capped.
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { randomHex } from './random.js'
 
 const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants
 
@@ -105,7 +105,7 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
  * (a full disk) the temp file is removed and a FileError names the path and the reason.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
+  const temp = join(dirname(path), `.${basename(path)}.${randomHex(6)}.tmp`)
   let fd: number | null = null
   try {
     fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK, mode)
