@@ -148,6 +148,9 @@ export class CheckpointTriggers {
     })
     this.watcher = watcher
     await watcher.start()
+    // The audit log starts here, not at the agent's start (the walk waits out its first burst of output):
+    // say so in the log itself, so that a change missing before this line is not read as no change.
+    if (!this.stopped) this.writeLog({ event: 'watching', path: '' })
   }
 
   private onFileEvent(event: string, file: string): void {

@@ -386,6 +386,29 @@ describe('smaller items (issue 28)', () => {
     }
   })
 
+  it('file-events.jsonl says where it starts (a "watching" line); what came before is in the checkpoint', async () => {
+    const r = repo()
+    const log = '.proctor/sessions/$PROCTOR_SESSION_ID/file-events.jsonl'
+    const agent = `echo early > early.txt; until grep -q watching ${log} 2>/dev/null; do sleep 0.1; done; echo late > late.txt`
+    const run = await cli(
+      r,
+      ['run', '--no-push', '--session', 'ev-1', '--timeout', '20s', '--', 'sh', '-c', agent],
+      45_000,
+    )
+    expect(run.code, run.stderr).toBe(0)
+    const events = r
+      .read('.proctor/sessions/ev-1/file-events.jsonl')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { event: string; path: string })
+    const start = events.findIndex((e) => e.event === 'watching')
+    expect(start).toBeGreaterThanOrEqual(0)
+    expect(events.slice(start).map((e) => e.path)).toContain('late.txt')
+    const files = r.git(['ls-tree', '-r', '--name-only', 'refs/proctor/ev-1'])
+    expect(files).toContain('early.txt')
+    expect(files).toContain('late.txt')
+  })
+
   it("checkpoints show @1 (as checkpoints list prints it) shows the newest session's checkpoint 1", async () => {
     const r = repo()
     await cli(r, ['run', '--no-push', '--session', 'shown', '--', 'sh', '-c', 'echo x > x.txt'])
