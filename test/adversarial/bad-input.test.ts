@@ -160,6 +160,13 @@ describe('the machine cannot make proctor crash (issue 28)', () => {
 })
 
 describe('the action: a bad runner environment is one error line and exit 2 (issue 28)', () => {
+  /** The runner's own files (event payload, step outputs): a directory of this test's, outside the repository. */
+  function runnerDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'proctor-runner-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    return dir
+  }
+
   function actionEnv(r: TempRepo, extra: Record<string, string>): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...r.env }
     for (const key of Object.keys(env))
@@ -175,10 +182,11 @@ describe('the action: a bad runner environment is one error line and exit 2 (iss
 
   it('a malformed GITHUB_EVENT_PATH: ::error:: naming it, exit 2, no SyntaxError stack', async () => {
     const r = repo()
-    r.write('../event.json', '{"not json')
+    const runner = runnerDir()
+    writeFileSync(join(runner, 'event.json'), '{"not json')
     const run = await proctorAction({
       cwd: r.dir,
-      env: actionEnv(r, { GITHUB_EVENT_PATH: join(r.dir, '../event.json'), INPUT_COMMAND: 'true' }),
+      env: actionEnv(r, { GITHUB_EVENT_PATH: join(runner, 'event.json'), INPUT_COMMAND: 'true' }),
     })
     expect(run.code).toBe(2)
     expect(run.stdout).toMatch(/::error::proctor: GITHUB_EVENT_PATH \(\S+event\.json\) is not valid JSON/)
@@ -187,12 +195,13 @@ describe('the action: a bad runner environment is one error line and exit 2 (iss
 
   it('a GITHUB_OUTPUT that cannot be written: exit 2 before the agent runs', async () => {
     const r = repo()
-    r.write('../event.json', '{}')
+    const runner = runnerDir()
+    writeFileSync(join(runner, 'event.json'), '{}')
     const run = await proctorAction({
       cwd: r.dir,
       env: actionEnv(r, {
-        GITHUB_EVENT_PATH: join(r.dir, '../event.json'),
-        GITHUB_OUTPUT: join(r.dir, '../missing/output'),
+        GITHUB_EVENT_PATH: join(runner, 'event.json'),
+        GITHUB_OUTPUT: join(runner, 'missing/output'),
         INPUT_COMMAND: 'echo ran > ran.txt',
       }),
     })
@@ -206,13 +215,14 @@ describe('the action: a bad runner environment is one error line and exit 2 (iss
 
   it('GITHUB_OUTPUT gone during the session: the report is kept, the error named, exit 2 (not a silent pass)', async () => {
     const r = repo()
-    r.write('../event.json', '{}')
-    const output = join(r.dir, '../output')
+    const runner = runnerDir()
+    writeFileSync(join(runner, 'event.json'), '{}')
+    const output = join(runner, 'output')
     writeFileSync(output, '')
     const run = await proctorAction({
       cwd: r.dir,
       env: actionEnv(r, {
-        GITHUB_EVENT_PATH: join(r.dir, '../event.json'),
+        GITHUB_EVENT_PATH: join(runner, 'event.json'),
         GITHUB_OUTPUT: output,
         INPUT_COMMAND: `rm ${output}`,
       }),

@@ -39,7 +39,7 @@ function run(entry: string, args: string[], opts: ProcessOptions): Promise<Proce
   child.stdout.on('error', () => undefined)
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   opts.onSpawn?.(child)
-  const guard = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 60_000)
+  const guard = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 50_000)
   return new Promise((done) =>
     child.on('close', (code, signal) => {
       clearTimeout(guard)
