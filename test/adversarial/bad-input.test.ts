@@ -17,7 +17,13 @@ import { afterEach, describe, expect, it } from 'vitest'
 
 import type { SessionReport } from '../../src/report/model.js'
 import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
-import { proctorAction, proctorCli, STACK_LINE, type ProcessRun } from '../helpers/proctor-process.js'
+import {
+  proctorAction,
+  proctorCli,
+  proctorPost,
+  STACK_LINE,
+  type ProcessRun,
+} from '../helpers/proctor-process.js'
 
 const repos: TempRepo[] = []
 const cleanups: (() => void)[] = []
@@ -232,6 +238,28 @@ describe('the action: a bad runner environment is one error line and exit 2 (iss
     const saved = /proctor-report-path::(\S+)/.exec(run.stdout)
     expect(saved, run.stdout).not.toBeNull()
     expect(JSON.parse(readFileSync(saved![1]!, 'utf8')).status).toBe('completed')
+    noStack(run)
+  })
+})
+
+describe('the post step cannot be made to hang (issue 28)', () => {
+  it("a FIFO at report.json after main was killed: the post step checkpoints the agent's last work and ends", async () => {
+    const r = repo()
+    const dir = join(r.dir, '.proctor/sessions/post-1')
+    mkdirSync(dir, { recursive: true })
+    execFileSync('mkfifo', [join(dir, 'report.json')])
+    r.write('work.txt', 'the agent was here\n')
+    const env: NodeJS.ProcessEnv = { ...r.env }
+    for (const key of Object.keys(env))
+      if (key.startsWith('GITHUB_') || key.startsWith('INPUT_')) delete env[key]
+    const run = await proctorPost({
+      cwd: r.dir,
+      env: { ...env, 'STATE_proctor-session-id': 'post-1', 'STATE_proctor-cwd': r.dir },
+      killAfterMs: 30_000,
+    })
+    expect(run.signal, 'the post step hung and was killed').toBeNull()
+    expect(run.code, run.stdout).toBe(0)
+    expect(r.git(['ls-tree', '-r', '--name-only', 'refs/proctor/post-1'])).toContain('work.txt')
     noStack(run)
   })
 })

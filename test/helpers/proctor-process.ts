@@ -59,3 +59,8 @@ export function proctorCli(args: string[], opts: ProcessOptions): Promise<Proces
 export function proctorAction(opts: ProcessOptions): Promise<ProcessRun> {
   return run('src/action/main.ts', [], opts)
 }
+
+/** The action's post step (src/action/post.ts) with exactly `opts.env` (its state as STATE_* variables). */
+export function proctorPost(opts: ProcessOptions): Promise<ProcessRun> {
+  return run('src/action/post.ts', [], opts)
+}
