@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from './random.js'
 
-const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants
+const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_TRUNC, O_WRONLY } = fs.constants
 
 /** A file proctor could not read or write, with the path and what to do in the message. */
 export class FileError extends Error {
@@ -127,11 +127,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
 }
 
 /**
- * Opens `path` for appending (created if missing) without following a symlink and without blocking on a
- * FIFO; anything there that is not a regular file is replaced by an empty one first. Returns the fd.
+ * Opens `path` for appending (created if missing; emptied first with `truncate`) without following a
+ * symlink and without blocking on a FIFO; anything there that is not a regular file is replaced by an
+ * empty one first. Returns the fd.
  */
-export function openAppendRegular(path: string): number {
-  const flags = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK
+export function openAppendRegular(path: string, opts: { truncate?: boolean } = {}): number {
+  const flags = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | (opts.truncate ? O_TRUNC : 0)
   let stats: fs.Stats | null = null
   try {
     stats = fs.lstatSync(path)

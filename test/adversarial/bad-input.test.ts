@@ -71,6 +71,21 @@ describe('the agent cannot make proctor hang (issue 28)', () => {
     })
   }
 
+  it('a FIFO the last run left at transcript.log: a rerun of the session id does not block on it', async () => {
+    const r = repo()
+    const plant =
+      'rm -f .proctor/sessions/$PROCTOR_SESSION_ID/transcript.log; mkfifo .proctor/sessions/$PROCTOR_SESSION_ID/transcript.log'
+    await cli(r, ['run', '--no-push', '--session', 'again', '--', 'sh', '-c', plant], 30_000)
+    const rerun = await cli(
+      r,
+      ['run', '--no-push', '--session', 'again', '--', 'sh', '-c', 'echo second'],
+      30_000,
+    )
+    expect(rerun.signal, 'proctor hung and was killed').toBeNull()
+    expect(rerun.code, rerun.stderr).toBe(0)
+    expect(r.read('.proctor/sessions/again/transcript.log')).toContain('second')
+  })
+
   it('a symlink planted at report.json is replaced, not written through', async () => {
     const r = repo()
     const victim = join(mkdtempSync(join(tmpdir(), 'proctor-victim-')), 'bashrc')
