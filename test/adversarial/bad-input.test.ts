@@ -86,6 +86,19 @@ describe('the agent cannot make proctor hang (issue 28)', () => {
     expect(r.read('.proctor/sessions/again/transcript.log')).toContain('second')
   })
 
+  it('a FIFO left at .proctor/.gitignore: the next run replaces it instead of blocking on it', async () => {
+    const r = repo()
+    await cli(r, ['run', '--no-push', '--', 'true'], 30_000)
+    // Planted between sessions: git itself would block on a FIFO .gitignore while the agent runs (see the
+    // report of issue 28), so proctor's own write is what is tested here.
+    rmSync(join(r.dir, '.proctor/.gitignore'))
+    execFileSync('mkfifo', [join(r.dir, '.proctor/.gitignore')])
+    const next = await cli(r, ['run', '--no-push', '--', 'true'], 30_000)
+    expect(next.signal, 'proctor hung and was killed').toBeNull()
+    expect(next.code, next.stderr).toBe(0)
+    expect(r.read('.proctor/.gitignore')).toMatch(/^\*$/m)
+  })
+
   it('a symlink planted at report.json is replaced, not written through', async () => {
     const r = repo()
     const victim = join(mkdtempSync(join(tmpdir(), 'proctor-victim-')), 'bashrc')
