@@ -3,8 +3,34 @@
 import { PROCTOR_VERSION } from '../util/version.js'
 
 process.stdout.write(`proctor ${PROCTOR_VERSION}: starting\n`)
-const { main } = await import('./run.js')
-const code = await main()
+const code = await start()
 process.exitCode = code
 // Exit once output is flushed: a stray handle must never keep the step running.
 process.stdout.write('', () => process.exit(code))
+
+/**
+ * The one error path of the step: a bad environment is exit 2, anything unforeseen exit 1, each one
+ * `::error::` line naming what failed (PROCTOR_DEBUG=1 adds the stack), never an unhandled stack trace.
+ */
+async function start(): Promise<number> {
+  const [{ eventPayloadProblem }, core] = await Promise.all([
+    import('../github/context.js'),
+    import('@actions/core'),
+  ])
+  // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
+  const problem = eventPayloadProblem()
+  if (problem !== null) {
+    core.error(`proctor: ${problem}`)
+    return 2
+  }
+  try {
+    const { main } = await import('./run.js')
+    return await main()
+  } catch (error) {
+    const text = process.env.PROCTOR_DEBUG
+      ? ((error as Error)?.stack ?? String(error))
+      : String((error as Error)?.message ?? error)
+    core.error(`proctor: ${text}`)
+    return 1
+  }
+}

@@ -4,7 +4,8 @@
 // The work main left is judged by the same policy as in a session: the final checkpoint's diff and the
 // session's cumulative diff, so a forbidden file written just before the kill still fails the policy check.
 import * as core from '@actions/core'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, lstatSync } from 'node:fs'
+import { readRegularFile } from '../util/safe-file.js'
 import { join } from 'node:path'
 import { ensureStateDir } from '../state/layout.js'
 import { reconcileOrphans } from '../supervisor/registry.js'
@@ -48,7 +49,8 @@ export async function post(env: Record<string, string | undefined> = process.env
   if (inputs.handoff) config.checkpoints.push = 'never'
   const workspace = Workspace.find(cwd)
   const sessionDir = join(dirs.sessions, sessionId)
-  const reportExists = existsSync(join(sessionDir, 'report.json'))
+  // Only a regular file is a report main wrote (atomically): a FIFO or link there is the agent's.
+  const reportExists = isRegularFile(join(sessionDir, 'report.json'))
   // Without report.json main died before its final checkpoint: save the agent's last work first.
   const violations =
     workspace && !reportExists && config.checkpoints.enabled
@@ -163,8 +165,15 @@ async function reportOf(
   violations: Violation[],
 ): Promise<SessionReport> {
   const path = join(sessionDir, 'report.json')
-  if (existsSync(path)) {
-    const parsed = parseSessionReport(readFileSync(path, 'utf8'))
+  if (isRegularFile(path)) {
+    let text = ''
+    try {
+      // Never blocks on a FIFO the agent swapped in, nor reads without end.
+      text = readRegularFile(path, REPORT_MAX_BYTES).toString('utf8')
+    } catch {
+      // Not readable as a report: rebuilt below like a missing one.
+    }
+    const parsed = parseSessionReport(text)
     if (typeof parsed !== 'string') return { ...parsed, pushed: pushed ?? parsed.pushed }
   }
   const checkpoints = workspace ? await listCheckpoints(workspace.git, sessionId).catch(() => []) : []
@@ -201,4 +210,15 @@ async function reportOf(
     transcript: { bytes: 0, capped: false },
   })
   return report.snapshot()
+}
+
+/** Far above any report a session writes (its events are capped): a larger file is not one. */
+const REPORT_MAX_BYTES = 256 << 20
+
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile()
+  } catch {
+    return false
+  }
 }

@@ -10,7 +10,7 @@ import { actionClient } from './client.js'
 import { canWrite, expandKey, linksFor } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
-import { appendJobSummary, writeOutputs } from '../github/summary.js'
+import { appendJobSummary, stepOutputProblem, writeOutputs } from '../github/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { ActionLog } from './log.js'
 import { withDeadline } from '../util/deadline.js'
@@ -56,6 +56,9 @@ export async function main(env: Record<string, string | undefined> = process.env
     // Before anything else can start: no token stays in the environment the agent and hooks inherit.
     secrets = withholdRunnerSecrets([inputs.githubToken])
     if (inputs.workingDirectory) process.chdir(resolve(inputs.workingDirectory))
+    // Before an agent runs for nothing: later steps could not read its verdict.
+    const outputs = stepOutputProblem(env.GITHUB_OUTPUT)
+    if (outputs) throw new Error(outputs)
   } catch (error) {
     core.error(`proctor: ${(error as Error).message}`)
     return 2
@@ -199,7 +202,7 @@ export async function main(env: Record<string, string | undefined> = process.env
   // Outputs first: whatever GitHub's API does next, later steps get the verdict.
   const last = report.checkpoints[report.checkpoints.length - 1]
   const commentUrl = reporter.commentUrl
-  writeOutputs({
+  const outputsWritten = writeOutputs({
     verdict: report.verdict,
     status: report.status,
     'session-id': report.session_id,
@@ -247,6 +250,8 @@ export async function main(env: Record<string, string | undefined> = process.env
     writeOutputs({ 'comment-url': finished.commentUrl })
   // The post step has nothing left to do once main reported (unless reporting was cut short).
   if (finished) core.saveState(STATE.finished, 'true')
+  // Outputs lost on the way (the file went away during the session) must not pass silently.
+  if (!outputsWritten && env.GITHUB_OUTPUT && exitCode === 0) return 2
   return exitCode
 }
 

@@ -89,7 +89,8 @@ function parseLogRecord(record: string): CheckpointInfo | null {
 
 /**
  * Resolve what a user typed: `latest` (newest checkpoint of any session), `<session>@<seq>`,
- * `<session>@latest`, `<session>`, or a (short) commit id. Errors say what exists instead.
+ * `<session>@latest`, `@<seq>` (of the newest session), `<session>`, or a (short) commit id. Errors say
+ * what exists instead.
  */
 export async function resolveCheckpoint(git: Git, id: string): Promise<CheckpointInfo> {
   const sessions = await listSessions(git)
@@ -99,8 +100,11 @@ export async function resolveCheckpoint(git: Git, id: string): Promise<Checkpoin
     return mustRead(git, newest.tip, id)
   }
   const at = id.lastIndexOf('@')
-  if (at > 0) {
-    const session = id.slice(0, at)
+  // `@<seq>` alone, as `checkpoints list` prints it under each session: the newest session's.
+  if (at === 0 && sessions.length === 0)
+    throw new Error('there are no checkpoints in this repository yet (no refs/proctor/* refs)')
+  if (at >= 0) {
+    const session = at === 0 ? sessions[0]!.session : id.slice(0, at)
     const which = id.slice(at + 1)
     const chain = await listCheckpoints(git, session)
     if (chain.length === 0) throw new Error(`no session "${session}"; ${sessionHint(sessions)}`)
@@ -118,7 +122,7 @@ export async function resolveCheckpoint(git: Git, id: string): Promise<Checkpoin
   const sha = /^[0-9a-f]{4,64}$/i.test(id) ? await git.revParse(`${id}^{commit}`) : null
   if (!sha) {
     throw new Error(
-      `"${id}" is not a checkpoint: use <session>@<seq>, <session>, a commit id, or latest; ${sessionHint(sessions)}`,
+      `"${id}" is not a checkpoint: use <session>@<seq>, @<seq>, <session>, a commit id, or latest; ${sessionHint(sessions)}`,
     )
   }
   return mustRead(git, sha, id)

@@ -8,6 +8,7 @@ import type { Git } from '../git/runner.js'
 import { splitNul } from '../git/nul.js'
 import { STATE_DIR_NAME } from '../state/layout.js'
 import { TreeWatcher } from './tree-watcher.js'
+import { openAppendRegular } from '../util/safe-file.js'
 
 export type TriggerName = 'interval' | 'changes' | 'event' | 'final' | 'manual'
 
@@ -65,8 +66,7 @@ export class CheckpointTriggers {
    */
   start(): void {
     if (this.options.eventLogPath) {
-      fs.mkdirSync(path.dirname(this.options.eventLogPath), { recursive: true })
-      this.log = fs.createWriteStream(this.options.eventLogPath, { flags: 'a' })
+      this.log = openEventLog(this.options.eventLogPath)
     }
     if (this.options.intervalMs > 0) {
       this.timer = setInterval(() => void this.fire('interval'), this.options.intervalMs)
@@ -120,7 +120,7 @@ export class CheckpointTriggers {
     await this.inFlight?.catch(() => undefined)
     const log = this.log
     this.log = null
-    if (log) await new Promise<void>((resolve) => log.end(resolve))
+    if (log && !log.destroyed) await new Promise<void>((resolve) => log.end(resolve))
   }
 
   private fire(trigger: TriggerName, detail?: string): Promise<unknown> {
@@ -148,6 +148,9 @@ export class CheckpointTriggers {
     })
     this.watcher = watcher
     await watcher.start()
+    // The audit log starts here, not at the agent's start (the walk waits out its first burst of output):
+    // say so in the log itself, so that a change missing before this line is not read as no change.
+    if (!this.stopped) this.writeLog({ event: 'watching', path: '' })
   }
 
   private onFileEvent(event: string, file: string): void {
@@ -205,4 +208,21 @@ export class CheckpointTriggers {
       return []
     }
   }
+}
+
+/**
+ * The audit log, opened so that a FIFO or symlink the agent put at its path cannot block or redirect it
+ * (openAppendRegular); a log that cannot be opened or written (a full disk) is given up, never a crash.
+ */
+function openEventLog(file: string): fs.WriteStream | null {
+  let fd: number
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fd = openAppendRegular(file)
+  } catch {
+    return null
+  }
+  const log = fs.createWriteStream('', { fd })
+  log.on('error', () => log.destroy())
+  return log
 }

@@ -11,7 +11,17 @@ module.enableCompileCache?.()
 /** Set when nothing is left to flush: the process exits as soon as main returns. */
 let exitNow = false
 
+/**
+ * A closed stdout or stderr (`proctor run … | head -1`, a CI log gone) is not the session's business: the
+ * write is dropped and the session still ends with its report, final checkpoint and run record. Without
+ * a listener the first EPIPE is an unhandled 'error' event that kills proctor mid-session.
+ */
+function survivePipeErrors(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined)
+}
+
 async function main(argv: string[]): Promise<number> {
+  survivePipeErrors()
   // `--version` alone answers without commander (half of what `proctor --version` loaded): it is what
   // scripts and the action call to check the install. Anything else goes through the program.
   const args = argv.slice(2)
@@ -54,7 +64,11 @@ async function main(argv: string[]): Promise<number> {
     const code = exitCodeOf(error)
     // commander already printed its own usage messages (and help/version exit 0).
     if (isCommanderError(error)) return code
-    process.stderr.write(`proctor: ${(error as Error)?.stack ?? String(error)}\n`)
+    // One line, not a stack trace: what failed is in the message (PROCTOR_DEBUG=1 adds the stack).
+    const text = process.env.PROCTOR_DEBUG
+      ? ((error as Error)?.stack ?? String(error))
+      : String((error as Error)?.message ?? error)
+    process.stderr.write(`proctor: ${text}\n`)
     return 1
   }
 }

@@ -6,6 +6,7 @@
 import type { Config } from './schema.js'
 import type { Problem } from './zod-issues.js'
 import { requiredCheck } from './errors.js'
+import { closest } from './suggest.js'
 import type { compileRule, DetectRuleError } from '../supervisor/detect.js'
 import type { checkPolicyConfig } from '../policy/compile.js'
 import type { remoteBranchFor } from '../checkpoints/refs.js'
@@ -47,7 +48,9 @@ export function semanticProblems(
   })
   // The branch template is checked by the code that pushes, with a sample session id: `config validate`
   // must reject what `run` would (exit 2, with the line), not let it fail at the first push.
-  if (checks.remoteBranchFor) {
+  const template = branchTemplateProblems(config.checkpoints.branch)
+  problems.push(...template.problems)
+  if (checks.remoteBranchFor && template.problems.length === 0) {
     try {
       checks.remoteBranchFor(config.checkpoints.branch, 'sample-session-1')
     } catch (error) {
@@ -74,7 +77,42 @@ export function semanticProblems(
   })
   const policy = checks.checkPolicyConfig?.(config.policy) ?? { errors: [], warnings: [] }
   for (const message of policy.errors) problems.push(policyProblem(message))
-  return { problems, warnings: policy.warnings.map((message) => ({ path: ['policy'], message })) }
+  return {
+    problems,
+    warnings: [...template.warnings, ...policy.warnings.map((message) => ({ path: ['policy'], message }))],
+  }
+}
+
+const BRANCH_PLACEHOLDERS = ['session'] as const
+
+/**
+ * `{sesion}` is a typo, not part of a branch name: left in, every session would push to the same branch.
+ * A template without `{session}` does that on purpose or by mistake: a warning.
+ */
+function branchTemplateProblems(branch: string): { problems: Problem[]; warnings: Problem[] } {
+  const path = ['checkpoints', 'branch']
+  const problems: Problem[] = []
+  for (const [written, name] of branch.matchAll(/\{([^{}]*)\}/g)) {
+    if ((BRANCH_PLACEHOLDERS as readonly string[]).includes(name!)) continue
+    const near = closest(name!, BRANCH_PLACEHOLDERS)
+    problems.push({
+      path,
+      message: `unknown placeholder ${written} in ${JSON.stringify(branch)}`,
+      hint: near
+        ? `did you mean {${near}}?`
+        : `the only placeholder is {session} (the session id); a literal "{" cannot be in a branch name`,
+    })
+  }
+  const warnings: Problem[] =
+    problems.length === 0 && !branch.includes('{session}')
+      ? [
+          {
+            path,
+            message: `${JSON.stringify(branch)} has no {session}: every session pushes its checkpoints to the same branch`,
+          },
+        ]
+      : []
+  return { problems, warnings }
 }
 
 /** The policy compiler names the key in its message ("policy.forbidden_areas[0]: …"): point at that key. */

@@ -1,6 +1,6 @@
 // The Actions environment as one typed value: repository, run, job and the pull request (from the event
 // payload). Everything else in src/github/ takes this value instead of reading process.env itself.
-import { readFileSync } from 'node:fs'
+import { readRegularFile } from '../util/safe-file.js'
 import type { ReportLinks } from '../report/markdown.js'
 
 export interface PullRequestContext {
@@ -99,11 +99,25 @@ function workflowRunOf(payload: unknown): WorkflowRunContext | null {
   }
 }
 
+/**
+ * Why the event payload cannot be used, or null. The action asks before it loads @actions/github, whose
+ * module-level `context` parses GITHUB_EVENT_PATH itself and would end the step with a stack trace.
+ */
+export function eventPayloadProblem(env: Env = process.env): string | null {
+  try {
+    readPayload(env.GITHUB_EVENT_PATH)
+    return null
+  } catch (error) {
+    return (error as Error).message
+  }
+}
+
 function readPayload(path: string | undefined): unknown {
   if (!path) return {}
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    // Not blocking on a FIFO, nor reading a device forever: the payload is a regular file, well under this.
+    text = readRegularFile(path, 64 << 20).toString('utf8')
   } catch (error) {
     throw new ContextError(
       `GITHUB_EVENT_PATH points to ${path}, which cannot be read: ${(error as Error).message}`,
@@ -112,7 +126,10 @@ function readPayload(path: string | undefined): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch (error) {
-    throw new ContextError(`GITHUB_EVENT_PATH (${path}) is not valid JSON: ${(error as Error).message}`)
+    throw new ContextError(
+      `GITHUB_EVENT_PATH (${path}) is not valid JSON: ${(error as Error).message}; ` +
+        'the runner writes this file: unset GITHUB_EVENT_PATH or point it at the event payload',
+    )
   }
 }
 

@@ -1,7 +1,17 @@
 // The job summary ($GITHUB_STEP_SUMMARY, ≤ 1 MiB per step) and step outputs ($GITHUB_OUTPUT). Files
 // only: no API calls, so they work on fork PRs and when GitHub's API is down.
 import * as core from '@actions/core'
-import { appendFileSync, existsSync, statSync, truncateSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  statSync,
+  truncateSync,
+} from 'node:fs'
+import { describeFsError, describeKind } from '../util/safe-file.js'
 import { SUMMARY_MAX_BYTES } from '../report/markdown.js'
 
 export interface SummaryWriteResult {
@@ -65,15 +75,47 @@ export function replaceJobSummary(
 }
 
 /**
+ * Why the step outputs file cannot be written, or null (also when GITHUB_OUTPUT is not set). Opened
+ * without creating it (the runner does) and without blocking on a FIFO; it must be a regular file.
+ */
+export function stepOutputProblem(path = process.env.GITHUB_OUTPUT): string | null {
+  if (!path) return null
+  try {
+    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK)
+    try {
+      const stats = fstatSync(fd)
+      if (!stats.isFile()) return `GITHUB_OUTPUT (${path}) is ${describeKind(stats)}, not a regular file`
+    } finally {
+      closeSync(fd)
+    }
+    return null
+  } catch (error) {
+    return `GITHUB_OUTPUT (${path}) cannot be written: ${describeFsError(error)}; the runner creates this file: unset GITHUB_OUTPUT outside Actions, or point it at a writable file`
+  }
+}
+
+/**
  * Step outputs through @actions/core (the runner's `name<<delimiter` file format). Outside Actions (no
  * GITHUB_OUTPUT) nothing is written: @actions/core would fall back to the retired `::set-output` command.
+ * A file that cannot be written is one `::error::` line and `false`, never a throw: the session's report
+ * and the rest of the reporting go on.
  */
 export function writeOutputs(outputs: Record<string, string | number | boolean | null>): boolean {
   if (!process.env.GITHUB_OUTPUT) return false
+  const problem = stepOutputProblem()
+  if (problem) {
+    core.error(`proctor: step outputs not written: ${problem}`)
+    return false
+  }
   for (const [name, value] of Object.entries(outputs)) {
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name))
       throw new Error(`invalid output name "${name}": use letters, digits, "_" or "-"`)
-    core.setOutput(name, value === null ? '' : String(value))
+    try {
+      core.setOutput(name, value === null ? '' : String(value))
+    } catch (error) {
+      core.error(`proctor: step output ${name} not written to GITHUB_OUTPUT: ${describeFsError(error)}`)
+      return false
+    }
   }
   return true
 }

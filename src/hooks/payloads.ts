@@ -1,15 +1,25 @@
-// Synthetic payloads (`extra`) for `proctor hooks test <event>`; they have the same shape as real firings,
-// so a hook that works here works in a session. docs/hooks.md documents each.
+// The `extra` of each lifecycle event a session fires, built by one function per event: the session calls
+// them with what happened, `proctor hooks test <event>` with synthetic values (syntheticExtra), so a hook
+// that works there gets the same fields in a session. docs/hooks.md documents each.
 import type { LifecycleEvent } from '../config/schema.js'
+
+export const lifecycleExtra = {
+  session_start: (command: string[], cwd: string, mode: 'pty' | 'pipe') => ({ command, cwd, mode }),
+  approval_request: (rule: string, text: string) => ({ rule, text }),
+  /** Fired before the stop hooks run: what ended the round, not a verdict yet. */
+  stop: (round: number, stopReason: string) => ({ round, stop_reason: stopReason }),
+  session_end: (ending: { status: string; verdict: string; exit_code: number; reason: string | null }) => ({
+    status: ending.status,
+    verdict: ending.verdict,
+    exit_code: ending.exit_code,
+    reason: ending.reason,
+  }),
+}
 
 export function syntheticExtra(event: LifecycleEvent): Record<string, unknown> {
   switch (event) {
     case 'session_start':
-      return {
-        command: ['example-agent', '--task', 'demo'],
-        mode: 'pty',
-        started_at: new Date().toISOString(),
-      }
+      return lifecycleExtra.session_start(['example-agent', '--task', 'demo'], process.cwd(), 'pty')
     case 'checkpoint':
       return {
         seq: 1,
@@ -17,7 +27,6 @@ export function syntheticExtra(event: LifecycleEvent): Record<string, unknown> {
         ref: 'refs/proctor/test-session',
         trigger: 'manual',
         files_changed: ['src/example.ts'],
-        violations: 0,
       }
     case 'violation':
       return {
@@ -29,17 +38,11 @@ export function syntheticExtra(event: LifecycleEvent): Record<string, unknown> {
         suggestion: 'revert the change or ask a maintainer',
       }
     case 'approval_request':
-      return { rule: 'approve-edit', text: 'Do you want to make this edit?', response: 'send' }
+      return lifecycleExtra.approval_request('approve-edit', 'Do you want to make this edit?')
     case 'stop':
-      return { verdict: 'block', round: 1, reasons: ['tests: 1 failing test'] }
+      return lifecycleExtra.stop(1, 'completed')
     case 'session_end':
-      return {
-        status: 'completed',
-        verdict: 'allow',
-        exit_code: 0,
-        duration_ms: 1234,
-        report_path: '.proctor/sessions/test-session/report.json',
-      }
+      return lifecycleExtra.session_end({ status: 'completed', verdict: 'allow', exit_code: 0, reason: null })
     case 'subagent_stop':
       return {
         task_index: 0,

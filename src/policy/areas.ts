@@ -1,6 +1,7 @@
 // Area globs (allowed_areas, forbidden_areas, protected_areas, and a stop hook's gate_files) compiled once.
 // Semantics, documented in docs/policy.md:
-// - patterns are relative to the repository root ("./" and a leading "/" are accepted and dropped);
+// - patterns are relative to the repository root ("./", "/./" and "//" are dropped; a leading "/" or a
+//   "\\" separator is an error with the fix);
 // - picomatch syntax with dotfiles included (`*`, `**`, `?`, `[abc]`, `{a,b}`);
 // - a pattern that matches a directory covers everything under it, so `docs`, `docs/` and `docs/**`
 //   are the same area (as in .gitignore);
@@ -67,9 +68,27 @@ export function compileAreas(key: AreaKey, patterns: readonly string[], section 
 type Fail = (key: string, message: string) => Error
 
 function normalizePattern(key: AreaKey, index: number, raw: string, fail: Fail): string {
+  const where = `${key}[${index}]`
+  // A backslash that escapes no glob character is a Windows separator, and would match nothing.
+  if (/\\(?![*?[\]{}()!+@\\])/.test(raw)) {
+    throw fail(
+      where,
+      `"${raw}" contains "\\"; paths use "/" between directories: did you mean "${raw.replace(/\\/g, '/')}"?`,
+    )
+  }
+  if (raw.startsWith('/')) {
+    throw fail(
+      where,
+      `"${raw}" is an absolute path; areas are inside the repository, relative to its root: did you mean "${raw.replace(/^\/+/, '')}"? (files outside the repository are never checkpointed or checked)`,
+    )
+  }
+  // "secrets//**" and "secrets/./key" name what "secrets/**" and "secrets/key" name; git paths have
+  // neither, so as written they would match nothing.
   let body = raw
-  while (body.startsWith('./')) body = body.slice(2)
-  body = body.replace(/^\/+/, '').replace(/\/+$/, '')
+    .split('/')
+    .filter((part, at, parts) => part !== '.' && (part !== '' || at === parts.length - 1))
+    .join('/')
+  body = body.replace(/\/+$/, '')
   if (body === '' || body === '.') {
     throw fail(
       `${key}[${index}]`,

@@ -2,8 +2,7 @@
 // deciding whether it may stop (and sending it back when they block), lifecycle hooks, and the report.
 // Every way a session can end — exit, timeout, a detector, SIGINT/SIGTERM — funnels into `finish()`,
 // which takes the final checkpoint, pushes, writes report.json and leaves nothing running.
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type {
   SessionEvent,
@@ -28,12 +27,14 @@ import type { Continuation, planContinuation } from '../hooks/continue.js'
 import { typeAndSubmit } from '../supervisor/typing.js'
 import { quitAgent } from '../supervisor/quit.js'
 import type { StopContext } from '../hooks/context.js'
-import { ensureStateDir, sessionDir } from '../state/layout.js'
+import { ensureStateDir, findRepoRoot, sessionDir } from '../state/layout.js'
 import { makeSessionId, sanitizeRefPart } from './session-id.js'
 import { SessionCheckpoints, type CheckpointReads } from './checkpointing.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { describeCommand } from '../hooks/command.js'
 import { formatDuration } from '../util/units.js'
+import { writeFileAtomic } from '../util/safe-file.js'
+import { lifecycleExtra } from '../hooks/payloads.js'
 import { prepareNativeHooks } from './native-hooks.js'
 import { agentEnvironment } from '../supervisor/agent-env.js'
 import type { NativeStops } from './native-stop.js'
@@ -89,6 +90,8 @@ export interface SessionOutcome {
   report: SessionReport
   reportPath: string
   exitCode: number
+  /** Set when report.json could not be written (a full disk): one line naming the file and the reason. */
+  reportError?: string
 }
 
 /** While a signal is being handled the agent gets less grace: the runner's cancel window is 7.5 s in all. */
@@ -213,7 +216,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let nativeStops: NativeStops | null = null
 
   try {
-    await fire(lifecycle, 'session_start', { command: commandArgv(opts.command), cwd: opts.cwd, mode })
+    await fire(
+      lifecycle,
+      'session_start',
+      lifecycleExtra.session_start(commandArgv(opts.command), opts.cwd, mode),
+    )
     const starting = checkpoints.start()
     // A PTY agent needs node-pty's native module (~7 ms to load): loaded while the git processes the
     // checkpoints wait for run (`proctor run` started them before it read the config). If it cannot
@@ -398,7 +405,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   const { status, verdict, exitCode, reason } = ending
   report.finish({ ...ending, outputTail, transcript })
   report.event('session_end', `session ended: ${status}, verdict ${verdict}`)
-  await fire(lifecycle, 'session_end', { status, verdict, exit_code: exitCode, reason })
+  await fire(
+    lifecycle,
+    'session_end',
+    lifecycleExtra.session_end({ status, verdict, exit_code: exitCode, reason }),
+  )
   // Async hooks (session_end's webhook) finish before proctor exits; after a signal the runner's cancel
   // window leaves no time, so they are stopped at once (with a warning).
   await lifecycle.drain(interruptedBy ? 0 : config.hooks_async_drain_timeout)
@@ -407,8 +418,22 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
 
   const final = report.snapshot()
   const reportPath = join(dir, 'report.json')
-  writeFileSync(reportPath, JSON.stringify(final, null, 2) + '\n')
-  return { report: final, reportPath, exitCode }
+  const reportError = saveReport(reportPath, final)
+  // A session whose report could not be saved has not passed: its verdict would be lost with it.
+  return { report: final, reportPath, exitCode: reportError && exitCode === 0 ? 1 : exitCode, reportError }
+}
+
+/**
+ * Writes report.json through a temp file and a rename (writeFileAtomic): a FIFO or symlink the agent put
+ * at the path is replaced, not opened, and a full disk leaves no torn file. Returns the one-line problem.
+ */
+function saveReport(path: string, report: SessionReport): string | undefined {
+  try {
+    writeFileAtomic(path, JSON.stringify(report, null, 2) + '\n')
+    return undefined
+  } catch (error) {
+    return `${(error as Error).message}; proctor exits 1 because the report is lost (the summary above is all that remains): free the space or fix the path and run again`
+  }
 }
 
 interface AttemptContext {
@@ -466,7 +491,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   const run = new AgentRun({
     spawn: {
       command: ctx.command,
-      cwd: config.agent.cwd ? join(opts.cwd, config.agent.cwd) : opts.cwd,
+      // agent.cwd is relative to the repository root (docs/configuration.md), wherever proctor was started.
+      cwd: config.agent.cwd ? resolve(findRepoRoot(opts.cwd) ?? opts.cwd, config.agent.cwd) : opts.cwd,
       env: {
         ...ctx.env,
         ...config.agent.env,
@@ -550,7 +576,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     }
     report.event(event.kind, event.text, { name: event.rule, data: { match: event.match, fire: event.fire } })
     if (event.kind === 'approval_request')
-      void fire(ctx.lifecycle, 'approval_request', { rule: event.rule, text: event.text })
+      void fire(ctx.lifecycle, 'approval_request', lifecycleExtra.approval_request(event.rule, event.text))
     if (config.checkpoints.on_events.includes(event.kind)) ctx.checkpoints.onEvent(event.kind)
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
       answer(event, response.text, `${response.type}: ${JSON.stringify(response.text)}`)
@@ -798,7 +824,7 @@ async function evaluateStop(
   e: StopEvaluation,
 ): Promise<{ verdict: Verdict; reasons: string[]; errors: string[] }> {
   await e.checkpoints.settle('event')
-  await fire(e.lifecycle, 'stop', { round: e.round, stop_reason: e.stopReason })
+  await fire(e.lifecycle, 'stop', lifecycleExtra.stop(e.round, e.stopReason))
   const hooks = await runHooks(e)
   const feedback = await import('../policy/feedback.js')
   const policy = policyGate(e, feedback.policyReasons)

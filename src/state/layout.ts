@@ -2,8 +2,9 @@
 // is the one place that knows the layout; everything else asks it for a path. `.proctor/` holds a
 // `.gitignore` of `*` (as pytest does for its cache) so the state never shows in `git status` and never
 // enters a checkpoint. See docs/architecture.md ("State on disk").
-import fs, { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import fs, { existsSync, lstatSync, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { writeFileAtomic } from '../util/safe-file.js'
 
 /** The name of proctor's state directory at the repository root (and what checkpoints never include). */
 export const STATE_DIR_NAME = '.proctor'
@@ -36,8 +37,8 @@ export function ensureStateDir(base: string): StateDirs {
   mkdirSync(join(state, 'sessions'), { recursive: true })
   mkdirSync(join(state, 'runs'), { recursive: true })
   const ignore = join(state, '.gitignore')
-  if (!existsSync(ignore) || statSync(ignore).size === 0)
-    writeFileSync(ignore, '# proctor state: never tracked\n*\n')
+  // lstat: a FIFO or symlink the agent put there is replaced (writeFileAtomic), never opened or followed.
+  if (!isNonEmptyFile(ignore)) writeFileAtomic(ignore, '# proctor state: never tracked\n*\n')
   return { root, state, sessions: join(state, 'sessions'), runs: join(state, 'runs') }
 }
 
@@ -72,4 +73,13 @@ export async function proctorStateDir(cwd: string, ...sub: string[]): Promise<st
   // a cost every command importing this module would pay, `checkpoints create` included.
   await fs.promises.mkdir(dir, { recursive: true })
   return dir
+}
+
+function isNonEmptyFile(path: string): boolean {
+  try {
+    const stats = lstatSync(path)
+    return stats.isFile() && stats.size > 0
+  } catch {
+    return false
+  }
 }

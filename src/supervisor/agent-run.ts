@@ -4,6 +4,7 @@
 // first stop cause is the one recorded.
 import { EventEmitter } from 'node:events'
 import { spawnManaged } from './process.js'
+import { startWatchdog, type Watchdog } from './watchdog.js'
 import type { ExitInfo, ManagedProcess, SpawnMode, SpawnOptions, StopCause, WriteResult } from './types.js'
 
 /** Where output goes besides the 'output' event, e.g. the OutputPipeline (capture, screen, detection). */
@@ -62,6 +63,7 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
   private capReached = false
   private startedAt = new Date()
   private startedMs = 0
+  private watchdog: Watchdog | null = null
 
   constructor(private readonly options: AgentRunOptions) {
     super()
@@ -73,14 +75,25 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     if (this.child) throw new Error('AgentRun.start() called twice')
     this.startedAt = new Date()
     this.startedMs = performance.now()
-    const child = spawnManaged({
-      ...this.options.spawn,
-      onOutput: (chunk, stream) => this.onOutput(chunk, stream),
-      reuseOutputBuffer: true,
-    })
-    this.child = child
-    this.emit('spawn', { pid: child.pid, pgid: child.pgid, mode: child.mode })
     const total = this.options.totalTimeoutMs ?? 0
+    // Before the spawn: the agent can stop proctor (`kill -STOP $PPID`) before spawnManaged returns, and
+    // the timer below cannot fire while proctor is stopped.
+    this.watchdog =
+      total > 0 ? startWatchdog({ deadlineMs: total, graceMs: this.options.spawn.graceMs }) : null
+    let child: ManagedProcess
+    try {
+      child = spawnManaged({
+        ...this.options.spawn,
+        onOutput: (chunk, stream) => this.onOutput(chunk, stream),
+        reuseOutputBuffer: true,
+      })
+    } catch (error) {
+      this.watchdog?.stop()
+      throw error
+    }
+    this.child = child
+    this.watchdog?.agentGroup(child.pgid)
+    this.emit('spawn', { pid: child.pid, pgid: child.pgid, mode: child.mode })
     if (total > 0) {
       this.totalTimer = setTimeout(() => {
         if (this.ended) return
@@ -171,6 +184,7 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
 
   private async finalize(exit: ExitInfo): Promise<void> {
     this.ended = true
+    this.watchdog?.stop()
     clearTimeout(this.totalTimer)
     clearTimeout(this.idleTimer)
     try {

@@ -2,6 +2,7 @@
 import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
+import { openAppendRegular } from '../util/safe-file.js'
 
 /** What the transcript file holds once it is closed. */
 export interface TranscriptSummary {
@@ -63,7 +64,9 @@ export class Transcript extends EventEmitter<{ capped: [maxBytes: number] }> {
     this.block = Buffer.allocUnsafeSlow(Math.min(TRANSCRIPT_BLOCK_BYTES, Math.max(1, maxBytes)))
     fs.mkdirSync(path.dirname(filePath), { recursive: true })
     try {
-      this.fd = fs.openSync(filePath, 'w')
+      // A rerun of a session id finds the file the last run's agent could replace: never open a FIFO
+      // (that blocks) or follow a symlink there (openAppendRegular).
+      this.fd = openAppendRegular(filePath, { truncate: true })
     } catch (err) {
       // An unwritable transcript must not take the session down: remember why and keep going without it.
       this.fail(err as Error)

@@ -80,7 +80,7 @@ export function spawnPipe(opts: AdapterOptions): ChildAdapter {
             resolve({ delivered: false, reason: 'the agent is not reading its stdin (the pipe is full)' }),
           WRITE_DEADLINE_MS,
         )
-        stdin.write(data, (error) => {
+        stdin.write(enterAsNewline(data), (error) => {
           clearTimeout(timer)
           resolve(
             error
@@ -92,6 +92,17 @@ export function spawnPipe(opts: AdapterOptions): ChildAdapter {
     },
     resize: () => undefined,
   }
+}
+
+/**
+ * "\r" (Enter, as `send: "y\r"` and the default `deny_text` type it) as "\n": in a PTY the terminal's line
+ * discipline does that (ICRNL), so a line-reading agent sees the line end; over a pipe nothing would, and
+ * the agent would wait for the rest of its line until the timeout. "\r\n" becomes one "\n".
+ */
+export function enterAsNewline(data: string | Buffer): string | Buffer {
+  if (typeof data === 'string') return data.replace(/\r\n?/g, '\n')
+  if (!data.includes(0x0d)) return data
+  return Buffer.from(data.toString('latin1').replace(/\r\n?/g, '\n'), 'latin1')
 }
 
 function errorCode(error: Error): string {

@@ -6,7 +6,8 @@
 // (PROCTOR_RUN_TOKEN), and a group is signalled only when every live member carries the record's token
 // and started no earlier than the recorded leader. A forged record naming someone else's group proves
 // nothing, and a child that outlived its leader (it ignored SIGHUP) is still found and stopped.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { readRegularFile, writeFileAtomic } from '../util/safe-file.js'
 import { join } from 'node:path'
 import { randomHex } from '../util/random.js'
 import {
@@ -84,12 +85,15 @@ function recordPath(stateDir: string, id: string): string {
   return join(runsDir(stateDir), `${id}.json`)
 }
 
-/** Write-then-rename so a crash never leaves a half-written record behind. */
+/** A record is a few hundred bytes; anything much larger is not one. */
+const RECORD_MAX_BYTES = 64 * 1024
+
+/**
+ * Write-then-rename so a crash never leaves a half-written record behind; the temp name is random and
+ * opened exclusively (writeFileAtomic), so a FIFO or symlink planted at a predictable name is never opened.
+ */
 function writeRecord(stateDir: string, record: RunRecord): void {
-  const path = recordPath(stateDir, record.id)
-  const temp = `${path}.${process.pid}.tmp`
-  writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`)
-  renameSync(temp, path)
+  writeFileAtomic(recordPath(stateDir, record.id), `${JSON.stringify(record, null, 2)}\n`)
 }
 
 export interface NewRun {
@@ -149,7 +153,8 @@ export function readRecords(stateDir: string, state?: RunState): RunRecord[] {
   const records: RunRecord[] = []
   for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
     try {
-      const text = readFileSync(join(runsDir(stateDir), name), 'utf8')
+      // The agent can write this directory: a FIFO or /dev/zero named *.json is skipped, never read.
+      const text = readRegularFile(join(runsDir(stateDir), name), RECORD_MAX_BYTES).toString('utf8')
       if (state !== undefined && !text.includes(`"${state}"`)) continue
       const parsed = JSON.parse(text) as RunRecord
       if (state !== undefined && parsed.state !== state) continue

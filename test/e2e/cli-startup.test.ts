@@ -43,10 +43,11 @@ cp.ChildProcess.prototype.spawn = function (options) {
   else events.push('git ' + options.args.find((arg, i) => i > 0 && !arg.startsWith('-') && options.args[i - 1] !== '-c'))
   return spawn.call(this, options)
 }
-const readFileSync = fs.readFileSync
-fs.readFileSync = function (file, ...rest) {
+// proctor.yml is opened (never blocking: util/safe-file.ts) and read through the descriptor.
+const openSync = fs.openSync
+fs.openSync = function (file, ...rest) {
   if (String(file).endsWith('proctor.yml')) events.push('read proctor.yml')
-  return readFileSync.call(this, file, ...rest)
+  return openSync.call(this, file, ...rest)
 }
 module.syncBuiltinESMExports()
 const load = Module._load

@@ -125,7 +125,9 @@ describe('-c picks another file', () => {
   it('a directory given to -c is an error', async () => {
     mkdirSync(join(dir, 'conf'))
     const error = await loadError({ cwd: dir, file: 'conf' })
-    expect(error.message).toBe('conf: is not a file — give -c the path of a proctor.yml file')
+    expect(error.message).toBe(
+      'conf: the config file is a directory, not a regular file — give -c the path of a proctor.yml file',
+    )
   })
 
   it('reports every problem of a bad file with its own name', async () => {

@@ -103,8 +103,8 @@ describe('forbidden_areas', () => {
     expect(v!.suggestion).toContain('policy.forbidden_areas')
   })
 
-  it('treats "dir", "dir/" and "./dir/**" as the same area, anchored at the repository root', () => {
-    for (const pattern of ['docs', 'docs/', './docs/**', '/docs']) {
+  it('treats "dir", "dir/", "./dir/**" and "dir//**" as the same area, anchored at the repository root', () => {
+    for (const pattern of ['docs', 'docs/', './docs/**', 'docs//**', './docs/./']) {
       expect(
         flagged(
           [added('docs/a/b.md'), added('docs'), added('src/docs/x.md'), added('docsx')],

@@ -83,7 +83,7 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
 
   cmd
     .command('show')
-    .argument('<id>', '<session>@<seq>, <session>, a commit id, or latest')
+    .argument('<id>', '<session>@<seq>, @<seq> (newest session), <session>, a commit id, or latest')
     .description('show one checkpoint: trailers and the files it changed since the previous one')
     .option('--json', 'print JSON')
     .action(async (id: string, opts: Common) => {
@@ -133,7 +133,7 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
 
   cmd
     .command('restore')
-    .argument('<id>', '<session>@<seq>, <session>, a commit id, or latest')
+    .argument('<id>', '<session>@<seq>, @<seq> (newest session), <session>, a commit id, or latest')
     .description(
       'restore files from a checkpoint into the worktree (a safety checkpoint is taken first; the index, ' +
         'HEAD and branches are not touched)',

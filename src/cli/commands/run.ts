@@ -158,13 +158,19 @@ async function liveOutput(): Promise<{
 async function printOutcome(outcome: SessionOutcome, json: boolean): Promise<void> {
   if (json) {
     process.stdout.write(JSON.stringify(outcome.report, null, 2) + '\n')
+    if (outcome.reportError) process.stderr.write(`proctor: ${outcome.reportError}\n`)
     return
   }
   const { renderSessionTerminal } = await import('../../report/terminal.js')
   const color = process.stderr.isTTY === true && !process.env.NO_COLOR
   process.stderr.write(
-    '\n' + renderSessionTerminal(outcome.report, { color, reportPath: outcome.reportPath }),
+    '\n' +
+      renderSessionTerminal(outcome.report, {
+        color,
+        reportPath: outcome.reportError ? undefined : outcome.reportPath,
+      }),
   )
+  if (outcome.reportError) process.stderr.write(`proctor: ${outcome.reportError}\n`)
 }
 
 function applyRunFlags(config: Config, flags: RunFlags): Config {
