@@ -10,7 +10,17 @@ const module$1 = process.getBuiltinModule("node:module");
 module$1.enableCompileCache?.();
 /** Set when nothing is left to flush: the process exits as soon as main returns. */
 let exitNow = false;
+/**
+ * A closed stdout or stderr (`proctor run … | head -1`, a CI log gone) is not the session's business: the
+ * write is dropped and the session still ends with its report, final checkpoint and run record. Without
+ * a listener the first EPIPE is an unhandled 'error' event that kills proctor mid-session.
+ */
+function survivePipeErrors() {
+    for (const stream of [process.stdout, process.stderr])
+        stream.on('error', () => undefined);
+}
 async function main(argv) {
+    survivePipeErrors();
     // `--version` alone answers without commander (half of what `proctor --version` loaded): it is what
     // scripts and the action call to check the install. Anything else goes through the program.
     const args = argv.slice(2);
@@ -27,7 +37,7 @@ async function main(argv) {
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
         ? [null, plain.module, plain.module]
         : await Promise.all([
-            import('./chunks/program-DqfiiFKR.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/program-C9JXJP72.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
             import('./chunks/exit-FJ5r--ZY.js'),
             import('./chunks/errors-lvn-GX78.js'),
         ]);
@@ -56,19 +66,23 @@ async function main(argv) {
         // commander already printed its own usage messages (and help/version exit 0).
         if (isCommanderError(error))
             return code;
-        process.stderr.write(`proctor: ${error?.stack ?? String(error)}\n`);
+        // One line, not a stack trace: what failed is in the message (PROCTOR_DEBUG=1 adds the stack).
+        const text = process.env.PROCTOR_DEBUG
+            ? (error?.stack ?? String(error))
+            : String(error?.message ?? error);
+        process.stderr.write(`proctor: ${text}\n`);
         return 1;
     }
 }
 /** The command `args` name when its arguments are plain enough to run without commander, else null. */
 async function plainCommand(args) {
     if (args[0] === 'checkpoints' && args[1] === 'create') {
-        const create = await import('./chunks/checkpoints-create-3K2OorM8.js').then(function (n) { return n._; });
+        const create = await import('./chunks/checkpoints-create-D63dzpl3.js').then(function (n) { return n.a3; });
         const options = create.plainCreateOptions(args.slice(2));
         return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true };
     }
     if (args[0] === 'run') {
-        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-fK-0znRC.js');
+        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-Dh_PFTHm.js');
         const plain = plainRunArgs(args.slice(1));
         if (!plain)
             return null;

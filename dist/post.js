@@ -1,14 +1,30 @@
-import { g as getState, S as STATE, i as info, r as readInputs, a as applyInputs, s as setSecret, G as GitHubReporter, w as warning, b as actionClient, c as warnPersistedCredentials, p as pushCredential, d as gitServerUrl } from './chunks/hygiene-DSWIyUYS.js';
-const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
+import { g as getState, i as info, s as setSecret, w as warning } from './chunks/core-BEMhgLMH.js';
+const { existsSync, lstatSync } = process.getBuiltinModule("node:fs");
+import { j as ensureStateDir, l as loadConfig, h as defaultConfig, a as readRegularFile, k as checkpointRef } from './chunks/checkpoints-create-D63dzpl3.js';
 const { join } = process.getBuiltinModule("node:path");
-import { h as ensureStateDir, l as loadConfig, b as defaultConfig, i as checkpointRef } from './chunks/checkpoints-create-3K2OorM8.js';
-import { r as reconcileOrphans } from './chunks/registry-BS-ZbFUP.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-hjwjqUPx.js';
+import { r as reconcileOrphans } from './chunks/registry-Bw7zsOx6.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DzcPlw3a.js';
 import { p as parseSessionReport } from './chunks/aggregate-BpBGDoRt.js';
 import { R as ReportBuilder } from './chunks/agent-env-BXlKKXmg.js';
-import { b as readActionsContext, l as linksFor } from './chunks/markdown-BnrURr2U.js';
+import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, p as pushCredential, g as gitServerUrl } from './chunks/hygiene--wFaH94s.js';
+import { readActionsContext, linksFor } from './chunks/context-CExr-wWk.js';
 import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
-import './chunks/words-CtdohSJZ.js';
+import './chunks/platform-DawMwuj3.js';
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 
 
@@ -27,25 +43,12 @@ import './chunks/commonjs-helpers-Bgu_3bK-.js';
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 import './chunks/errors-lvn-GX78.js';
 
 
 import './chunks/exit-FJ5r--ZY.js';
+import './chunks/words-CtdohSJZ.js';
+import './chunks/markdown-TqK7QUIW.js';
 import './chunks/agent-exit-dlhdSguX.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
@@ -75,7 +78,8 @@ async function post(env = process.env) {
         config.checkpoints.push = 'never';
     const workspace = Workspace.find(cwd);
     const sessionDir = join(dirs.sessions, sessionId);
-    const reportExists = existsSync(join(sessionDir, 'report.json'));
+    // Only a regular file is a report main wrote (atomically): a FIFO or link there is the agent's.
+    const reportExists = isRegularFile(join(sessionDir, 'report.json'));
     // Without report.json main died before its final checkpoint: save the agent's last work first.
     const violations = workspace && !reportExists && config.checkpoints.enabled
         ? await finalCheckpoint(workspace, sessionId, config)
@@ -164,8 +168,16 @@ async function pushLeftovers(workspace, sessionId, config, secretConfig) {
 /** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
 async function reportOf(workspace, cwd, sessionId, sessionDir, pushed, violations) {
     const path = join(sessionDir, 'report.json');
-    if (existsSync(path)) {
-        const parsed = parseSessionReport(readFileSync(path, 'utf8'));
+    if (isRegularFile(path)) {
+        let text = '';
+        try {
+            // Never blocks on a FIFO the agent swapped in, nor reads without end.
+            text = readRegularFile(path, REPORT_MAX_BYTES).toString('utf8');
+        }
+        catch {
+            // Not readable as a report: rebuilt below like a missing one.
+        }
+        const parsed = parseSessionReport(text);
         if (typeof parsed !== 'string')
             return { ...parsed, pushed: pushed ?? parsed.pushed };
     }
@@ -204,6 +216,16 @@ async function reportOf(workspace, cwd, sessionId, sessionDir, pushed, violation
         transcript: { bytes: 0, capped: false },
     });
     return report.snapshot();
+}
+/** Far above any report a session writes (its events are capped): a larger file is not one. */
+const REPORT_MAX_BYTES = 256 << 20;
+function isRegularFile(path) {
+    try {
+        return lstatSync(path).isFile();
+    }
+    catch {
+        return false;
+    }
 }
 
 // Entry of the action's post step (action.yml `post: dist/post.js`, `post-if: always()`).
