@@ -17,6 +17,8 @@ import {
   type Violation,
 } from '../report/model.js'
 import type { ActionsContext } from '../github/context.js'
+import { writeOutputs } from '../github/summary.js'
+import { checkpointRef } from '../checkpoints/refs.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { ciOf } from './config.js'
 import type { ActionInputs } from './inputs.js'
@@ -286,4 +288,26 @@ function reportedEvents(events: unknown): SessionEvent[] {
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+}
+
+/** The step's outputs for the sessions a verify or publish job judged (docs/action.md#outputs). */
+export function writeJudgedOutputs(
+  judged: readonly { report: SessionReport; sha: string | null; rejected: boolean }[],
+  commentUrl: string,
+): { blocked: boolean } {
+  const blocked = judged.some(({ report }) => report.verdict === 'block')
+  const first = judged[0]!
+  const withCheckpoints = first.report.checkpoints.length > 0
+  writeOutputs({
+    verdict: blocked ? 'block' : 'allow',
+    status: judged.some((j) => j.rejected) ? 'errored' : 'completed',
+    'session-id': judged.map(({ report }) => report.session_id).join(','),
+    'checkpoint-ref': withCheckpoints ? checkpointRef(first.report.session_id) : '',
+    'checkpoint-sha': withCheckpoints ? (first.sha ?? '') : '',
+    'checkpoint-count': first.report.checkpoints.length,
+    violations: judged.flatMap(({ report }) => report.violations).length,
+    'report-path': '',
+    'comment-url': commentUrl,
+  })
+  return { blocked }
 }

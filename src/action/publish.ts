@@ -29,7 +29,6 @@ import { findJobUrl } from '../github/job.js'
 import type { CheckRunLink } from '../report/markdown.js'
 import { CheckRuns } from '../github/checks.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
-import { writeOutputs } from '../github/summary.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
@@ -37,7 +36,15 @@ import type { ActionInputs } from './inputs.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { ARTIFACT_ENV } from './handoff.js'
 import { gitServerUrl, pushCredential, warnPersistedCredentials } from './hygiene.js'
-import { claimedSeq, collectHandoffs, gateSpec, judgeDiff, rejected, sessionReport } from './judge.js'
+import {
+  claimedSeq,
+  collectHandoffs,
+  gateSpec,
+  judgeDiff,
+  rejected,
+  sessionReport,
+  writeJudgedOutputs,
+} from './judge.js'
 import { uploadSanitizer } from './redact.js'
 import { downloadVerifyResults, type VerifiedSession } from './verify-results.js'
 import { readVerifyJob, type VerifyJobRecord } from './verify-job.js'
@@ -193,20 +200,7 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
   }
   for (const secret of sanitizer.discovered()) core.setSecret(secret)
 
-  const blocked = published.some(({ report }) => report.verdict === 'block')
-  const violations = published.flatMap(({ report }) => report.violations)
-  const first = published[0]!
-  writeOutputs({
-    verdict: blocked ? 'block' : 'allow',
-    status: published.some((p) => p.rejected) ? 'errored' : 'completed',
-    'session-id': published.map(({ report }) => report.session_id).join(','),
-    'checkpoint-ref': first.report.checkpoints.length ? checkpointRef(first.report.session_id) : '',
-    'checkpoint-sha': first.report.checkpoints.length ? (first.sha ?? '') : '',
-    'checkpoint-count': first.report.checkpoints.length,
-    violations: violations.length,
-    'report-path': '',
-    'comment-url': commentUrl,
-  })
+  const { blocked } = writeJudgedOutputs(published, commentUrl)
   if (config.github.fail_on === 'never') return 0
   return blocked ? 1 : 0
 }

@@ -25,13 +25,20 @@ import { agentEnvironment, type WithheldSecrets } from '../supervisor/agent-env.
 import { expandKey, linksFor, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
-import { writeOutputs } from '../github/summary.js'
 import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
 import { type ActionInputs } from './inputs.js'
 import type { AcceptedHandoff } from './handoff.js'
 import { warnPersistedCredentials } from './hygiene.js'
-import { claimedSeq, collectHandoffs, gateSpec, judgeDiff, rejected, sessionReport } from './judge.js'
+import {
+  claimedSeq,
+  collectHandoffs,
+  gateSpec,
+  judgeDiff,
+  rejected,
+  sessionReport,
+  writeJudgedOutputs,
+} from './judge.js'
 import { uploadSanitizer } from './redact.js'
 import { uploadVerifyResults, verifyArtifactName, type VerifiedSession } from './verify-results.js'
 
@@ -138,20 +145,10 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
   if (problem) core.error(`proctor: ${problem}`)
   for (const secret of sanitizer.discovered()) core.setSecret(secret)
 
-  const blocked = verified.some(({ report }) => report.verdict === 'block')
-  const violations = verified.flatMap(({ report }) => report.violations)
-  const first = verified[0]!
-  writeOutputs({
-    verdict: blocked ? 'block' : 'allow',
-    status: verified.some((v) => v.rejected) ? 'errored' : 'completed',
-    'session-id': verified.map(({ report }) => report.session_id).join(','),
-    'checkpoint-ref': first.report.checkpoints.length ? checkpointRef(first.report.session_id) : '',
-    'checkpoint-sha': first.report.checkpoints.length ? (first.tested ?? '') : '',
-    'checkpoint-count': first.report.checkpoints.length,
-    violations: violations.length,
-    'report-path': '',
-    'comment-url': '',
-  })
+  const { blocked } = writeJudgedOutputs(
+    verified.map((v) => ({ report: v.report, sha: v.tested, rejected: v.rejected })),
+    '',
+  )
   // `fail-on` does not apply here: this exit code becomes the job's conclusion, the one fact about this
   // job the publish job trusts (with `never`, code in this job could forge "all passed" in the results
   // artifact of a job that always succeeds). The verdict already holds the policy (error/critical
