@@ -23,7 +23,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-DMUihgC4.js');
+        const { main } = await import('./chunks/run-k4FOvnPD.js');
         return await main();
     }
     catch (error) {

@@ -6,7 +6,7 @@ import { r as reconcileOrphans } from './chunks/registry-Bw7zsOx6.js';
 import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DzcPlw3a.js';
 import { p as parseSessionReport } from './chunks/aggregate-BpBGDoRt.js';
 import { R as ReportBuilder } from './chunks/agent-env-BXlKKXmg.js';
-import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, p as pushCredential, g as gitServerUrl } from './chunks/hygiene--wFaH94s.js';
+import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, t as tokenRepository, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-CxX_irOy.js';
 import { readActionsContext, linksFor } from './chunks/context-CExr-wWk.js';
 import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
 import './chunks/platform-DawMwuj3.js';
@@ -147,13 +147,17 @@ async function postPushCredential(workspace, config, token, env) {
         return undefined;
     const remote = await workspace.git.remoteUrl(config.checkpoints.remote).catch(() => null);
     let serverUrl = 'https://github.com';
+    let repository = null;
     try {
-        serverUrl = readActionsContext(env).serverUrl;
+        const ctx = readActionsContext(env);
+        serverUrl = ctx.serverUrl;
+        repository = tokenRepository(env, ctx);
     }
     catch {
         // No Actions context: the default server.
     }
-    return pushCredential(remote, token, gitServerUrl(env, serverUrl));
+    // The remote was read after the agent ran: the token goes only to the event's own repository.
+    return pushCredential(remote, token, gitServerUrl(env, serverUrl), repository);
 }
 async function pushLeftovers(workspace, sessionId, config, secretConfig) {
     // The post step only runs in Actions, where `auto` means push.

@@ -55,18 +55,40 @@ export function gitServerUrl(env: Record<string, string | undefined>, serverUrl:
 }
 
 /**
- * proctor's token for the pushes to `remoteUrl`, or none: only when the remote is on the GitHub server
- * the token belongs to (GITHUB_SERVER_URL), never to another host.
+ * The repository the token may push to, `owner/repo` as the event names it — or null (any repository on the
+ * token's server) when PROCTOR_GIT_SERVER_URL points the pushes at a loopback server with names of its own.
+ */
+export function tokenRepository(
+  env: Record<string, string | undefined>,
+  repository: { owner: string; repo: string } | null,
+): string | null {
+  if (env.PROCTOR_GIT_SERVER_URL || !repository) return null
+  return `${repository.owner}/${repository.repo}`
+}
+
+/**
+ * proctor's token for the pushes to `remoteUrl`, or none: only when the remote is on the GitHub server the
+ * token belongs to (GITHUB_SERVER_URL), never to another host, and — given `repository` — only when it is
+ * that repository. The post step reads the remote after the agent ran, so .git/config could name another
+ * repository of the same server that a broader token (a PAT) may write.
  */
 export function pushCredential(
   remoteUrl: string | null,
   token: string,
   serverUrl: string,
+  repository: string | null = null,
 ): [string, string][] | undefined {
   if (!token || !remoteUrl) return undefined
   let same: boolean
   try {
-    same = new URL(remoteUrl).origin === new URL(serverUrl).origin
+    const remote = new URL(remoteUrl)
+    same = remote.origin === new URL(serverUrl).origin
+    if (same && repository) {
+      const path = decodeURIComponent(remote.pathname)
+        .replace(/\.git\/?$/, '')
+        .replace(/\/+$/, '')
+      same = path.toLowerCase() === `/${repository.toLowerCase()}`
+    }
   } catch {
     same = false
   }

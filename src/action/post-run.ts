@@ -24,7 +24,7 @@ import { GitHubReporter } from '../github/reporter.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { readInputs, applyInputs } from './inputs.js'
 import { STATE } from './state.js'
-import { gitServerUrl, pushCredential, warnPersistedCredentials } from './hygiene.js'
+import { gitServerUrl, pushCredential, tokenRepository, warnPersistedCredentials } from './hygiene.js'
 
 export async function post(env: Record<string, string | undefined> = process.env): Promise<number> {
   if (core.getState(STATE.finished) === 'true') return 0
@@ -130,12 +130,16 @@ async function postPushCredential(
   if (!token || (await warnPersistedCredentials(workspace.root))) return undefined
   const remote = await workspace.git.remoteUrl(config.checkpoints.remote).catch(() => null)
   let serverUrl = 'https://github.com'
+  let repository: string | null = null
   try {
-    serverUrl = readActionsContext(env).serverUrl
+    const ctx = readActionsContext(env)
+    serverUrl = ctx.serverUrl
+    repository = tokenRepository(env, ctx)
   } catch {
     // No Actions context: the default server.
   }
-  return pushCredential(remote, token, gitServerUrl(env, serverUrl))
+  // The remote was read after the agent ran: the token goes only to the event's own repository.
+  return pushCredential(remote, token, gitServerUrl(env, serverUrl), repository)
 }
 
 async function pushLeftovers(

@@ -35,7 +35,7 @@ import { loadActionConfig } from './config.js'
 import type { ActionInputs } from './inputs.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { ARTIFACT_ENV } from './handoff.js'
-import { gitServerUrl, pushCredential, warnPersistedCredentials } from './hygiene.js'
+import { gitServerUrl, pushCredential, tokenRepository, warnPersistedCredentials } from './hygiene.js'
 import {
   claimedSeq,
   collectHandoffs,
@@ -105,7 +105,7 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
   const remoteUrl = await remoteUrlOf(git, config.checkpoints.remote)
   const credential = persisted
     ? undefined
-    : pushCredential(remoteUrl, token, gitServerUrl(env, ctx.serverUrl))
+    : pushCredential(remoteUrl, token, gitServerUrl(env, ctx.serverUrl), tokenRepository(env, ctx))
 
   const published: Published[] = []
   for (const result of handoffs) {

@@ -27,7 +27,13 @@ import { STATE } from './state.js'
 import { runVerify } from './verify.js'
 import { runPublish } from './publish.js'
 import { uploadHandoff } from './handoff.js'
-import { gitServerUrl, pushCredential, warnPersistedCredentials, withholdRunnerSecrets } from './hygiene.js'
+import {
+  gitServerUrl,
+  pushCredential,
+  tokenRepository,
+  warnPersistedCredentials,
+  withholdRunnerSecrets,
+} from './hygiene.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { Git } from '../git/runner.js'
 // ---- end trust split ----
@@ -98,6 +104,7 @@ export async function main(env: Record<string, string | undefined> = process.env
         await new Git({ cwd: process.cwd() }).remoteUrl(config.checkpoints.remote).catch(() => null),
         inputs.githubToken,
         gitServerUrl(env, ctx.serverUrl),
+        tokenRepository(env, ctx),
       )
   const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
 

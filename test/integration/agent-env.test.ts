@@ -4,7 +4,7 @@ import { describe, it, expect } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { agentEnvironment, isWithheld } from '../../src/supervisor/agent-env.js'
 import { configEnv, persistedCredentialKeys, tokenHeaderConfig } from '../../src/git/credentials.js'
-import { pushCredential } from '../../src/action/hygiene.js'
+import { pushCredential, tokenRepository } from '../../src/action/hygiene.js'
 import { configSchema } from '../../src/config/schema.js'
 
 const runner = {
@@ -98,6 +98,28 @@ describe('git credentials per command', () => {
     expect(pushCredential('https://github.com/acme/w.git', 'ghs_x', 'https://github.com')).toHaveLength(1)
     expect(pushCredential('https://evil.example/acme/w.git', 'ghs_x', 'https://github.com')).toBeUndefined()
     expect(pushCredential('https://github.com/acme/w.git', '', 'https://github.com')).toBeUndefined()
+  })
+
+  it('sends the token only to the event’s repository when the remote was read after the agent ran', () => {
+    const server = 'https://github.com'
+    // The post step reads .git/config after the agent: it may name another repository a PAT can write.
+    expect(
+      pushCredential('https://github.com/mallory/loot.git', 'ghp_x', server, 'acme/widgets'),
+    ).toBeUndefined()
+    expect(
+      pushCredential('https://github.com/acme/widgets-fork', 'ghp_x', server, 'acme/widgets'),
+    ).toBeUndefined()
+    expect(
+      pushCredential('https://github.com/acme/widgets.git', 'ghp_x', server, 'acme/widgets'),
+    ).toHaveLength(1)
+    expect(pushCredential('https://github.com/Acme/Widgets/', 'ghp_x', server, 'acme/widgets')).toHaveLength(
+      1,
+    )
+    expect(tokenRepository({}, { owner: 'acme', repo: 'widgets' })).toBe('acme/widgets')
+    // The end-to-end tests' loopback git server names its repositories its own way.
+    expect(
+      tokenRepository({ PROCTOR_GIT_SERVER_URL: 'http://127.0.0.1:1' }, { owner: 'a', repo: 'b' }),
+    ).toBeNull()
   })
 
   it('finds a credential actions/checkout persisted in .git/config', () => {
