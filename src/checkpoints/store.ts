@@ -1142,5 +1142,7 @@ const ATTRIBUTE_FILE_MAX_BYTES = 4 * 1024 * 1024
 
 /** Attribute and config files proctor reads itself: a FIFO or device there never blocks it (safe-file.ts). */
 function readText(file: string): string {
+  // How git is told there is no such file (GIT_CONFIG_GLOBAL=/dev/null): empty, as git reads it.
+  if (file === '/dev/null') return ''
   return readRegularFile(file, ATTRIBUTE_FILE_MAX_BYTES).toString('utf8')
 }

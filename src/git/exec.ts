@@ -88,7 +88,8 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
     if (group && child.pid) trackGroup(child.pid)
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
-    let timedOut = false
+    /** The limit git was killed at (ms after its start), once it was. */
+    let timedOut: number | null = null
     let settled = false
     const signal = (sig: NodeJS.Signals) => {
       try {
@@ -102,12 +103,12 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
     let timer: NodeJS.Timeout | undefined
     const arm = () => {
       clearTimeout(timer)
-      if (timedOut) return
+      if (timedOut !== null) return
       const at = killAt()
       if (at === Infinity) return
       timer = setTimeout(
         () => {
-          timedOut = true
+          timedOut = at - startedAt
           signal('SIGTERM')
           setTimeout(() => signal('SIGKILL'), KILL_GRACE_MS).unref()
         },
@@ -141,14 +142,7 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
       if (child.pid) liveGroups.delete(child.pid)
       if (settled) return
       settled = true
-      const outcome = outcomeOf(
-        call,
-        Buffer.concat(stdout),
-        Buffer.concat(stderr),
-        code,
-        signal,
-        timedOut ? Date.now() - startedAt : null,
-      )
+      const outcome = outcomeOf(call, Buffer.concat(stdout), Buffer.concat(stderr), code, signal, timedOut)
       if (outcome instanceof GitError) reject(outcome)
       else resolve(outcome)
     })
@@ -202,7 +196,7 @@ export function runGitSync(call: GitInvocation): Promise<GitBufferResult> {
     result.stderr ?? Buffer.alloc(0),
     result.status,
     result.signal,
-    timedOut ? Date.now() - startedAt : null,
+    timedOut ? killAt - startedAt : null,
   )
   return outcome instanceof GitError ? Promise.reject(outcome) : Promise.resolve(outcome)
 }
@@ -214,7 +208,7 @@ function outcomeOf(
   stderr: Buffer,
   code: number | null,
   signal: NodeJS.Signals | null,
-  /** How long a git killed at its deadline had run; null when it was not. */
+  /** The limit (ms after its start) a git killed at its deadline had; null when it was not killed. */
   timedOutAfterMs: number | null,
 ): GitBufferResult | GitError {
   const { args, cwd } = call

@@ -65,7 +65,7 @@ describe('a FIFO where git reads never hangs proctor (issue 28)', () => {
       const session = `fifo-${i}`
       const run = await proctorCli(
         ['run', '--no-push', '--session', session, '--timeout', '5s', '--', 'sh', '-c', agent],
-        { cwd: r.dir, env: r.env, killAfterMs: 60_000 },
+        { cwd: r.dir, env: r.env, killAfterMs: 45_000 },
       )
       expect(run.signal, 'proctor hung and was killed').toBeNull()
       expect(run.ms).toBeLessThan(TIMEOUT_MS + GRACE_MS + SLACK_MS)
@@ -94,7 +94,7 @@ describe('a FIFO where git reads never hangs proctor (issue 28)', () => {
       {
         cwd: r.dir,
         env: r.env,
-        killAfterMs: 60_000,
+        killAfterMs: 45_000,
         onSpawn: (child) => {
           // Once the FIFO is planted, the watcher's first git (the ignored directories, or the ignore check
           // of the new paths) reads sub/.gitignore: SIGTERM once a git of proctor's is blocked in its open().
