@@ -146,6 +146,9 @@ export class SessionCheckpoints {
     this.root = workspace.root
     const git = workspace.git
     this.git = git
+    // Reading the baseline is bounded like the agent's attempt (agentRunning moves the end at the spawn): a
+    // FIFO the user left where git reads must not hold the start for the per-call limit (git/deadline.ts).
+    git.deadline.endBy(Date.now() + config.timeouts.total + config.timeouts.grace)
     // Before the agent starts, side by side: the commit its work is judged against (the store opens only
     // after the spawn, when the agent may already have moved HEAD), and what the repository's own
     // machinery looks like untouched.
@@ -211,12 +214,19 @@ export class SessionCheckpoints {
     const record = async (): Promise<CheckpointStore> => {
       const store = await openStore()
       this.store = store
+      const blocker = findBlocker(workspace.root)
+      if (blocker) {
+        const message = `could not record the session's baseline: ${describeBlocker(blocker)}`
+        report.event('error', message)
+        throw new Error(message)
+      }
       if (pristine) {
         await store.open()
         report.baseline({ commit: store.baseline, pre_existing_count: 0, pre_existing: [] })
         return store
       }
-      const baseline = await store.recordBaseline(worktreeRead).catch((error: unknown) => {
+      const baseline = await store.recordBaseline(worktreeRead).catch((failure: unknown) => {
+        const error = this.explain(failure)
         const message =
           `could not record the session's baseline (the worktree as you left it), so no checkpoint can ` +
           `judge the agent's work: ${(error as Error).message}`

@@ -4,12 +4,14 @@
 import {
   closeSync,
   constants,
+  mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
   readlinkSync,
   realpathSync,
 } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
@@ -82,6 +84,35 @@ describe('a FIFO where git reads never hangs proctor (issue 28)', () => {
       expect(run.stdout + run.stderr).not.toMatch(STACK_LINE)
     })
   }
+
+  it('a FIFO .gitignore left before the run: the baseline fails naming it, the agent still runs, exit 1', async () => {
+    const r = repo()
+    const fifo = join(r.dir, 'sub/.gitignore')
+    fifos.push(fifo)
+    mkdirSync(join(r.dir, 'sub'))
+    execFileSync('mkfifo', [fifo])
+    const run = await proctorCli(
+      [
+        'run',
+        '--no-push',
+        '--session',
+        'before-1',
+        '--timeout',
+        '5s',
+        '--',
+        'sh',
+        '-c',
+        'echo ran > ran.txt',
+      ],
+      { cwd: r.dir, env: r.env, killAfterMs: 45_000 },
+    )
+    expect(run.signal, 'proctor hung and was killed').toBeNull()
+    expect(run.ms).toBeLessThan(TIMEOUT_MS + GRACE_MS + SLACK_MS)
+    expect(run.code, run.stderr).toBe(1)
+    expect(r.read('ran.txt')).toBe('ran\n')
+    expect(report(r, 'before-1').reason).toMatch(/a FIFO \(named pipe\) at sub\/\.gitignore blocks git/)
+    expect(run.stdout + run.stderr).not.toMatch(STACK_LINE)
+  })
 
   it('SIGTERM while a checkpoint git hangs on sub/.gitignore: proctor ends promptly with its report', async () => {
     const r = repo()
