@@ -19,6 +19,7 @@ import { checkpointRef, localBaselineRef } from './refs.js'
 import { claimIndex, ownerFileOf } from './stale-indexes.js'
 import { STATE_DIR_NAME } from '../state/layout.js'
 import { randomHex } from '../util/random.js'
+import { readRegularFile, type FileError } from '../util/safe-file.js'
 
 /** Triggers that may not wait for min_interval spacing (shutdown, the user, a restore). */
 const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
@@ -996,7 +997,8 @@ export class CheckpointStore {
       let text = this.attributesCache.get(dir)
       if (text === undefined) {
         try {
-          text = fs.readFileSync(path.join(this.root, dir, '.gitattributes'), 'utf8')
+          // Non-blocking: the agent may have made it a FIFO, which a plain read would wait on forever.
+          text = readText(path.join(this.root, dir, '.gitattributes'))
         } catch {
           text = ''
         }
@@ -1021,7 +1023,7 @@ export class CheckpointStore {
     candidates.push(path.join(xdg, 'git', 'attributes'))
     return candidates.some((file) => {
       try {
-        return /filter/.test(fs.readFileSync(file, 'utf8'))
+        return /filter/.test(readText(file))
       } catch {
         return false
       }
@@ -1039,9 +1041,9 @@ export class CheckpointStore {
     return [...repositoryFiles, ...globalConfigFiles(env)].every((file) => {
       let text: string
       try {
-        text = fs.readFileSync(file, 'utf8')
+        text = readText(file)
       } catch (error) {
-        return (error as NodeJS.ErrnoException).code === 'ENOENT'
+        return (error as FileError).code === 'ENOENT'
       }
       return !/attributesfile|include/i.test(text)
     })
@@ -1133,4 +1135,14 @@ function isDirectory(file: string): boolean {
   } catch {
     return false
   }
+}
+
+/** More than any real attributes or config file; a larger one is read as empty (git still decides). */
+const ATTRIBUTE_FILE_MAX_BYTES = 4 * 1024 * 1024
+
+/** Attribute and config files proctor reads itself: a FIFO or device there never blocks it (safe-file.ts). */
+function readText(file: string): string {
+  // How git is told there is no such file (GIT_CONFIG_GLOBAL=/dev/null): empty, as git reads it.
+  if (file === '/dev/null') return ''
+  return readRegularFile(file, ATTRIBUTE_FILE_MAX_BYTES).toString('utf8')
 }

@@ -7,6 +7,7 @@ import path from 'node:path'
 import type { Git } from '../git/runner.js'
 import { splitNul } from '../git/nul.js'
 import { STATE_DIR_NAME } from '../state/layout.js'
+import { findBlocker, isReadByGit } from './git-blockers.js'
 import { TreeWatcher } from './tree-watcher.js'
 import { openAppendRegular } from '../util/safe-file.js'
 
@@ -43,6 +44,11 @@ export class CheckpointTriggers {
   private ignoredDirs: string[] = []
   private stopped = false
   private watching: Promise<void> = Promise.resolve()
+  /**
+   * Ignore and attribute files the watcher saw created or changed (git opens them as it walks): checked
+   * before each checkpoint, so a FIFO planted there fails it before git blocks on it (git-blockers.ts).
+   */
+  readonly readByGit = new Set<string>()
 
   constructor(options: CheckpointTriggersOptions) {
     this.options = options
@@ -155,6 +161,7 @@ export class CheckpointTriggers {
 
   private onFileEvent(event: string, file: string): void {
     this.writeLog({ event, path: file })
+    if (event !== 'unlink' && isReadByGit(file)) this.readByGit.add(file)
     if (event === 'addDir' || event === 'unlinkDir' || this.stopped || this.options.maxChanges <= 0) return
     this.unchecked.add(file)
     this.checking ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.countUnchecked())
@@ -166,7 +173,7 @@ export class CheckpointTriggers {
     this.unchecked.clear()
     let ignored = new Set<string>()
     try {
-      if (this.options.git) ignored = await this.options.git.checkIgnore(batch)
+      if (this.options.git && !this.gitWouldBlock()) ignored = await this.options.git.checkIgnore(batch)
     } catch {
       // Counting is only a hint; git decides at checkpoint time.
     }
@@ -181,6 +188,14 @@ export class CheckpointTriggers {
     this.log?.write(JSON.stringify({ at: new Date().toISOString(), ...entry }) + '\n')
   }
 
+  /**
+   * A FIFO where git reads (git-blockers.ts): the watcher's own git calls are only hints, so they are left
+   * out rather than held until their deadline (the checkpoint fails and says why).
+   */
+  private gitWouldBlock(): boolean {
+    return findBlocker(this.options.root, this.readByGit) !== null
+  }
+
   /** `rel` is a POSIX path relative to the root. */
   private isIgnored(rel: string): boolean {
     if (rel === '') return false
@@ -191,7 +206,7 @@ export class CheckpointTriggers {
 
   /** Directories .gitignore excludes right now (e.g. dist/, build/), so the watcher never descends. */
   private async listIgnoredDirs(): Promise<string[]> {
-    if (!this.options.git) return []
+    if (!this.options.git || this.gitWouldBlock()) return []
     try {
       const result = await this.options.git.raw([
         'ls-files',

@@ -12,6 +12,8 @@ export interface GitErrorDetails {
   signal: NodeJS.Signals | null
   stderr: string
   cause?: unknown
+  /** Killed at its deadline (exec.ts), not ended by itself. */
+  timedOut?: boolean
 }
 
 /** A git command that failed. The message names the command, how it ended and the end of its stderr. */
@@ -21,6 +23,8 @@ export class GitError extends Error {
   readonly exitCode: number | null
   readonly signal: NodeJS.Signals | null
   readonly stderr: string
+  /** Killed at its deadline: something held it (a FIFO where it reads, a slow mount, a dead network). */
+  readonly timedOut: boolean
 
   constructor(details: GitErrorDetails, summary?: string) {
     const how =
@@ -38,6 +42,7 @@ export class GitError extends Error {
     this.exitCode = details.exitCode
     this.signal = details.signal
     this.stderr = details.stderr
+    this.timedOut = details.timedOut === true
   }
 }
 

@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { statSync } from 'node:fs'
 
+import type { GitDeadline } from './deadline.js'
 import { GitError, type GitErrorDetails } from './errors.js'
 
 export interface GitInvocation {
@@ -25,6 +26,8 @@ export interface GitInvocation {
   okExitCodes?: readonly number[]
   /** Kill git after this long; no limit when absent. */
   timeoutMs?: number
+  /** Kill git at this deadline too (deadline.ts), following it when it moves while git runs. */
+  deadline?: GitDeadline
   /** Sees each stdout chunk as it arrives (progress), besides the whole output in the result. */
   onStdout?: (chunk: Buffer) => void
 }
@@ -65,10 +68,16 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
   if (!isDirectory(cwd)) return Promise.reject(refused(call, 'the directory does not exist'))
   return new Promise((resolve, reject) => {
     const argv = [...call.config.flatMap((setting) => ['-c', setting]), ...call.argv]
-    // A call with a deadline (network commands) leads its own process group: git hands the connection to
-    // children (git-remote-https, ssh, pack-objects) that hold our pipes open, so killing git alone would
-    // leave them running and 'close' would never come. At the deadline the whole group is signalled.
-    const group = Boolean(call.timeoutMs) && process.platform !== 'win32'
+    // A call with a deadline leads its own process group: git hands the connection to children
+    // (git-remote-https, ssh, pack-objects) that hold our pipes open, so killing git alone would leave them
+    // running and 'close' would never come. At the deadline the whole group is signalled.
+    const startedAt = Date.now()
+    const killAt = () =>
+      Math.min(
+        call.timeoutMs ? startedAt + call.timeoutMs : Infinity,
+        call.deadline ? call.deadline.killAt(startedAt) : Infinity,
+      )
+    const group = killAt() !== Infinity && process.platform !== 'win32'
     const child = spawn(call.binary, argv, {
       cwd,
       env: call.env,
@@ -79,7 +88,8 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
     if (group && child.pid) trackGroup(child.pid)
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
-    let timedOut = false
+    /** The limit git was killed at (ms after its start), once it was. */
+    let timedOut: number | null = null
     let settled = false
     const signal = (sig: NodeJS.Signals) => {
       try {
@@ -90,13 +100,27 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
       }
     }
     // SIGTERM first: git removes its lock files on the way out (a killed one would leave index.lock behind).
-    const timer = call.timeoutMs
-      ? setTimeout(() => {
-          timedOut = true
+    let timer: NodeJS.Timeout | undefined
+    const arm = () => {
+      clearTimeout(timer)
+      if (timedOut !== null) return
+      const at = killAt()
+      if (at === Infinity) return
+      timer = setTimeout(
+        () => {
+          timedOut = at - startedAt
           signal('SIGTERM')
           setTimeout(() => signal('SIGKILL'), KILL_GRACE_MS).unref()
-        }, call.timeoutMs)
-      : undefined
+        },
+        Math.max(0, at - Date.now()),
+      )
+    }
+    arm()
+    const unwatch = call.deadline?.watch(arm)
+    const done = () => {
+      clearTimeout(timer)
+      unwatch?.()
+    }
     child.stdout.on('data', (chunk: Buffer) => {
       stdout.push(chunk)
       try {
@@ -107,14 +131,14 @@ export function runGit(call: GitInvocation): Promise<GitBufferResult> {
     })
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer)
+      done()
       if (settled) return
       settled = true
       reject(couldNotStart(call, error))
     })
     // 'close', not 'exit': every byte of stdout/stderr has arrived by then.
     child.on('close', (code, signal) => {
-      clearTimeout(timer)
+      done()
       if (child.pid) liveGroups.delete(child.pid)
       if (settled) return
       settled = true
@@ -139,13 +163,20 @@ export function runGitSync(call: GitInvocation): Promise<GitBufferResult> {
   const { cwd } = call
   if (!isDirectory(cwd)) return Promise.reject(refused(call, 'the directory does not exist'))
   const argv = [...call.config.flatMap((setting) => ['-c', setting]), ...call.argv]
+  const startedAt = Date.now()
+  const killAt = Math.min(
+    call.timeoutMs ? startedAt + call.timeoutMs : Infinity,
+    call.deadline ? call.deadline.killAt(startedAt) : Infinity,
+  )
   const result = spawnSync(call.binary, argv, {
     cwd,
     env: call.env,
     input: call.input ?? '',
     maxBuffer: Infinity,
     windowsHide: true,
-    ...(call.timeoutMs ? { timeout: call.timeoutMs, killSignal: 'SIGTERM' as const } : {}),
+    ...(killAt !== Infinity
+      ? { timeout: Math.max(1, killAt - startedAt), killSignal: 'SIGTERM' as const }
+      : {}),
   })
   if (result.error && result.pid === 0) {
     return Promise.reject(couldNotStart(call, result.error as NodeJS.ErrnoException))
@@ -165,7 +196,7 @@ export function runGitSync(call: GitInvocation): Promise<GitBufferResult> {
     result.stderr ?? Buffer.alloc(0),
     result.status,
     result.signal,
-    timedOut,
+    timedOut ? killAt - startedAt : null,
   )
   return outcome instanceof GitError ? Promise.reject(outcome) : Promise.resolve(outcome)
 }
@@ -177,14 +208,18 @@ function outcomeOf(
   stderr: Buffer,
   code: number | null,
   signal: NodeJS.Signals | null,
-  timedOut: boolean,
+  /** The limit (ms after its start) a git killed at its deadline had; null when it was not killed. */
+  timedOutAfterMs: number | null,
 ): GitBufferResult | GitError {
   const { args, cwd } = call
   const err = stderr.toString('utf8')
   const details: GitErrorDetails = { args, cwd, exitCode: code, signal, stderr: err }
   // Before the exit code: a git that caught SIGTERM may exit with an allowed code (128) as if it had an answer.
-  if (timedOut)
-    return new GitError(details, `git ${args.join(' ')} timed out after ${call.timeoutMs} ms and was killed`)
+  if (timedOutAfterMs !== null)
+    return new GitError(
+      { ...details, timedOut: true },
+      `git ${args.join(' ')} timed out after ${timedOutAfterMs} ms and was killed`,
+    )
   if (code === 0 || (code !== null && call.okExitCodes?.includes(code))) {
     return { stdout, stderr: err, exitCode: code }
   }

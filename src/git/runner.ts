@@ -9,6 +9,7 @@ import path from 'node:path'
 import pLimit, { type LimitFunction } from 'p-limit'
 
 import { configEnv } from './credentials.js'
+import { GitDeadline } from './deadline.js'
 import { BASE_CONFIG, FALLBACK_IDENTITY, PRIVATE_INDEX_CONFIG, sanitizedGitEnv } from './env.js'
 import { GitError, RefMovedError, tail } from './errors.js'
 import { runGit, runGitSync, type GitBufferResult, type GitInvocation } from './exec.js'
@@ -123,6 +124,11 @@ export interface CatFileInfo {
 
 const ZERO_OID_SHA1 = '0000000000000000000000000000000000000000'
 const ARG_CHUNK = 2000
+/**
+ * Commands that talk to a remote: they have their own timeouts (checkpoints.push_timeout) and may
+ * rightly take long on a slow network; the deadline (deadline.ts) is for calls that read the worktree.
+ */
+const NETWORK_COMMANDS = new Set(['push', 'fetch', 'ls-remote', 'clone'])
 
 export class Git {
   readonly cwd: string
@@ -140,6 +146,11 @@ export class Git {
   private isolated: Isolation | null = null
   /** Isolations by directory, shared with the runners at() makes: one per worktree, not one per call. */
   private isolations = new Map<string, Promise<Isolation | null>>()
+  /**
+   * When every call but a network one is killed (deadline.ts): nothing the agent plants where git reads
+   * may block proctor. Shared with the runners at() makes; a session moves its end.
+   */
+  deadline = new GitDeadline()
 
   constructor(options: GitRunnerOptions) {
     this.cwd = path.resolve(options.cwd)
@@ -160,6 +171,7 @@ export class Git {
     })
     Object.assign(other.env, this.env)
     other.isolations = this.isolations
+    other.deadline = this.deadline
     return other
   }
 
@@ -680,6 +692,7 @@ export class Git {
     if (options.okExitCodes) call.okExitCodes = options.okExitCodes
     if (options.onStdout) call.onStdout = options.onStdout
     if (options.timeoutMs) call.timeoutMs = options.timeoutMs
+    if (!NETWORK_COMMANDS.has(args[0] ?? '')) call.deadline = this.deadline
     return call
   }
 }

@@ -14,6 +14,8 @@ import {
   type ValidateContext,
 } from '../checkpoints/store.js'
 import { CheckpointTriggers } from '../checkpoints/triggers.js'
+import { describeBlocker, findBlocker, scanForBlocker } from '../checkpoints/git-blockers.js'
+import { GitError } from '../git/errors.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { PushQueue } from '../checkpoints/push.js'
 import { GitMachinery } from '../checkpoints/git-machinery.js'
@@ -144,6 +146,9 @@ export class SessionCheckpoints {
     this.root = workspace.root
     const git = workspace.git
     this.git = git
+    // Reading the baseline is bounded like the agent's attempt (agentRunning moves the end at the spawn): a
+    // FIFO the user left where git reads must not hold the start for the per-call limit (git/deadline.ts).
+    git.deadline.endBy(Date.now() + config.timeouts.total + config.timeouts.grace)
     // Before the agent starts, side by side: the commit its work is judged against (the store opens only
     // after the spawn, when the agent may already have moved HEAD), and what the repository's own
     // machinery looks like untouched.
@@ -209,12 +214,19 @@ export class SessionCheckpoints {
     const record = async (): Promise<CheckpointStore> => {
       const store = await openStore()
       this.store = store
+      const blocker = findBlocker(workspace.root)
+      if (blocker) {
+        const message = `could not record the session's baseline: ${describeBlocker(blocker)}`
+        report.event('error', message)
+        throw new Error(message)
+      }
       if (pristine) {
         await store.open()
         report.baseline({ commit: store.baseline, pre_existing_count: 0, pre_existing: [] })
         return store
       }
-      const baseline = await store.recordBaseline(worktreeRead).catch((error: unknown) => {
+      const baseline = await store.recordBaseline(worktreeRead).catch((failure: unknown) => {
+        const error = this.explain(failure)
         const message =
           `could not record the session's baseline (the worktree as you left it), so no checkpoint can ` +
           `judge the agent's work: ${(error as Error).message}`
@@ -271,8 +283,20 @@ export class SessionCheckpoints {
    */
   agentRunning(running: boolean, launchWhen?: Promise<void>): void {
     this.running = running
+    // proctor's git calls end when the attempt is due to be over (its total timeout, then grace), so no git
+    // the agent can block (a FIFO where git reads) outlasts that (git/deadline.ts).
+    const { total, grace } = this.o.config.timeouts
+    if (running) this.git?.deadline.endBy(Date.now() + total + grace)
     if (launchWhen) void launchWhen.then(() => this.launch?.())
     else this.launch?.()
+  }
+
+  /**
+   * SIGTERM or SIGINT: the runner's cancel window is short, so every git call of the session ends within
+   * `ms` (a call started later still gets the deadline's floor: the final checkpoint).
+   */
+  interrupted(ms: number): void {
+    this.git?.deadline.shorten(Date.now() + ms)
   }
 
   /** A detector event listed in checkpoints.on_events. */
@@ -343,8 +367,9 @@ export class SessionCheckpoints {
       await this.triggers.stop()
       // No final checkpoint without a store, but the machinery is still checked (and undone) at the end.
       await this.checkMachinery(true)
-      this.noteFailure(error)
-      throw error
+      const explained = this.explain(error)
+      this.noteFailure(explained)
+      throw explained
     }
     if (!this.push) return
     try {
@@ -388,11 +413,16 @@ export class SessionCheckpoints {
     let result
     try {
       await this.opening
+      // Prevention where it is cheap: a FIFO in a usual place, or one the watcher saw created, fails the
+      // checkpoint before git blocks on it.
+      const blocker = this.root ? findBlocker(this.root, this.triggers?.readByGit ?? []) : null
+      if (blocker) throw new Error(`checkpoint not taken: ${describeBlocker(blocker)}`)
       // (opened: the store is there)
       result = await this.store!.createDetailed(trigger, { urgent })
     } catch (error) {
-      this.noteFailure(error)
-      throw error
+      const explained = this.explain(error)
+      this.noteFailure(explained)
+      throw explained
     }
     this.consecutiveFailures = 0
     if (!result) return null
@@ -464,6 +494,24 @@ export class SessionCheckpoints {
       this.o.report.event('error', `revert of ${paths.join(', ')} failed: ${(error as Error).message}`)
       return []
     }
+  }
+
+  /**
+   * A git call killed at its deadline most likely met a file that blocks it: the error then names the file
+   * and the fix ("a FIFO (named pipe) at sub/.gitignore blocks git …; remove it"), and later checkpoints
+   * check that path before they run git.
+   */
+  private explain(error: unknown): unknown {
+    let timedOut: GitError | null = null
+    for (let e = error; e instanceof Error; e = e.cause) {
+      if (e instanceof GitError && e.timedOut) timedOut = e
+    }
+    if (!timedOut || !this.root) return error
+    const blocker = scanForBlocker(this.root, this.triggers?.readByGit ?? [])
+    if (!blocker) return error
+    this.triggers?.readByGit.add(blocker.path)
+    const message = `${describeBlocker(blocker)} (${timedOut.message.split('\n')[0]})`
+    return new Error(message, { cause: error })
   }
 
   private noteFailure(error: unknown): void {

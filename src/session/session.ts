@@ -166,11 +166,14 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let fatal: string | null = null
   let currentRun: AgentRun | null = null
   const hooksAbort = new AbortController()
+  // Set once the session's checkpoints exist (below); a signal may come before.
+  let cutGitShort = (): void => undefined
   const interrupt = (signal: ShutdownSignal) => {
     if (interruptedBy) return
     interruptedBy = signal
     report.event('signal', `received ${signal}: stopping the agent and finishing the session`)
     hooksAbort.abort()
+    cutGitShort()
     void currentRun?.stop('signal', INTERRUPT_GRACE_MS)
   }
   const uninstallSignals = opts.installSignalHandlers
@@ -208,6 +211,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     // runs before the checkpoints start (it may commit or change the git config).
     reads: reaped.length === 0 && !config.hooks.session_start?.length ? opts.checkpointReads : null,
   })
+  // A git blocked on something the agent planted must not outlast the cancel window either.
+  cutGitShort = () => checkpoints.interrupted(INTERRUPT_GRACE_MS)
+  if (interruptedBy) cutGitShort()
 
   let ending: Ending
   let outputTail = ''

@@ -2,6 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
+import { execFileSync } from 'node:child_process'
+
+import { GitDeadline } from '../../src/git/deadline.js'
 import { BASE_CONFIG, sanitizedGitEnv } from '../../src/git/env.js'
 import { GitError } from '../../src/git/errors.js'
 import { runGit, runGitSync, type GitInvocation } from '../../src/git/exec.js'
@@ -131,6 +134,28 @@ for (const [name, run] of [
     }, 30_000)
   })
 }
+
+describe('runGit deadline (issue 28: a FIFO where git reads)', () => {
+  it('a git blocked on a FIFO .gitignore is killed when the deadline moves closer while it runs', async () => {
+    const r = repo()
+    execFileSync('mkfifo', [path.join(r.dir, '.gitignore')])
+    const deadline = new GitDeadline(60_000, 100)
+    const started = Date.now()
+    const running = runGit(call(r, ['ls-files', '-z', '--others', '--exclude-standard'], { deadline }))
+    const outcome = running.catch((e: unknown) => e)
+    // SIGTERM's cut: the end moves from nothing to now, and the git already running follows it.
+    setImmediate(() => deadline.shorten(Date.now() + 200))
+    const error = (await outcome) as GitError
+    expect(error).toBeInstanceOf(GitError)
+    expect(error.timedOut).toBe(true)
+    expect(error.message).toMatch(/^git ls-files .* timed out after \d+ ms and was killed/)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    // Killed, not left behind: nothing holds the FIFO open for reading any more.
+    expect(() =>
+      fs.openSync(path.join(r.dir, '.gitignore'), fs.constants.O_WRONLY | fs.constants.O_NONBLOCK),
+    ).toThrow(/ENXIO/)
+  }, 30_000)
+})
 
 describe('runGit environment', () => {
   it('passes the whole environment, guarded variables included, to git', async () => {
