@@ -29,7 +29,20 @@ export const STACK_LINE = /^ {4}at /m
 
 function run(entry: string, args: string[], opts: ProcessOptions): Promise<ProcessRun> {
   const env: NodeJS.ProcessEnv = { ...opts.env, NO_COLOR: '1' }
-  const node = [process.execPath, '--import', import.meta.resolve('tsx'), join(root, entry), ...args]
+  // No concurrent compile jobs: on a loaded machine a job that needs a garbage collection while node is
+  // exiting deadlocks its exit (the main thread joins the worker, which waits for the main thread's GC:
+  // nodejs/node#54918), and tsx compiles far more at start-up than dist/ does. Seen here as a proctor that
+  // printed its answer and never exited.
+  const node = [
+    process.execPath,
+    '--no-concurrent-sparkplug',
+    '--no-concurrent-recompilation',
+    '--no-concurrent-osr',
+    '--import',
+    import.meta.resolve('tsx'),
+    join(root, entry),
+    ...args,
+  ]
   const argv = opts.wrap ? [...opts.wrap, ...node] : node
   const started = Date.now()
   const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
