@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core] = await Promise.all([
-        import('./chunks/context-CExr-wWk.js'),
+        import('./chunks/context-CLilPukO.js'),
         import('./chunks/core-BEMhgLMH.js').then(function (n) { return n.c; }),
     ]);
     // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
@@ -23,7 +23,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-DMUihgC4.js');
+        const { main } = await import('./chunks/run-CX75j9Sl.js');
         return await main();
     }
     catch (error) {

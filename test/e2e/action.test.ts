@@ -308,29 +308,177 @@ describe('the action on a pull request', () => {
     expect(run.stdout).toContain('file=secrets/key.txt')
     expect(run.stdout).toContain('read-only token')
   })
+})
 
-  it('a comment-triggered run checks the commenter first: without write access the agent never starts', async () => {
-    const server = await startApi({ collaborators: { mallory: 'read' } })
-    const ws = workspace()
-    const payload = examplePayload('issue_comment', 'created') as {
-      issue: Record<string, unknown> & { number: number }
-      comment: { user: { login: string } }
-      repository: { full_name: string; name: string; owner: { login: string } }
-    }
-    payload.issue.number = PR
-    payload.issue.pull_request = { url: `https://api.github.com/repos/acme/widgets/pulls/${PR}` }
-    payload.comment.user.login = 'mallory'
+// The agent of the task tests: records the argv and PROCTOR_TASK* it got, changes one file.
+const TASK_AGENT = `import { writeFileSync } from 'node:fs'
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('PROCTOR_TASK')))
+writeFileSync(process.env.E2E_RECORD, JSON.stringify({ argv: process.argv.slice(2), env }))
+writeFileSync('README.md', '# widgets, fixed\\n')
+console.log('agent: task received')
+`
+const TASK_CONFIG = `agent:
+  command: [node, task-agent.mjs, "{task}"]
+checkpoints:
+  interval: 10m
+  min_interval: 0s
+stop_hooks:
+  - { name: tests, command: [node, -e, "process.exit(0)"] }
+`
+
+interface CommentPayload {
+  action: string
+  issue: Record<string, unknown> & { number: number }
+  comment: { id: number; body: string; html_url: string; user: { login: string; type: string } }
+}
+
+/** An issue_comment (created) on pull request PR, from @octokit/webhooks-examples, by `user`. */
+function commentEvent(body: string, user: { login: string; type?: string } = { login: 'alice' }) {
+  const payload = examplePayload('issue_comment', 'created') as unknown as CommentPayload
+  payload.issue.number = PR
+  payload.issue.pull_request = { url: `https://api.github.com/repos/acme/widgets/pulls/${PR}` }
+  payload.comment.body = body
+  payload.comment.user = { ...payload.comment.user, type: 'User', ...user }
+  payload.comment.html_url = `https://github.com/acme/widgets/pull/${PR}#issuecomment-${payload.comment.id}`
+  return { name: 'issue_comment', payload }
+}
+
+describe('a task from a comment', () => {
+  const taskWorkspace = () => workspace(TASK_CONFIG, { 'task-agent.mjs': TASK_AGENT })
+  const record = (ws: Workspace) => join(ws.files, 'record.json')
+  const recorded = (ws: Workspace) =>
+    JSON.parse(readFileSync(record(ws), 'utf8')) as { argv: string[]; env: Record<string, string> }
+  const taskApi = (headRepo = 'acme/widgets', ws?: Workspace) =>
+    startApi({
+      collaborators: { alice: 'write', mallory: 'read' },
+      pulls: { [PR]: { headSha: ws?.head ?? '0'.repeat(40), headRepo } },
+    })
+
+  it('"@proctor fix the typo in README": the agent gets the task as {task} and PROCTOR_TASK, the comment an eyes reaction, the sticky comment quotes it', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi('acme/widgets', ws)
+    const event = commentEvent('Looks off. @proctor fix the typo in README')
     const run = await runStep({
       entry: 'index',
       cwd: ws.repo.dir,
       apiUrl: server.url,
-      event: { name: 'issue_comment', payload },
-      inputs: { command: 'node agent.mjs' },
+      event,
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(recorded(ws)).toEqual({
+      argv: ['fix the typo in README'],
+      env: {
+        PROCTOR_TASK: 'fix the typo in README',
+        PROCTOR_TASK_AUTHOR: 'alice',
+        PROCTOR_TASK_URL: event.payload.comment.html_url,
+      },
+    })
+    expect(server.state.reactions).toEqual([
+      { on: 'issue', commentId: event.payload.comment.id, content: 'eyes', user: 'github-actions[bot]' },
+    ])
+    // The reaction comes first: before the permission-checked session reports anything.
+    const ops = server.calls.map((c) => c.operationId)
+    expect(ops.indexOf('reactions/create-for-issue-comment')).toBeLessThan(ops.indexOf('issues/create-comment'))
+    const [comment] = server.state.commentsOn(PR)
+    expect(comment!.body).toContain('**Task** from @&#8203;alice in [this comment](<' + event.payload.comment.html_url + '>):')
+    expect(comment!.body).toContain('> fix the typo in README')
+    expect(comment!.body).toContain('/actions/runs/4242')
+    expect(run.stdout).toContain('proctor: task from alice (issue_comment)')
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('shell metacharacters, $(...), backticks, newlines and @mentions arrive byte-exact as one argument; the comment neutralizes them', async () => {
+    const task = [
+      'fix it; rm -rf / && echo $(id) `whoami` $HOME "dq" \'sq\' | tee x > y < z &',
+      'second line {task} $& \\ * ?',
+      'cc @bob @acme/team #12 <img src=x onerror=alert(1)>',
+    ].join('\n')
+    const ws = taskWorkspace()
+    const server = await taskApi('acme/widgets', ws)
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent(`/proctor ${task}`),
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(recorded(ws).argv).toEqual([task])
+    expect(recorded(ws).env.PROCTOR_TASK).toBe(task)
+    expect(ws.repo.exists('x')).toBe(false)
+    const body = server.state.commentsOn(PR)[0]!.body
+    expect(body).not.toMatch(/@(bob|acme)/)
+    expect(body).toContain('@&#8203;bob')
+    expect(body).not.toContain('<img')
+    expect(body).not.toMatch(/(^|[^&])#12/)
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('a comment without the phrase: exit 0, one log line, no agent, not a single GitHub call', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('LGTM, thanks proctor'),
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toContain('proctor: nothing to do: the comment does not mention "@proctor" or "/proctor"')
+    expect(existsSync(record(ws))).toBe(false)
+    expect(server.calls).toEqual([])
+    expect(run.summary).toBe('')
+  })
+
+  it('a bot starts nothing: exit 0, no agent, no GitHub write', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('@proctor bump everything', { login: 'renovate[bot]', type: 'Bot' }),
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toContain('renovate[bot] is a bot; bots do not start sessions')
+    expect(existsSync(record(ws))).toBe(false)
+    expect(writes(server)).toEqual([])
+    expect(server.state.reactions).toEqual([])
+  })
+
+  it('a commenter without write access: exit 1, the agent never starts, nothing written to GitHub', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('@proctor delete the tests', { login: 'mallory' }),
+      env: { E2E_RECORD: record(ws) },
     })
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('mallory does not have write access')
-    expect(ws.repo.exists('src/feature.js')).toBe(false)
+    expect(existsSync(record(ws))).toBe(false)
     expect(server.count('repos/get-collaborator-permission-level')).toBe(1)
+    expect(writes(server)).toEqual([])
+  })
+
+  it("a task on a fork's pull request in the one-job layout: exit 1, nothing started, the fix named", async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi('mallory/widgets', ws)
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('@proctor run the fork code'),
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain(`pull request #${PR} comes from a fork; a task on it needs the two-job layout`)
+    expect(existsSync(record(ws))).toBe(false)
     expect(writes(server)).toEqual([])
   })
 })
