@@ -12,6 +12,7 @@ import { triggerOf } from '../github/trigger.js'
 import { acknowledge } from '../github/reactions.js'
 import { commandWithTask, taskEnv } from './task.js'
 import { refuseTask } from './refuse-task.js'
+import { runAcknowledge } from './acknowledge.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { appendJobSummary, stepOutputProblem, writeOutputs } from '../github/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
@@ -72,8 +73,11 @@ export async function main(env: Record<string, string | undefined> = process.env
     )
   if (inputs.mode === 'verify') return runVerify(inputs, env, secrets)
   if (inputs.mode === 'publish') return runPublish(inputs, env, secrets)
+  if (inputs.mode === 'acknowledge') return runAcknowledge(inputs, env)
   if (inputs.mode !== 'run') {
-    core.error(`proctor: input mode: expected run, verify, publish or aggregate, got "${inputs.mode}"`)
+    core.error(
+      `proctor: input mode: expected run, acknowledge, verify, publish or aggregate, got "${inputs.mode}"`,
+    )
     return 2
   }
 
@@ -128,7 +132,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       appendJobSummary(`### proctor\n\n${sanitizer.forMarkdown(message, 1000)}\n`)
       return refusal.exitCode
     }
-    core.info(`proctor: task from ${task.author} (${trigger.kind === 'task' ? trigger.via : ''})`)
+    core.info(`proctor: task from ${sanitizer.forLog(task.author)} (${trigger.kind === 'task' ? trigger.via : ''})`)
     // The first answer, before the slow part; the two-job agent job has no token to answer with.
     if (task.reactTo && !inputs.handoff && inputs.githubToken)
       await acknowledge(octokit, ctx.owner, ctx.repo, task.reactTo).catch((error: unknown) =>
