@@ -23,7 +23,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-CX75j9Sl.js');
+        const { main } = await import('./chunks/run-0dT1B8ka.js');
         return await main();
     }
     catch (error) {

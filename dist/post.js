@@ -6,7 +6,7 @@ import { r as reconcileOrphans } from './chunks/registry-BHwZy2Zl.js';
 import { W as Workspace, a as listCheckpoints } from './chunks/workspace-ZfzqfT-P.js';
 import { p as parseSessionReport } from './chunks/aggregate-BpBGDoRt.js';
 import { R as ReportBuilder } from './chunks/agent-env-BXlKKXmg.js';
-import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-CxuVMErj.js';
+import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-czEA7PNi.js';
 import { readActionsContext, linksFor } from './chunks/context-CLilPukO.js';
 import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
 import './chunks/platform-DawMwuj3.js';

@@ -466,6 +466,38 @@ describe('a task from a comment', () => {
     expect(writes(server)).toEqual([])
   })
 
+  it('mode acknowledge (the first job of proctor init --trigger mention): the reaction and output task=true for a writer; task=false and exit 1 for a reader; no agent either way', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const event = commentEvent('@proctor fix the typo in README')
+    const ok = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event,
+      inputs: { mode: 'acknowledge' },
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0)
+    expect(ok.outputs.task).toBe('true')
+    expect(server.state.reactions).toMatchObject([{ on: 'issue', commentId: event.payload.comment.id, content: 'eyes' }])
+    const refused = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('@proctor fix the typo in README', { login: 'mallory' }),
+      inputs: { mode: 'acknowledge' },
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(refused.code).toBe(1)
+    expect(refused.outputs.task).toBe('false')
+    expect(refused.stdout).toContain('mallory does not have write access')
+    expect(server.state.reactions).toHaveLength(1)
+    expect(existsSync(record(ws))).toBe(false)
+    expect(writes(server).map((c) => c.operationId)).toEqual(['reactions/create-for-issue-comment'])
+    expect(server.validationFailures).toEqual([])
+  })
+
   it("a task on a fork's pull request in the one-job layout: exit 1, nothing started, the fix named", async () => {
     const ws = taskWorkspace()
     const server = await taskApi('mallory/widgets', ws)
