@@ -31,7 +31,7 @@ export async function refuseTask(
       return {
         message:
           fork === true
-            ? `pull request #${ctx.pr.number} comes from a fork; a task on it needs the two-job layout (proctor init --layout two-job)`
+            ? `pull request #${ctx.pr.number} comes from a fork; a task on it needs the two-job layout (proctor init --trigger mention)`
             : `could not tell whether pull request #${ctx.pr.number} comes from a fork: ${fork}`,
         exitCode: 1,
       }
