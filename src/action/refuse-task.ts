@@ -18,7 +18,8 @@ export async function refuseTask(
   options: { octokit: GitHubOctokit; ctx: ActionsContext; oneJob: boolean },
 ): Promise<Refusal | null> {
   const { octokit, ctx } = options
-  if (task.authorIsBot) return { message: `${task.author} is a bot; bots do not start sessions (${via})`, exitCode: 0 }
+  if (task.authorIsBot)
+    return { message: `${task.author} is a bot; bots do not start sessions (${via})`, exitCode: 0 }
   const level = await actorPermission(octokit, ctx.owner, ctx.repo, task.author).catch(
     (error: unknown) => new Error(`could not check ${task.author}'s permission: ${(error as Error).message}`),
   )
@@ -40,7 +41,11 @@ export async function refuseTask(
 }
 
 /** A comment's payload does not say where the PR's head lives: GitHub does. A string: why it could not tell. */
-async function isFork(octokit: GitHubOctokit, ctx: ActionsContext, number: number): Promise<boolean | string> {
+async function isFork(
+  octokit: GitHubOctokit,
+  ctx: ActionsContext,
+  number: number,
+): Promise<boolean | string> {
   try {
     const { data } = await octokit.rest.pulls.get({ owner: ctx.owner, repo: ctx.repo, pull_number: number })
     const head = data.head.repo?.full_name

@@ -132,7 +132,9 @@ export async function main(env: Record<string, string | undefined> = process.env
       appendJobSummary(`### proctor\n\n${sanitizer.forMarkdown(message, 1000)}\n`)
       return refusal.exitCode
     }
-    core.info(`proctor: task from ${sanitizer.forLog(task.author)} (${trigger.kind === 'task' ? trigger.via : ''})`)
+    core.info(
+      `proctor: task from ${sanitizer.forLog(task.author)} (${trigger.kind === 'task' ? trigger.via : ''})`,
+    )
     // The first answer, before the slow part; the two-job agent job has no token to answer with.
     if (task.reactTo && !inputs.handoff && inputs.githubToken)
       await acknowledge(octokit, ctx.owner, ctx.repo, task.reactTo).catch((error: unknown) =>

@@ -193,14 +193,13 @@ const trigger = () =>
         'A comment whose text has this word (or one of these words) at a word boundary starts a session; what follows it is the task',
     }),
     label: lazyDefault(() => z.string().min(1).max(50), 'proctor').meta({
-      description: 'Adding this label to an issue or pull request starts a session; its title and body are the task',
+      description:
+        'Adding this label to an issue or pull request starts a session; its title and body are the task',
     }),
   })
 
 const triggerPhrase = () =>
-  z
-    .string()
-    .regex(/^\S{2,40}$/, 'a single word of 2 to 40 characters without spaces, e.g. "@proctor"')
+  z.string().regex(/^\S{2,40}$/, 'a single word of 2 to 40 characters without spaces, e.g. "@proctor"')
 
 export const configSchema = z.strictObject({
   agent: lazySection(

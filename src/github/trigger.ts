@@ -42,9 +42,7 @@ export interface Task {
  * - `task`: someone asked for a session; their permission is checked next.
  */
 export type Trigger =
-  | { kind: 'none' }
-  | { kind: 'ignore'; reason: string }
-  | { kind: 'task'; task: Task; via: string }
+  { kind: 'none' } | { kind: 'ignore'; reason: string } | { kind: 'task'; task: Task; via: string }
 
 /** What the event asks of proctor. `payload` is the event payload as GitHub sent it. */
 export function triggerOf(eventName: string | null, payload: unknown, settings: TriggerSettings): Trigger {
@@ -83,7 +81,8 @@ function fromComment(
       reason: `the comment does not mention ${settings.phrase.map((p) => `"${p}"`).join(' or ')}`,
     }
   const id = num(get(comment, 'id'))
-  const on = eventName === 'issue_comment' ? 'issue' : eventName === 'pull_request_review_comment' ? 'review' : null
+  const on =
+    eventName === 'issue_comment' ? 'issue' : eventName === 'pull_request_review_comment' ? 'review' : null
   // A bare `@proctor` asks for the issue or pull request itself: its title and body are the task.
   const text = found !== '' ? found : titleAndBody(get(payload, 'issue') ?? get(payload, 'pull_request'))
   return {
@@ -155,7 +154,6 @@ export function findTask(body: string, phrases: readonly string[]): string | nul
 export function cleanTask(text: string): string {
   const clean = text
     .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
     .trim()
   const bytes = Buffer.from(clean, 'utf8')

@@ -379,9 +379,13 @@ describe('a task from a comment', () => {
     ])
     // The reaction comes first: before the permission-checked session reports anything.
     const ops = server.calls.map((c) => c.operationId)
-    expect(ops.indexOf('reactions/create-for-issue-comment')).toBeLessThan(ops.indexOf('issues/create-comment'))
+    expect(ops.indexOf('reactions/create-for-issue-comment')).toBeLessThan(
+      ops.indexOf('issues/create-comment'),
+    )
     const [comment] = server.state.commentsOn(PR)
-    expect(comment!.body).toContain('**Task** from @&#8203;alice in [this comment](<' + event.payload.comment.html_url + '>):')
+    expect(comment!.body).toContain(
+      '**Task** from @&#8203;alice in [this comment](<' + event.payload.comment.html_url + '>):',
+    )
     expect(comment!.body).toContain('> fix the typo in README')
     expect(comment!.body).toContain('/actions/runs/4242')
     expect(run.stdout).toContain('proctor: task from alice (issue_comment)')
@@ -426,7 +430,9 @@ describe('a task from a comment', () => {
       env: { E2E_RECORD: record(ws) },
     })
     expect(run.code, run.stdout + run.stderr).toBe(0)
-    expect(run.stdout).toContain('proctor: nothing to do: the comment does not mention "@proctor" or "/proctor"')
+    expect(run.stdout).toContain(
+      'proctor: nothing to do: the comment does not mention "@proctor" or "/proctor"',
+    )
     expect(existsSync(record(ws))).toBe(false)
     expect(server.calls).toEqual([])
     expect(run.summary).toBe('')
@@ -480,7 +486,9 @@ describe('a task from a comment', () => {
     })
     expect(ok.code, ok.stdout + ok.stderr).toBe(0)
     expect(ok.outputs.task).toBe('true')
-    expect(server.state.reactions).toMatchObject([{ on: 'issue', commentId: event.payload.comment.id, content: 'eyes' }])
+    expect(server.state.reactions).toMatchObject([
+      { on: 'issue', commentId: event.payload.comment.id, content: 'eyes' },
+    ])
     const refused = await runStep({
       entry: 'index',
       cwd: ws.repo.dir,
@@ -509,7 +517,9 @@ describe('a task from a comment', () => {
       env: { E2E_RECORD: record(ws) },
     })
     expect(run.code).toBe(1)
-    expect(run.stdout).toContain(`pull request #${PR} comes from a fork; a task on it needs the two-job layout`)
+    expect(run.stdout).toContain(
+      `pull request #${PR} comes from a fork; a task on it needs the two-job layout`,
+    )
     expect(existsSync(record(ws))).toBe(false)
     expect(writes(server)).toEqual([])
   })

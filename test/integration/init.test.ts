@@ -68,66 +68,69 @@ describe('proctor init', () => {
     expect(readFileSync(join(root, '.husky/pre-push'), 'utf8')).toContain('check --pre-push "$@"')
   })
 
-  it.each(INIT_AGENTS)('--agent %s --trigger pull_request: a proctor.yml that validates and a workflow GitHub accepts', (agent) => {
-    const root = tempDir()
-    writeFileSync(join(root, 'package.json'), '{}\n')
-    writeFileSync(join(root, 'package-lock.json'), '{}\n')
-    const files = Object.fromEntries(
-      initFiles(root, { agent, action: 'acme/proctor@v1', trigger: 'pull_request' }).map((f) => [
-        f.path,
-        f.content,
-      ]),
-    )
-    const { config } = parseConfigText(files['proctor.yml']!, 'proctor.yml')
-    const workflowText = files['.github/workflows/proctor.yml']!
-    expect(schemaErrors(workflowText)).toEqual([])
+  it.each(INIT_AGENTS)(
+    '--agent %s --trigger pull_request: a proctor.yml that validates and a workflow GitHub accepts',
+    (agent) => {
+      const root = tempDir()
+      writeFileSync(join(root, 'package.json'), '{}\n')
+      writeFileSync(join(root, 'package-lock.json'), '{}\n')
+      const files = Object.fromEntries(
+        initFiles(root, { agent, action: 'acme/proctor@v1', trigger: 'pull_request' }).map((f) => [
+          f.path,
+          f.content,
+        ]),
+      )
+      const { config } = parseConfigText(files['proctor.yml']!, 'proctor.yml')
+      const workflowText = files['.github/workflows/proctor.yml']!
+      expect(schemaErrors(workflowText)).toEqual([])
 
-    const workflow = parseYaml(workflowText) as Workflow
-    const job = workflow.jobs.agent!
-    const step = (uses: string) => job.steps.find((s) => s.uses?.startsWith(uses))
-    expect(step('actions/checkout@')?.with).toEqual({ 'persist-credentials': false })
-    expect(workflow.permissions).toEqual({})
-    expect(job.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', checks: 'write' })
-    expect(workflow.concurrency.group).toContain('github.event.pull_request.number')
-    expect(job['timeout-minutes']).toBeGreaterThan(30)
-    // Fork PRs and bot-triggered runs never start a session with this job's write token.
-    expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository')
-    expect(job.if).toContain("!endsWith(github.actor, '[bot]')")
-    expect(Object.keys(workflow.on)).not.toContain('pull_request_target')
-    expect(job.steps.some((s) => s.run === 'npm ci')).toBe(true)
-    const proctor = step('acme/proctor@v1')!
-    expect(proctor.with).toEqual({ config: 'proctor.yml' })
+      const workflow = parseYaml(workflowText) as Workflow
+      const job = workflow.jobs.agent!
+      const step = (uses: string) => job.steps.find((s) => s.uses?.startsWith(uses))
+      expect(step('actions/checkout@')?.with).toEqual({ 'persist-credentials': false })
+      expect(workflow.permissions).toEqual({})
+      expect(job.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', checks: 'write' })
+      expect(workflow.concurrency.group).toContain('github.event.pull_request.number')
+      expect(job['timeout-minutes']).toBeGreaterThan(30)
+      // Fork PRs and bot-triggered runs never start a session with this job's write token.
+      expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository')
+      expect(job.if).toContain("!endsWith(github.actor, '[bot]')")
+      expect(Object.keys(workflow.on)).not.toContain('pull_request_target')
+      expect(job.steps.some((s) => s.run === 'npm ci')).toBe(true)
+      const proctor = step('acme/proctor@v1')!
+      expect(proctor.with).toEqual({ config: 'proctor.yml' })
 
-    const runs = job.steps.map((s) => s.run ?? '')
-    if (agent === 'shell') {
-      expect(config.agent.shell).toBe('./scripts/agent.sh')
-      expect(proctor.env).toBeUndefined()
-      return
-    }
-    const expected = {
-      'claude-code': {
-        pkg: '@anthropic-ai/claude-code',
-        secret: 'ANTHROPIC_API_KEY',
-        flags: ['--permission-mode', 'acceptEdits'],
-      },
-      codex: {
-        pkg: '@openai/codex',
-        secret: 'OPENAI_API_KEY',
-        flags: ['exec', '--sandbox', 'workspace-write'],
-      },
-      gemini: {
-        pkg: '@google/gemini-cli',
-        secret: 'GEMINI_API_KEY',
-        flags: ['--approval-mode', 'auto_edit'],
-      },
-    }[agent]
-    expect(runs).toContain(`npm install --global ${expected.pkg}`)
-    expect(proctor.env?.[expected.secret]).toBe(`\${{ secrets.${expected.secret} }}`)
-    const argv = config.agent.command!
-    const at = argv.indexOf(expected.flags[0]!)
-    expect(argv.slice(at, at + expected.flags.length)).toEqual(expected.flags)
-    expect(config.agent.continue).toContain('{reason}')
-  })
+      const runs = job.steps.map((s) => s.run ?? '')
+      if (agent === 'shell') {
+        expect(config.agent.shell).toBe('./scripts/agent.sh')
+        expect(proctor.env).toBeUndefined()
+        return
+      }
+      const expected = {
+        'claude-code': {
+          pkg: '@anthropic-ai/claude-code',
+          secret: 'ANTHROPIC_API_KEY',
+          flags: ['--permission-mode', 'acceptEdits'],
+        },
+        codex: {
+          pkg: '@openai/codex',
+          secret: 'OPENAI_API_KEY',
+          flags: ['exec', '--sandbox', 'workspace-write'],
+        },
+        gemini: {
+          pkg: '@google/gemini-cli',
+          secret: 'GEMINI_API_KEY',
+          flags: ['--approval-mode', 'auto_edit'],
+        },
+      }[agent]
+      expect(runs).toContain(`npm install --global ${expected.pkg}`)
+      expect(proctor.env?.[expected.secret]).toBe(`\${{ secrets.${expected.secret} }}`)
+      const argv = config.agent.command!
+      const at = argv.indexOf(expected.flags[0]!)
+      expect(argv.slice(at, at + expected.flags.length)).toEqual(expected.flags)
+      expect(config.agent.continue).toContain('{reason}')
+    },
+  )
 
   it('installs dependencies the way the repository can: npm ci with a lock file, npm install without, none without package.json', () => {
     for (const install of ['npm ci', 'npm install', null] as const) {
@@ -227,7 +230,10 @@ describe('proctor init', () => {
       expect(acknowledge!.if).toContain("contains(github.event.comment.body, '@proctor')")
       expect(acknowledge!.if).toContain("!endsWith(github.actor, '[bot]')")
       // Nothing of the agent's or the pull request's runs beside the reaction's write token.
-      expect(acknowledge!.steps.map((s) => s.uses ?? s.run)).toEqual(['actions/checkout@v5', 'acme/proctor@v1'])
+      expect(acknowledge!.steps.map((s) => s.uses ?? s.run)).toEqual([
+        'actions/checkout@v5',
+        'acme/proctor@v1',
+      ])
       expect(acknowledge!.steps[0]!.with?.ref).toBe('${{ github.event.repository.default_branch }}')
       expect(acknowledge!.steps[1]!.with).toEqual({ mode: 'acknowledge' })
       expect(run!.needs).toBe('acknowledge')

@@ -132,13 +132,19 @@ describe('triggerOf', () => {
       { login: 'renovate', type: 'Bot' },
       { login: 'ci[bot]', type: 'User' },
     ]) {
-      const trigger = triggerOf('issue_comment', comment('issue_comment', 'created', '@proctor x', user), settings)
+      const trigger = triggerOf(
+        'issue_comment',
+        comment('issue_comment', 'created', '@proctor x', user),
+        settings,
+      )
       expect(trigger).toMatchObject({ kind: 'task', task: { authorIsBot: true } })
     }
   })
 
   it('a pull request opened, a push, a manual run: no conversation trigger (the fixed task)', () => {
-    expect(triggerOf('pull_request', examplePayload('pull_request', 'opened'), settings)).toEqual({ kind: 'none' })
+    expect(triggerOf('pull_request', examplePayload('pull_request', 'opened'), settings)).toEqual({
+      kind: 'none',
+    })
     expect(triggerOf('workflow_dispatch', {}, settings)).toEqual({ kind: 'none' })
     expect(triggerOf(null, {}, settings)).toEqual({ kind: 'none' })
   })
