@@ -419,6 +419,51 @@ describe('a task from a comment', () => {
     expect(server.validationFailures).toEqual([])
   })
 
+  it('a comment on an issue (no pull request): the sticky comment goes on the issue; a review comment gets its eyes on the review-comment endpoint', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi('acme/widgets', ws)
+    const event = commentEvent('/proctor write the changelog')
+    delete event.payload.issue.pull_request
+    event.payload.issue.number = 12
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event,
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(recorded(ws).argv).toEqual(['write the changelog'])
+    expect(server.state.commentsOn(12)[0]!.body).toContain('> write the changelog')
+    // No pull request: nothing asked GitHub about a fork.
+    expect(server.count('pulls/get')).toBe(0)
+
+    const review = examplePayload('pull_request_review_comment', 'created') as {
+      comment: { id: number; body: string; user: { login: string; type: string } }
+      pull_request: { number: number; head: { sha: string } }
+    }
+    review.comment.body = '@proctor rename this variable'
+    review.comment.user = { ...review.comment.user, login: 'alice', type: 'User' }
+    const second = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: { name: 'pull_request_review_comment', payload: review },
+      env: { E2E_RECORD: record(ws) },
+      attempt: 2,
+    })
+    expect(second.code, second.stdout + second.stderr).toBe(0)
+    expect(recorded(ws).env.PROCTOR_TASK).toBe('rename this variable')
+    expect(server.state.reactions.at(-1)).toEqual({
+      on: 'review',
+      commentId: review.comment.id,
+      content: 'eyes',
+      user: 'github-actions[bot]',
+    })
+    expect(server.state.commentsOn(review.pull_request.number)[0]!.body).toContain('> rename this variable')
+    expect(server.validationFailures).toEqual([])
+  })
+
   it('a comment without the phrase: exit 0, one log line, no agent, not a single GitHub call', async () => {
     const ws = taskWorkspace()
     const server = await taskApi()
