@@ -25,7 +25,7 @@ export async function runAcknowledge(
   const trigger = triggerOf(ctx.eventName, readEventPayload(env.GITHUB_EVENT_PATH), config.github.trigger)
   if (trigger.kind !== 'task') {
     core.info(
-      `proctor: nothing to do: ${trigger.kind === 'ignore' ? trigger.reason : `${ctx.eventName ?? 'this event'} is not a comment or a label`}`,
+      `proctor: nothing to do: ${sanitizer.forLog(trigger.kind === 'ignore' ? trigger.reason : `${ctx.eventName ?? 'this event'} is not a comment or a label`)}`,
     )
     writeOutputs({ task: 'false' })
     return 0
@@ -34,7 +34,7 @@ export async function runAcknowledge(
   const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
   const refusal = await refuseTask(task, trigger.via, { octokit, ctx, oneJob: false })
   if (refusal) {
-    const message = `proctor: ${refusal.message}; the agent was not started`
+    const message = `proctor: ${sanitizer.forLog(refusal.message)}; the agent was not started`
     if (refusal.exitCode === 0) core.notice(message)
     else core.error(message)
     writeOutputs({ task: 'false' })

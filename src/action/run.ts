@@ -86,8 +86,10 @@ export async function main(env: Record<string, string | undefined> = process.env
   const { config, ctx } = loaded
   // A comment or label not meant for proctor: one line, exit 0, nothing written anywhere.
   const trigger = triggerOf(ctx.eventName, readEventPayload(env.GITHUB_EVENT_PATH), config.github.trigger)
+  const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
   if (trigger.kind === 'ignore') {
-    core.info(`proctor: nothing to do: ${trigger.reason}`)
+    // A label's name is anyone's text too: no workflow command gets through.
+    core.info(`proctor: nothing to do: ${sanitizer.forLog(trigger.reason)}`)
     return 0
   }
   const task = trigger.kind === 'task' ? trigger.task : null
@@ -106,7 +108,6 @@ export async function main(env: Record<string, string | undefined> = process.env
     return 2
   }
 
-  const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
   const readOnly = !canWrite(ctx) || inputs.handoff
   const persisted = await warnPersistedCredentials(process.cwd())
   const pushSecretConfig = persisted
@@ -126,7 +127,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       oneJob: !inputs.handoff,
     })
     if (refusal) {
-      const message = `proctor: ${refusal.message}; the agent was not started`
+      const message = `proctor: ${sanitizer.forLog(refusal.message)}; the agent was not started`
       if (refusal.exitCode === 0) core.notice(message)
       else core.error(message)
       appendJobSummary(`### proctor\n\n${sanitizer.forMarkdown(message, 1000)}\n`)

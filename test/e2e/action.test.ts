@@ -464,6 +464,46 @@ describe('a task from a comment', () => {
     expect(server.validationFailures).toEqual([])
   })
 
+  it('the label: the issue title and body are the task; another label (even one shaped like a workflow command) starts nothing', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const payload = examplePayload('issues', 'labeled') as {
+      label: { name: string }
+      issue: { number: number; title: string; body: string | null }
+      sender: { login: string; type: string }
+    }
+    payload.sender = { ...payload.sender, login: 'alice', type: 'User' }
+    payload.issue.title = 'Typo in README'
+    payload.issue.body = 'It says "teh".'
+    payload.label.name = '::warning::forged'
+    const other = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: { name: 'issues', payload },
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(other.code, other.stdout + other.stderr).toBe(0)
+    expect(other.stdout).toContain('proctor: nothing to do: the label')
+    expect(other.stdout.split('\n').some((line) => line.startsWith('::warning::forged'))).toBe(false)
+    expect(server.calls).toEqual([])
+
+    payload.label.name = 'proctor'
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: { name: 'issues', payload },
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(recorded(ws).argv).toEqual(['Typo in README\n\nIt says "teh".'])
+    expect(recorded(ws).env.PROCTOR_TASK_AUTHOR).toBe('alice')
+    expect(server.state.commentsOn(payload.issue.number)[0]!.body).toContain('Typo in README')
+    expect(server.state.reactions).toEqual([])
+    expect(server.validationFailures).toEqual([])
+  })
+
   it('a comment without the phrase: exit 0, one log line, no agent, not a single GitHub call', async () => {
     const ws = taskWorkspace()
     const server = await taskApi()
