@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core] = await Promise.all([
-        import('./chunks/context-7YzRVB-6.js'),
+        import('./chunks/context-CExr-wWk.js'),
         import('./chunks/core-BEMhgLMH.js').then(function (n) { return n.c; }),
     ]);
     // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
@@ -23,7 +23,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-B6ysN317.js');
+        const { main } = await import('./chunks/run-DMUihgC4.js');
         return await main();
     }
     catch (error) {

@@ -1,13 +1,13 @@
 import { g as getState, i as info, s as setSecret, w as warning } from './chunks/core-BEMhgLMH.js';
 const { existsSync, lstatSync } = process.getBuiltinModule("node:fs");
-import { j as ensureStateDir, l as loadConfig, h as defaultConfig, a as readRegularFile, k as checkpointRef } from './chunks/checkpoints-create-Db0ae83I.js';
+import { j as ensureStateDir, l as loadConfig, h as defaultConfig, a as readRegularFile, k as checkpointRef } from './chunks/checkpoints-create-D63dzpl3.js';
 const { join } = process.getBuiltinModule("node:path");
-import { r as reconcileOrphans } from './chunks/registry-Bptb8fdu.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-i2BfCY6o.js';
+import { r as reconcileOrphans } from './chunks/registry-Bw7zsOx6.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DzcPlw3a.js';
 import { p as parseSessionReport } from './chunks/aggregate-BpBGDoRt.js';
 import { R as ReportBuilder } from './chunks/agent-env-BXlKKXmg.js';
-import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-C7T791Gy.js';
-import { readActionsContext, linksFor } from './chunks/context-7YzRVB-6.js';
+import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, p as pushCredential, g as gitServerUrl } from './chunks/hygiene--wFaH94s.js';
+import { readActionsContext, linksFor } from './chunks/context-CExr-wWk.js';
 import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
 import './chunks/platform-DawMwuj3.js';
 
@@ -48,7 +48,7 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-FJ5r--ZY.js';
 import './chunks/words-CtdohSJZ.js';
-import './chunks/markdown-DggZUtr7.js';
+import './chunks/markdown-TqK7QUIW.js';
 import './chunks/agent-exit-dlhdSguX.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
