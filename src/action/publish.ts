@@ -23,7 +23,8 @@ import { ensureStateDir } from '../state/layout.js'
 import { verifiedPolicySummary } from '../report/check-run.js'
 import { Workspace } from '../state/workspace.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
-import { canWrite, expandKey, linksFor, type ActionsContext } from '../github/context.js'
+import { canWrite, expandKey, linksFor, readEventPayload, type ActionsContext } from '../github/context.js'
+import { triggerOf } from '../github/trigger.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { findJobUrl } from '../github/job.js'
 import type { CheckRunLink } from '../report/markdown.js'
@@ -170,6 +171,9 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     const job = await findJobUrl(octokit, ctx)
     if (job.url) links.job = job.url
   }
+  // The task the agent job got, from the same event: the comment quotes it (on the issue, without a PR).
+  const trigger = triggerOf(ctx.eventName, readEventPayload(env.GITHUB_EVENT_PATH), config.github.trigger)
+  const task = trigger.kind === 'task' ? trigger.task : null
   const baseKey = expandKey(config.github.key, ctx)
   for (const { report } of published) {
     const reporter = new GitHubReporter({
@@ -185,6 +189,8 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
       links,
       findJob: false,
       readOnly,
+      task,
+      issueNumber: task?.issueNumber ?? null,
       emit: (line) => process.stdout.write(line.endsWith('\n') ? line : line + '\n'),
       onError: (e) =>
         core.warning(`proctor: GitHub ${e.operation} failed (${e.status ?? 'network'}): ${e.message}`),

@@ -7,9 +7,13 @@ import type { Config } from '../config/schema.js'
 import { runSession } from '../session/session.js'
 import { makeSessionId } from '../session/session-id.js'
 import { actionClient } from './client.js'
-import { canWrite, expandKey, linksFor } from '../github/context.js'
+import { canWrite, expandKey, linksFor, readEventPayload } from '../github/context.js'
+import { triggerOf } from '../github/trigger.js'
+import { acknowledge } from '../github/reactions.js'
+import { commandWithTask, taskEnv } from './task.js'
+import { refuseTask } from './refuse-task.js'
+import { runAcknowledge } from './acknowledge.js'
 import { GitHubReporter } from '../github/reporter.js'
-import { actorPermission, canTrigger } from '../github/permissions.js'
 import { appendJobSummary, stepOutputProblem, writeOutputs } from '../github/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { ActionLog } from './log.js'
@@ -75,17 +79,32 @@ export async function main(env: Record<string, string | undefined> = process.env
     )
   if (inputs.mode === 'verify') return runVerify(inputs, env, secrets)
   if (inputs.mode === 'publish') return runPublish(inputs, env, secrets)
+  if (inputs.mode === 'acknowledge') return runAcknowledge(inputs, env)
   if (inputs.mode !== 'run') {
-    core.error(`proctor: input mode: expected run, verify, publish or aggregate, got "${inputs.mode}"`)
+    core.error(
+      `proctor: input mode: expected run, acknowledge, verify, publish or aggregate, got "${inputs.mode}"`,
+    )
     return 2
   }
 
   const loaded = await loadActionConfig(inputs, env)
   if (!loaded) return 2
   const { config, ctx } = loaded
+  // A comment or label not meant for proctor: one line, exit 0, nothing written anywhere.
+  const trigger = triggerOf(ctx.eventName, readEventPayload(env.GITHUB_EVENT_PATH), config.github.trigger)
+  const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
+  if (trigger.kind === 'ignore') {
+    // A label's name is anyone's text too: no workflow command gets through.
+    core.info(`proctor: nothing to do: ${sanitizer.forLog(trigger.reason)}`)
+    return 0
+  }
+  const task = trigger.kind === 'task' ? trigger.task : null
   // The agent job of the two-job layout publishes and pushes nothing; the publish job does.
   if (inputs.handoff) config.checkpoints.push = 'never'
-  const command = safe(() => agentCommand(inputs, config))
+  const command = safe(() => {
+    const spec = agentCommand(inputs, config)
+    return spec && commandWithTask(spec, task)
+  })
   if (!command || command instanceof Error) {
     const message =
       command instanceof Error
@@ -95,7 +114,6 @@ export async function main(env: Record<string, string | undefined> = process.env
     return 2
   }
 
-  const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
   const readOnly = !canWrite(ctx) || inputs.handoff
   const persisted = await warnPersistedCredentials(process.cwd())
   const pushSecretConfig = persisted
@@ -108,22 +126,28 @@ export async function main(env: Record<string, string | undefined> = process.env
       )
   const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
 
-  // A comment can start an agent: only people who may write to the repository get to do that.
-  if (ctx.commentAuthor) {
-    const allowed = await actorPermission(octokit, ctx.owner, ctx.repo, ctx.commentAuthor)
-      .then(canTrigger)
-      .catch((error: unknown) => {
-        core.warning(
-          `proctor: could not check ${ctx.commentAuthor}'s permission: ${(error as Error).message}`,
-        )
-        return false
-      })
-    if (!allowed) {
-      const message = `proctor: ${ctx.commentAuthor} does not have write access to ${ctx.owner}/${ctx.repo}; the agent was not started`
-      core.error(message)
+  // A comment or a label can start an agent: only people who may write to the repository get to do that.
+  if (task) {
+    const refusal = await refuseTask(task, trigger.kind === 'task' ? trigger.via : '', {
+      octokit,
+      ctx,
+      oneJob: !inputs.handoff,
+    })
+    if (refusal) {
+      const message = `proctor: ${sanitizer.forLog(refusal.message)}; the agent was not started`
+      if (refusal.exitCode === 0) core.notice(message)
+      else core.error(message)
       appendJobSummary(`### proctor\n\n${sanitizer.forMarkdown(message, 1000)}\n`)
-      return 1
+      return refusal.exitCode
     }
+    core.info(
+      `proctor: task from ${sanitizer.forLog(task.author)} (${trigger.kind === 'task' ? trigger.via : ''})`,
+    )
+    // The first answer, before the slow part; the two-job agent job has no token to answer with.
+    if (task.reactTo && !inputs.handoff && inputs.githubToken)
+      await acknowledge(octokit, ctx.owner, ctx.repo, task.reactTo).catch((error: unknown) =>
+        core.warning(`proctor: could not react to the comment: ${(error as Error).message}`),
+      )
   }
   if (inputs.handoff)
     core.notice(
@@ -146,6 +170,8 @@ export async function main(env: Record<string, string | undefined> = process.env
     sanitizer,
     links: linksFor(ctx),
     readOnly,
+    task,
+    issueNumber: task?.issueNumber ?? null,
     onError: (error) =>
       core.warning(
         `proctor: GitHub ${error.operation} failed (${error.status ?? 'network'}): ${error.message}`,
@@ -173,7 +199,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     output: log.agentOutput,
     input: null,
     installSignalHandlers: true,
-    env,
+    env: { ...env, ...taskEnv(task) },
     ...(pushSecretConfig ? { pushSecretConfig } : {}),
     ci: ciOf(ctx),
     listener: {

@@ -50,7 +50,13 @@ const DEFAULTS: Config = {
   hooks_async_shutdown_grace: 5000,
   hooks_async_drain_timeout: 30000,
   batch: { concurrency: 4, keep_worktrees: false, tasks: [] },
-  github: { comment: 'sticky', checks: true, key: '{workflow}/{job}', fail_on: 'block' },
+  github: {
+    comment: 'sticky',
+    checks: true,
+    key: '{workflow}/{job}',
+    fail_on: 'block',
+    trigger: { phrase: ['@proctor', '/proctor'], label: 'proctor' },
+  },
 }
 
 /**

@@ -179,6 +179,28 @@ const typing = () =>
     submit_attempts: lazyDefault(() => z.number().int().min(1).max(10), typingDefaults.submit_attempts),
   })
 
+/** `github.trigger`: the phrase(s) a comment starts with to give proctor a task, and the label that does. */
+const trigger = () =>
+  z.strictObject({
+    phrase: lazyDefault(
+      () =>
+        z
+          .union([triggerPhrase(), z.array(triggerPhrase()).min(1)])
+          .transform((value) => (Array.isArray(value) ? value : [value])),
+      ['@proctor', '/proctor'],
+    ).meta({
+      description:
+        'A comment whose text has this word (or one of these words) at a word boundary starts a session; what follows it is the task',
+    }),
+    label: lazyDefault(() => z.string().min(1).max(50), 'proctor').meta({
+      description:
+        'Adding this label to an issue or pull request starts a session; its title and body are the task',
+    }),
+  })
+
+const triggerPhrase = () =>
+  z.string().regex(/^\S{2,40}$/, 'a single word of 2 to 40 characters without spaces, e.g. "@proctor"')
+
 export const configSchema = z.strictObject({
   agent: lazySection(
     () =>
@@ -341,6 +363,10 @@ export const configSchema = z.strictObject({
         checks: lazyDefault(() => z.boolean(), true),
         key: lazyDefault(() => z.string().min(1), '{workflow}/{job}'),
         fail_on: lazyDefault(() => z.enum(['block', 'violation-error', 'never']), 'block'),
+        trigger: lazyDefault(trigger, { phrase: ['@proctor', '/proctor'], label: 'proctor' }).meta({
+          description:
+            'What starts a session from a comment or a label (docs/github.md#a-task-from-a-comment)',
+        }),
       }),
     'github',
   ),

@@ -64,7 +64,7 @@ export function readActionsContext(env: Env = process.env): ActionsContext {
         : 'GITHUB_REPOSITORY is not set: run inside GitHub Actions, or set it (owner/repo) to report elsewhere',
     )
   }
-  const payload = readPayload(env.GITHUB_EVENT_PATH)
+  const payload = readEventPayload(env.GITHUB_EVENT_PATH)
   const eventName = env.GITHUB_EVENT_NAME || null
   return {
     owner: match[1]!,
@@ -105,14 +105,15 @@ function workflowRunOf(payload: unknown): WorkflowRunContext | null {
  */
 export function eventPayloadProblem(env: Env = process.env): string | null {
   try {
-    readPayload(env.GITHUB_EVENT_PATH)
+    readEventPayload(env.GITHUB_EVENT_PATH)
     return null
   } catch (error) {
     return (error as Error).message
   }
 }
 
-function readPayload(path: string | undefined): unknown {
+/** The event payload (GITHUB_EVENT_PATH) as parsed JSON; `{}` without one. Throws ContextError. */
+export function readEventPayload(path: string | undefined): unknown {
   if (!path) return {}
   let text: string
   try {
@@ -225,7 +226,7 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '')
 }
 
-function get(value: unknown, ...keys: string[]): unknown {
+export function get(value: unknown, ...keys: string[]): unknown {
   let current = value
   for (const key of keys) {
     if (current === null || typeof current !== 'object') return undefined
@@ -234,10 +235,10 @@ function get(value: unknown, ...keys: string[]): unknown {
   return current
 }
 
-function str(value: unknown): string | null {
+export function str(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null
 }
 
-function num(value: unknown): number | null {
+export function num(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null
 }

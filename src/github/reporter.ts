@@ -2,7 +2,7 @@
 // It never throws — GitHub is a sink, not a dependency: failures go to onError, are kept in `errors`,
 // and never change the verdict. Every API call is counted (the API budget in docs/github.md).
 import type { SessionReport, StopHookResult } from '../report/model.js'
-import type { CheckRunLink, ReportLinks } from '../report/markdown.js'
+import type { CheckRunLink, ReportLinks, TaskNote } from '../report/markdown.js'
 import { renderJobSummary, renderSessionComment } from '../report/markdown.js'
 import { policyCheckSummary } from '../report/check-run.js'
 import type { Sanitizer } from '../util/sanitize.js'
@@ -52,6 +52,10 @@ export interface GitHubReporterOptions {
   checks: boolean
   sanitizer: Sanitizer
   links?: ReportLinks
+  /** The task that started the session (a comment or a label), shown in the sticky comment. */
+  task?: TaskNote | null
+  /** Where the comment goes without a pull request: the issue a task came from. */
+  issueNumber?: number | null
   /** Minimum spacing of progress edits (default 10 s). */
   editIntervalMs?: number
   /** No API writes at all (default: true on fork PRs). Check results become workflow annotations. */
@@ -107,13 +111,15 @@ export class GitHubReporter {
     }
     this.onCall = onCall
     this.links = options.links ?? linksFor(ctx)
+    // An issue's conversation (a task from a comment or label) has no PR: the comment goes on the issue.
+    const issueNumber = ctx.pr?.number ?? options.issueNumber ?? null
     this.comment =
-      ctx.pr && options.comment !== 'off' && !readOnly
+      issueNumber !== null && options.comment !== 'off' && !readOnly
         ? new StickyComment({
             octokit: options.octokit,
             owner: ctx.owner,
             repo: ctx.repo,
-            issueNumber: ctx.pr.number,
+            issueNumber,
             key: options.key,
             mode: options.comment,
             token: options.token,
@@ -265,6 +271,7 @@ export class GitHubReporter {
             progress,
             maxChars,
             checkRuns: this.checkRunLinks(),
+            task: this.options.task ?? null,
           }),
         { final, immediate: first },
       )

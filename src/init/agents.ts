@@ -34,7 +34,19 @@ export interface AgentSetup {
   permissionNote: string
 }
 
-const TASK = 'Fix the failing tests'
+/** The fixed task of a workflow that runs on pull requests; comment and label triggers put `{task}` there. */
+export const FIXED_TASK = 'Fix the failing tests'
+const TASK = FIXED_TASK
+
+/** What starts a session in the workflow `proctor init` writes (`--trigger`). */
+export const INIT_TRIGGERS = ['mention', 'label', 'pull_request'] as const
+export type InitTrigger = (typeof INIT_TRIGGERS)[number]
+
+/** The agent's argv for a trigger: a task from the conversation replaces the fixed one, as one element. */
+export function commandFor(setup: AgentSetup, trigger: InitTrigger): readonly string[] | null {
+  if (!setup.command || trigger === 'pull_request') return setup.command
+  return setup.command.map((arg) => (arg === FIXED_TASK ? '{task}' : arg))
+}
 
 export const AGENT_SETUPS: Readonly<Record<InitAgent, AgentSetup>> = {
   'claude-code': {

@@ -6,7 +6,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { findRepoRoot } from '../state/layout.js'
 import { ACTION_PLACEHOLDER, defaultActionRef } from './action-ref.js'
-import type { InitAgent } from './agents.js'
+import type { InitAgent, InitTrigger } from './agents.js'
 import { setUpHusky } from './husky.js'
 import { PRE_PUSH_SCRIPT } from './pre-push.js'
 import { configTemplate, workflowFor, type WorkflowLayout } from './templates.js'
@@ -25,6 +25,11 @@ export interface InitOptions {
    * for untrusted ones (issues, comments, fork pull requests).
    */
   layout?: WorkflowLayout
+  /**
+   * What starts a session (default `mention`): `mention` (a comment with the trigger phrase) and `label`
+   * always get the two-job layout (the text is anyone's); `pull_request` the layout asked for.
+   */
+  trigger?: InitTrigger
   /** The workflow's `uses:` value; default: from proctor's package.json, else a placeholder. */
   action?: string
   /** `install`: install and set up husky when there is a package.json; `skip`: only say how. */
@@ -43,8 +48,25 @@ export interface InitResult {
 
 export const WORKFLOW_PATH = '.github/workflows/proctor.yml'
 
+export class InitError extends Error {
+  override name = 'InitError'
+}
+
+/** The layout for a trigger: comment and label triggers carry anyone's text, so never one job. */
+export function layoutFor(options: InitOptions): WorkflowLayout {
+  const trigger = options.trigger ?? 'mention'
+  if (trigger === 'pull_request') return options.layout ?? 'one-job'
+  if (options.layout === 'one-job')
+    throw new InitError(
+      `--trigger ${trigger} writes the two-job layout (the task is text anyone can write; the agent's job ` +
+        'must not hold a write token): drop --layout one-job',
+    )
+  return 'two-job'
+}
+
 export function initFiles(root: string, options: InitOptions = {}): InitFile[] {
   const agent = options.agent ?? 'claude-code'
+  const trigger = options.trigger ?? 'mention'
   const install = existsSync(join(root, 'package-lock.json'))
     ? 'npm ci'
     : existsSync(join(root, 'package.json'))
@@ -52,9 +74,9 @@ export function initFiles(root: string, options: InitOptions = {}): InitFile[] {
       : null
   const action = options.action ?? defaultActionRef()
   return [
-    { path: 'proctor.yml', content: configTemplate(agent) },
+    { path: 'proctor.yml', content: configTemplate(agent, trigger) },
     { path: '.husky/pre-push', content: PRE_PUSH_SCRIPT, mode: 0o755 },
-    { path: WORKFLOW_PATH, content: workflowFor(options.layout ?? 'one-job', { agent, action, install }) },
+    { path: WORKFLOW_PATH, content: workflowFor(layoutFor(options), { agent, action, install, trigger }) },
   ]
 }
 
@@ -84,11 +106,11 @@ export async function writeInitFiles(
         `proctor action you use, or run \`proctor init --action <owner>/proctor@v1 --force\``,
     )
   }
-  if ((options.layout ?? 'one-job') === 'one-job' && result.written.includes(WORKFLOW_PATH)) {
+  if (layoutFor(options) === 'one-job' && result.written.includes(WORKFLOW_PATH)) {
     result.hints.push(
       `${WORKFLOW_PATH} runs on trusted triggers only (manual runs, pull requests from this repository). ` +
         'For issues, comments or fork pull requests use the two-job layout, where the agent holds no write ' +
-        'token: `proctor init --layout two-job --force`',
+        'token: `proctor init --trigger mention --force` (comments) or `--layout two-job` (fork pull requests)',
     )
   }
   if (repoRoot === null) {

@@ -1,6 +1,6 @@
 // The text of the proctor.yml and the workflow `proctor init` writes, per agent. The workflow is meant to
 // run on GitHub as written: a test validates it against GitHub's workflow schema.
-import { AGENT_SETUPS, type AgentSetup, type InitAgent } from './agents.js'
+import { AGENT_SETUPS, commandFor, type AgentSetup, type InitAgent, type InitTrigger } from './agents.js'
 import { findAgentPreset } from '../agents/presets/index.js'
 
 /**
@@ -14,7 +14,7 @@ function flow(argv: readonly string[]): string {
   return `[${argv.map((arg) => JSON.stringify(arg)).join(', ')}]`
 }
 
-function agentBlock(setup: AgentSetup, agent: InitAgent): string {
+function agentBlock(setup: AgentSetup, agent: InitAgent, trigger: InitTrigger): string {
   const preset = findAgentPreset(agent)
   const lines = ['agent:']
   if (preset) {
@@ -24,15 +24,21 @@ function agentBlock(setup: AgentSetup, agent: InitAgent): string {
       `  preset: ${preset.name}`,
     )
   }
-  if (setup.command) {
+  const command = commandFor(setup, trigger)
+  if (command) {
     lines.push(
       `  # ${setup.title}, headless: ${setup.permissionNote}.`,
-      '  # Edit the task to what the agent should do.',
-      `  command: ${flow(setup.command)}`,
+      trigger === 'pull_request'
+        ? '  # Edit the task to what the agent should do.'
+        : '  # {task} is the task from the comment or label, as ONE argument (never parsed by a shell).',
+      `  command: ${flow(command)}`,
     )
   } else {
     lines.push(
       `  # ${setup.title}: a shell string run by sh (pipes and && work); ${setup.permissionNote}.`,
+      ...(trigger === 'pull_request'
+        ? []
+        : ['  # The task from the comment or label is in $PROCTOR_TASK (quote it: "$PROCTOR_TASK").']),
       `  shell: ${JSON.stringify(setup.shell)}`,
     )
   }
@@ -46,13 +52,13 @@ function agentBlock(setup: AgentSetup, agent: InitAgent): string {
   return lines.join('\n')
 }
 
-export function configTemplate(agent: InitAgent): string {
+export function configTemplate(agent: InitAgent, trigger: InitTrigger = 'pull_request'): string {
   const setup = AGENT_SETUPS[agent]
   return `# yaml-language-server: $schema=${SCHEMA_URL}
 # proctor.yml: what proctor supervises and how. Every key is optional; docs/configuration.md lists them.
 # Check it with: proctor config validate
-${agentBlock(setup, agent)}
-
+${agentBlock(setup, agent, trigger)}
+${triggerBlock(trigger)}
 # The whole session (agent and stop-hook rounds), silence before the agent counts as stuck, and the
 # time it gets to exit after SIGTERM.
 timeouts: { total: 30m, idle: 10m, grace: 5s }
@@ -87,12 +93,24 @@ max_stop_rounds: 3
 `
 }
 
+function triggerBlock(trigger: InitTrigger): string {
+  if (trigger === 'pull_request') return ''
+  return `
+# What gives proctor a task (docs/github.md#a-task-from-a-comment): a comment with "@proctor <task>" or
+# "/proctor <task>" from someone with write access, or the label on an issue or pull request.
+github:
+  trigger: { phrase: ["@proctor", "/proctor"], label: proctor }
+`
+}
+
 export interface WorkflowOptions {
   agent: InitAgent
   /** The `uses:` value, e.g. `acme/proctor@v1`. */
   action: string
   /** How the repository's own dependencies are installed before the session (null: no step). */
   install: 'npm ci' | 'npm install' | null
+  /** What starts a session (default pull_request: the one-job layout's trigger). */
+  trigger?: InitTrigger
 }
 
 export type WorkflowLayout = 'one-job' | 'two-job'
@@ -105,7 +123,7 @@ function secretNote(setup: AgentSetup): string {
 
 /** Checkout (head of the PR when `head`), Node, the repository's dependencies. */
 function setupSteps(options: WorkflowOptions, head: boolean): string[] {
-  const ref = head ? '\n          ref: ${{ github.event.pull_request.head.sha }}' : ''
+  const ref = head ? `\n          ref: ${headRef(options)}` : ''
   const steps = [
     `      - uses: actions/checkout@v5
         with:${ref}
@@ -117,6 +135,16 @@ function setupSteps(options: WorkflowOptions, head: boolean): string[] {
   ]
   if (options.install) steps.push(`      - run: ${options.install}`)
   return steps
+}
+
+/**
+ * The commit the agent starts from: the pull request's head; for a comment on a pull request (whose
+ * payload has no head), GitHub's ref of it; for an issue, the default branch.
+ */
+function headRef(options: WorkflowOptions): string {
+  return (options.trigger ?? 'pull_request') === 'pull_request'
+    ? '${{ github.event.pull_request.head.sha }}'
+    : "${{ github.event.pull_request.head.sha || (github.event.issue.pull_request && format('refs/pull/{0}/head', github.event.issue.number)) || '' }}"
 }
 
 /** The agent CLI's install step and the proctor step with the agent's environment. */
@@ -132,6 +160,7 @@ function agentSteps(options: WorkflowOptions, inputs: readonly string[]): string
   if (setup.secret) env.unshift(`          ${setup.secret}: \${{ secrets.${setup.secret} }}`)
   steps.push(
     `      - name: Agent session under proctor
+        id: proctor
         uses: ${options.action}
         with:
 ${inputs.map((input) => `          ${input}`).join('\n')}` +
@@ -159,8 +188,9 @@ name: proctor
 
 on:
   workflow_dispatch:
+  # Not on every push (each run is a paid agent): add synchronize to the types to run on each one.
   pull_request:
-    types: [opened, synchronize, reopened]
+    types: [opened, reopened]
 
 # Nothing by default; the job asks for what it needs.
 permissions: {}
@@ -199,12 +229,16 @@ ${steps.join('\n')}
  */
 export function twoJobWorkflowTemplate(options: WorkflowOptions): string {
   const setup = AGENT_SETUPS[options.agent]
+  const trigger = options.trigger ?? 'pull_request'
+  const conversation = trigger !== 'pull_request'
   const agent = [
     ...setupSteps(options, true),
     ...agentSteps(options, [
       'mode: run',
       'handoff: true # upload proctor-handoff-<session>; push, comment and check nothing',
-      "github-token: '' # this job needs no token at all",
+      conversation
+        ? "# This job's token is read-only (contents: read): proctor checks the commenter's permission with it\n          # and withholds it from the agent and the hooks."
+        : "github-token: '' # this job needs no token at all",
     ]),
   ]
   const verify = [
@@ -215,44 +249,48 @@ export function twoJobWorkflowTemplate(options: WorkflowOptions): string {
           mode: verify
           artifact-pattern: proctor-handoff-*`,
   ]
+  // A comment or label that gave no task leaves no session: verify and publish have nothing to do.
+  const ran = conversation
+    ? "!cancelled() && needs.agent.outputs.session-id != ''"
+    : "!cancelled() && needs.agent.result != 'skipped'"
   return `# proctor, two-job layout: a supervised ${setup.title} session whose job holds no write token, a verify
 # job that re-runs the gates on its work (also without a write token: the stop hooks run the agent's
 # code), and a publish job that runs none of the agent's code and alone publishes and pushes. The
 # layout for triggers whose text or code anyone can write (issues, comments, pull requests from forks).
-# Written by \`proctor init --agent ${options.agent} --layout two-job\`; docs/action.md#two-job-layout explains it.
+# Written by \`proctor init --agent ${options.agent} ${trigger === 'pull_request' ? '--trigger pull_request --layout two-job' : `--trigger ${trigger}`}\`; docs/action.md#two-job-layout explains it.
 ${secretNote(setup)}#
 # Make proctor / tests (and proctor / policy) required checks: neither the agent nor its code can forge them.
 name: proctor
 
-on:
-  workflow_dispatch:
-  pull_request:
-    types: [opened, synchronize, reopened]
-
+${TRIGGER_EVENTS[trigger]}
 # Nothing by default; each job asks for exactly what it needs.
 permissions: {}
 
 concurrency:
-  group: proctor-\${{ github.event.pull_request.number || github.ref }}
+  group: proctor-\${{ github.event.pull_request.number || github.event.issue.number || github.ref }}
   cancel-in-progress: false
 
 jobs:
-  agent:
-    # Never for a bot (a loop of sessions) or on proctor's own branches.
-    if: >-
-      !endsWith(github.actor, '[bot]') &&
-      !startsWith(github.head_ref, 'proctor/')
+${conversation ? acknowledgeJob(options, trigger) : ''}  agent:
+${
+  conversation
+    ? `    needs: acknowledge
+    if: needs.acknowledge.outputs.task == 'true'`
+    : AGENT_IF[trigger]
+}
     runs-on: ubuntu-latest
     timeout-minutes: 45
     permissions:
-      contents: read # the checkout; no write token exists in this job
+      contents: read # the checkout; no write token exists in this job${
+        conversation ? '\n    outputs:\n      session-id: ${{ steps.proctor.outputs.session-id }}' : ''
+      }
     steps:
 ${agent.join('\n')}
 
   verify:
     needs: agent
     # The agent's failure is a result to report, not a reason to skip the gate.
-    if: \${{ !cancelled() && needs.agent.result != 'skipped' }}
+    if: \${{ ${ran} }}
     runs-on: ubuntu-latest
     timeout-minutes: 20
     permissions:
@@ -263,19 +301,19 @@ ${verify.join('\n')}
   publish:
     needs: [agent, verify]
     # A failed verify job is published too (as failing checks); its conclusion is read from GitHub.
-    if: \${{ !cancelled() && needs.agent.result != 'skipped' }}
+    if: \${{ ${ran} }}
     runs-on: ubuntu-latest
     timeout-minutes: 10
     permissions:
       contents: write # push the checkpoint branch proctor/<session>
-      pull-requests: write # the sticky PR comment
+      pull-requests: write # the sticky PR comment${conversation ? '\n      issues: write # the sticky comment on an issue' : ''}
       checks: write # proctor / <hook> and proctor / policy
       actions: read # the verify job's conclusion, as GitHub recorded it
     steps:
       # No setup, no install: nothing of the agent's runs here.
       - uses: actions/checkout@v5
         with:
-          ref: \${{ github.event.pull_request.head.sha }}
+          ref: ${headRef(options)}
           persist-credentials: false
       - name: Publish the verified results
         uses: ${options.action}
@@ -283,4 +321,82 @@ ${verify.join('\n')}
           mode: publish
           verify-job: verify
 `
+}
+
+/**
+ * The first job for comment and label triggers: no agent, no code of anyone's but proctor's. It decides
+ * whether there is a task and whether its author may give it, and reacts at once.
+ */
+function acknowledgeJob(options: WorkflowOptions, trigger: InitTrigger): string {
+  return `  acknowledge:
+${AGENT_IF[trigger]}
+    runs-on: ubuntu-latest
+    timeout-minutes: 5
+    permissions:
+      contents: read # proctor.yml (github.trigger), from the default branch
+      issues: write # the eyes reaction on an issue's comment
+      pull-requests: write # the eyes reaction on a pull request's comment
+    outputs:
+      task: \${{ steps.proctor.outputs.task }}
+    steps:
+      - uses: actions/checkout@v5
+        with:
+          ref: \${{ github.event.repository.default_branch }}
+          sparse-checkout: proctor.yml
+          sparse-checkout-cone-mode: false
+          persist-credentials: false
+      - name: Is this a task, from someone who may give one?
+        id: proctor
+        uses: ${options.action}
+        with:
+          mode: acknowledge
+
+`
+}
+
+/** The `on:` block per trigger. */
+const TRIGGER_EVENTS: Record<InitTrigger, string> = {
+  mention: `# "@proctor <task>" or "/proctor <task>" in a comment, a review comment or a review's body.
+on:
+  issue_comment:
+    types: [created]
+  pull_request_review_comment:
+    types: [created]
+  pull_request_review:
+    types: [submitted]
+`,
+  label: `# The label "proctor" on an issue or a pull request: its title and body are the task.
+on:
+  issues:
+    types: [labeled]
+  pull_request:
+    types: [labeled]
+`,
+  pull_request: `# Not on every push (each run is a paid agent): add synchronize to the types to run on each one.
+on:
+  workflow_dispatch:
+  pull_request:
+    types: [opened, reopened]
+`,
+}
+
+/**
+ * Saves a runner for what cannot be a task (contains() is a rough, case-insensitive test; proctor decides
+ * exactly, and says why in one log line). Keep the phrases and the label in step with github.trigger in
+ * proctor.yml. Never for a bot (a loop of sessions) or on proctor's own branches.
+ */
+const AGENT_IF: Record<InitTrigger, string> = {
+  mention: `    # The phrases of github.trigger in proctor.yml; proctor checks the commenter's write access.
+    if: >-
+      !endsWith(github.actor, '[bot]') &&
+      (contains(github.event.comment.body, '@proctor') || contains(github.event.comment.body, '/proctor') ||
+      contains(github.event.review.body, '@proctor') || contains(github.event.review.body, '/proctor'))`,
+  label: `    # The label of github.trigger in proctor.yml; proctor checks the permission of who added it.
+    if: >-
+      !endsWith(github.actor, '[bot]') &&
+      github.event.label.name == 'proctor'`,
+  pull_request: `    # Never for a bot (a loop of sessions) or on proctor's own branches.
+    if: >-
+      !endsWith(github.actor, '[bot]') &&
+      !startsWith(github.head_ref, 'proctor/')`,
 }

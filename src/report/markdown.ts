@@ -56,6 +56,15 @@ export interface SessionCommentOptions {
   maxChars?: number
   /** Check runs written so far, linked from the header. */
   checkRuns?: CheckRunLink[]
+  /** The task from a comment or label that started the session, quoted under the header. */
+  task?: TaskNote | null
+}
+
+/** Who asked what, where (src/github/trigger.ts); every part is someone's words, rendered as text. */
+export interface TaskNote {
+  text: string
+  author: string
+  url: string | null
 }
 
 export interface SummaryOptions {
@@ -219,6 +228,13 @@ function heading(ctx: Ctx, running: boolean, checkRuns: CheckRunLink[] = []): st
   const nav = navigation(ctx, checkRuns)
   // <br>: a job summary joins consecutive lines into one paragraph (a comment would keep them apart).
   return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${reason}`
+}
+
+/** The task, quoted: escaped like all report text, so its mentions ping no one and its markup is inert. */
+function taskQuote(ctx: Ctx, task: TaskNote): string {
+  const { s } = ctx
+  const where = task.url ? ` in ${link('this comment', task.url, s)}` : ''
+  return `**Task** from ${s.forMarkdown(`@${task.author}`, 100)}${where}:\n\n> ${s.forMarkdown(task.text, 3000)}`
 }
 
 /** The reviewer's links: the job, each check run, the checkpoint branch with compare and "Create PR". */
@@ -556,6 +572,7 @@ export function renderSessionComment(report: SessionReport, options: SessionComm
   const head = [
     commentMarker(options.key),
     heading(ctx, running, options.checkRuns),
+    options.task ? `\n${taskQuote(ctx, options.task)}` : '',
     running ? `\n${checklist(ctx, runningHooks)}` : '',
   ]
     .filter(Boolean)

@@ -308,29 +308,304 @@ describe('the action on a pull request', () => {
     expect(run.stdout).toContain('file=secrets/key.txt')
     expect(run.stdout).toContain('read-only token')
   })
+})
 
-  it('a comment-triggered run checks the commenter first: without write access the agent never starts', async () => {
-    const server = await startApi({ collaborators: { mallory: 'read' } })
-    const ws = workspace()
-    const payload = examplePayload('issue_comment', 'created') as {
-      issue: Record<string, unknown> & { number: number }
-      comment: { user: { login: string } }
-      repository: { full_name: string; name: string; owner: { login: string } }
-    }
-    payload.issue.number = PR
-    payload.issue.pull_request = { url: `https://api.github.com/repos/acme/widgets/pulls/${PR}` }
-    payload.comment.user.login = 'mallory'
+// The agent of the task tests: records the argv and PROCTOR_TASK* it got, changes one file.
+const TASK_AGENT = `import { writeFileSync } from 'node:fs'
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('PROCTOR_TASK')))
+writeFileSync(process.env.E2E_RECORD, JSON.stringify({ argv: process.argv.slice(2), env }))
+writeFileSync('README.md', '# widgets, fixed\\n')
+console.log('agent: task received')
+`
+const TASK_CONFIG = `agent:
+  command: [node, task-agent.mjs, "{task}"]
+checkpoints:
+  interval: 10m
+  min_interval: 0s
+stop_hooks:
+  - { name: tests, command: [node, -e, "process.exit(0)"] }
+`
+
+interface CommentPayload {
+  action: string
+  issue: Record<string, unknown> & { number: number }
+  comment: { id: number; body: string; html_url: string; user: { login: string; type: string } }
+}
+
+/** An issue_comment (created) on pull request PR, from @octokit/webhooks-examples, by `user`. */
+function commentEvent(body: string, user: { login: string; type?: string } = { login: 'alice' }) {
+  const payload = examplePayload('issue_comment', 'created') as unknown as CommentPayload
+  payload.issue.number = PR
+  payload.issue.pull_request = { url: `https://api.github.com/repos/acme/widgets/pulls/${PR}` }
+  payload.comment.body = body
+  payload.comment.user = { ...payload.comment.user, type: 'User', ...user }
+  payload.comment.html_url = `https://github.com/acme/widgets/pull/${PR}#issuecomment-${payload.comment.id}`
+  return { name: 'issue_comment', payload }
+}
+
+describe('a task from a comment', () => {
+  const taskWorkspace = () => workspace(TASK_CONFIG, { 'task-agent.mjs': TASK_AGENT })
+  const record = (ws: Workspace) => join(ws.files, 'record.json')
+  const recorded = (ws: Workspace) =>
+    JSON.parse(readFileSync(record(ws), 'utf8')) as { argv: string[]; env: Record<string, string> }
+  const taskApi = (headRepo = 'acme/widgets', ws?: Workspace) =>
+    startApi({
+      collaborators: { alice: 'write', mallory: 'read' },
+      pulls: { [PR]: { headSha: ws?.head ?? '0'.repeat(40), headRepo } },
+    })
+
+  it('"@proctor fix the typo in README": the agent gets the task as {task} and PROCTOR_TASK, the comment an eyes reaction, the sticky comment quotes it', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi('acme/widgets', ws)
+    const event = commentEvent('Looks off. @proctor fix the typo in README')
     const run = await runStep({
       entry: 'index',
       cwd: ws.repo.dir,
       apiUrl: server.url,
-      event: { name: 'issue_comment', payload },
-      inputs: { command: 'node agent.mjs' },
+      event,
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(recorded(ws)).toEqual({
+      argv: ['fix the typo in README'],
+      env: {
+        PROCTOR_TASK: 'fix the typo in README',
+        PROCTOR_TASK_AUTHOR: 'alice',
+        PROCTOR_TASK_URL: event.payload.comment.html_url,
+      },
+    })
+    expect(server.state.reactions).toEqual([
+      { on: 'issue', commentId: event.payload.comment.id, content: 'eyes', user: 'github-actions[bot]' },
+    ])
+    // The reaction comes first: before the permission-checked session reports anything.
+    const ops = server.calls.map((c) => c.operationId)
+    expect(ops.indexOf('reactions/create-for-issue-comment')).toBeLessThan(
+      ops.indexOf('issues/create-comment'),
+    )
+    const [comment] = server.state.commentsOn(PR)
+    expect(comment!.body).toContain(
+      '**Task** from @&#8203;alice in [this comment](<' + event.payload.comment.html_url + '>):',
+    )
+    expect(comment!.body).toContain('> fix the typo in README')
+    expect(comment!.body).toContain('/actions/runs/4242')
+    expect(run.stdout).toContain('proctor: task from alice (issue_comment)')
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('shell metacharacters, $(...), backticks, newlines and @mentions arrive byte-exact as one argument; the comment neutralizes them', async () => {
+    const task = [
+      'fix it; rm -rf / && echo $(id) `whoami` $HOME "dq" \'sq\' | tee x > y < z &',
+      'second line {task} $& \\ * ?',
+      'cc @bob @acme/team #12 <img src=x onerror=alert(1)>',
+    ].join('\n')
+    const ws = taskWorkspace()
+    const server = await taskApi('acme/widgets', ws)
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent(`/proctor ${task}`),
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(recorded(ws).argv).toEqual([task])
+    expect(recorded(ws).env.PROCTOR_TASK).toBe(task)
+    expect(ws.repo.exists('x')).toBe(false)
+    const body = server.state.commentsOn(PR)[0]!.body
+    expect(body).not.toMatch(/@(bob|acme)/)
+    expect(body).toContain('@&#8203;bob')
+    expect(body).not.toContain('<img')
+    expect(body).not.toMatch(/(^|[^&])#12/)
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('a comment on an issue (no pull request): the sticky comment goes on the issue; a review comment gets its eyes on the review-comment endpoint', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi('acme/widgets', ws)
+    const event = commentEvent('/proctor write the changelog')
+    delete event.payload.issue.pull_request
+    event.payload.issue.number = 12
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event,
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(recorded(ws).argv).toEqual(['write the changelog'])
+    expect(server.state.commentsOn(12)[0]!.body).toContain('> write the changelog')
+    // No pull request: nothing asked GitHub about a fork.
+    expect(server.count('pulls/get')).toBe(0)
+
+    const review = examplePayload('pull_request_review_comment', 'created') as {
+      comment: { id: number; body: string; user: { login: string; type: string } }
+      pull_request: { number: number; head: { sha: string } }
+    }
+    review.comment.body = '@proctor rename this variable'
+    review.comment.user = { ...review.comment.user, login: 'alice', type: 'User' }
+    const second = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: { name: 'pull_request_review_comment', payload: review },
+      env: { E2E_RECORD: record(ws) },
+      attempt: 2,
+    })
+    expect(second.code, second.stdout + second.stderr).toBe(0)
+    expect(recorded(ws).env.PROCTOR_TASK).toBe('rename this variable')
+    expect(server.state.reactions.at(-1)).toEqual({
+      on: 'review',
+      commentId: review.comment.id,
+      content: 'eyes',
+      user: 'github-actions[bot]',
+    })
+    expect(server.state.commentsOn(review.pull_request.number)[0]!.body).toContain('> rename this variable')
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('the label: the issue title and body are the task; another label (even one shaped like a workflow command) starts nothing', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const payload = examplePayload('issues', 'labeled') as {
+      label: { name: string }
+      issue: { number: number; title: string; body: string | null }
+      sender: { login: string; type: string }
+    }
+    payload.sender = { ...payload.sender, login: 'alice', type: 'User' }
+    payload.issue.title = 'Typo in README'
+    payload.issue.body = 'It says "teh".'
+    payload.label.name = '::warning::forged'
+    const other = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: { name: 'issues', payload },
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(other.code, other.stdout + other.stderr).toBe(0)
+    expect(other.stdout).toContain('proctor: nothing to do: the label')
+    expect(other.stdout.split('\n').some((line) => line.startsWith('::warning::forged'))).toBe(false)
+    expect(server.calls).toEqual([])
+
+    payload.label.name = 'proctor'
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: { name: 'issues', payload },
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(recorded(ws).argv).toEqual(['Typo in README\n\nIt says "teh".'])
+    expect(recorded(ws).env.PROCTOR_TASK_AUTHOR).toBe('alice')
+    expect(server.state.commentsOn(payload.issue.number)[0]!.body).toContain('Typo in README')
+    expect(server.state.reactions).toEqual([])
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it('a comment without the phrase: exit 0, one log line, no agent, not a single GitHub call', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('LGTM, thanks proctor'),
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toContain(
+      'proctor: nothing to do: the comment does not mention "@proctor" or "/proctor"',
+    )
+    expect(existsSync(record(ws))).toBe(false)
+    expect(server.calls).toEqual([])
+    expect(run.summary).toBe('')
+  })
+
+  it('a bot starts nothing: exit 0, no agent, no GitHub write', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('@proctor bump everything', { login: 'renovate[bot]', type: 'Bot' }),
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toContain('renovate[bot] is a bot; bots do not start sessions')
+    expect(existsSync(record(ws))).toBe(false)
+    expect(writes(server)).toEqual([])
+    expect(server.state.reactions).toEqual([])
+  })
+
+  it('a commenter without write access: exit 1, the agent never starts, nothing written to GitHub', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('@proctor delete the tests', { login: 'mallory' }),
+      env: { E2E_RECORD: record(ws) },
     })
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('mallory does not have write access')
-    expect(ws.repo.exists('src/feature.js')).toBe(false)
+    expect(existsSync(record(ws))).toBe(false)
     expect(server.count('repos/get-collaborator-permission-level')).toBe(1)
+    expect(writes(server)).toEqual([])
+  })
+
+  it('mode acknowledge (the first job of proctor init --trigger mention): the reaction and output task=true for a writer; task=false and exit 1 for a reader; no agent either way', async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi()
+    const event = commentEvent('@proctor fix the typo in README')
+    const ok = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event,
+      inputs: { mode: 'acknowledge' },
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0)
+    expect(ok.outputs.task).toBe('true')
+    expect(server.state.reactions).toMatchObject([
+      { on: 'issue', commentId: event.payload.comment.id, content: 'eyes' },
+    ])
+    const refused = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('@proctor fix the typo in README', { login: 'mallory' }),
+      inputs: { mode: 'acknowledge' },
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(refused.code).toBe(1)
+    expect(refused.outputs.task).toBe('false')
+    expect(refused.stdout).toContain('mallory does not have write access')
+    expect(server.state.reactions).toHaveLength(1)
+    expect(existsSync(record(ws))).toBe(false)
+    expect(writes(server).map((c) => c.operationId)).toEqual(['reactions/create-for-issue-comment'])
+    expect(server.validationFailures).toEqual([])
+  })
+
+  it("a task on a fork's pull request in the one-job layout: exit 1, nothing started, the fix named", async () => {
+    const ws = taskWorkspace()
+    const server = await taskApi('mallory/widgets', ws)
+    const run = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: commentEvent('@proctor run the fork code'),
+      env: { E2E_RECORD: record(ws) },
+    })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain(
+      `pull request #${PR} comes from a fork; a task on it needs the two-job layout`,
+    )
+    expect(existsSync(record(ws))).toBe(false)
     expect(writes(server)).toEqual([])
   })
 })

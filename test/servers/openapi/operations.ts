@@ -18,6 +18,9 @@ export const OPERATIONS = [
   'actions/download-artifact',
   // The job's own page for the comment's "job" link (needs actions: read; optional).
   'actions/list-jobs-for-workflow-run-attempt',
+  // A comment that starts a session gets an `eyes` reaction at once (issue or PR comment, review comment).
+  'reactions/create-for-issue-comment',
+  'reactions/create-for-pull-request-review-comment',
 ] as const
 
 export const TRIMMED_SPEC_FILE = 'api.github.com.trimmed.json'

@@ -1,0 +1,50 @@
+// `mode: acknowledge`: the first job of a comment- or label-triggered two-job workflow. It runs none of
+// the agent's code and no agent: it decides whether the event gives proctor a task (the trigger phrase,
+// the label), whether its author may give one (src/action/refuse-task.ts), and answers at once with an
+// `eyes` reaction. Its exit code gates the agent job (`needs: acknowledge`); its `task` output says
+// whether there is anything to do. The agent job checks again: it never trusts this job's word alone.
+import * as core from '@actions/core'
+import { actionClient } from './client.js'
+import { loadActionConfig } from './config.js'
+import type { ActionInputs } from './inputs.js'
+import { refuseTask } from './refuse-task.js'
+import { readEventPayload } from '../github/context.js'
+import { acknowledge } from '../github/reactions.js'
+import { writeOutputs } from '../github/summary.js'
+import { triggerOf } from '../github/trigger.js'
+import { createSanitizer } from '../util/sanitize.js'
+
+export async function runAcknowledge(
+  inputs: ActionInputs,
+  env: Record<string, string | undefined>,
+): Promise<number> {
+  const loaded = await loadActionConfig(inputs, env)
+  if (!loaded) return 2
+  const { config, ctx } = loaded
+  const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
+  const trigger = triggerOf(ctx.eventName, readEventPayload(env.GITHUB_EVENT_PATH), config.github.trigger)
+  if (trigger.kind !== 'task') {
+    core.info(
+      `proctor: nothing to do: ${sanitizer.forLog(trigger.kind === 'ignore' ? trigger.reason : `${ctx.eventName ?? 'this event'} is not a comment or a label`)}`,
+    )
+    writeOutputs({ task: 'false' })
+    return 0
+  }
+  const { task } = trigger
+  const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
+  const refusal = await refuseTask(task, trigger.via, { octokit, ctx, oneJob: false })
+  if (refusal) {
+    const message = `proctor: ${sanitizer.forLog(refusal.message)}; the agent was not started`
+    if (refusal.exitCode === 0) core.notice(message)
+    else core.error(message)
+    writeOutputs({ task: 'false' })
+    return refusal.exitCode
+  }
+  core.info(`proctor: task from ${sanitizer.forLog(task.author)} (${trigger.via}): the agent job may start`)
+  if (task.reactTo)
+    await acknowledge(octokit, ctx.owner, ctx.repo, task.reactTo).catch((error: unknown) =>
+      core.warning(`proctor: could not react to the comment: ${(error as Error).message}`),
+    )
+  writeOutputs({ task: 'true' })
+  return 0
+}

@@ -1,0 +1,56 @@
+// Who may give proctor a task (docs/github.md#who-can-start-a-session): not a bot (a loop of sessions),
+// only someone with write access, and in the one-job layout never on a fork's pull request (the job
+// holds a write token beside the fork's code). The first reason that applies, or null.
+import type { GitHubOctokit } from '../github/client.js'
+import type { ActionsContext } from '../github/context.js'
+import { actorPermission, canTrigger } from '../github/permissions.js'
+import type { Task } from '../github/trigger.js'
+
+export interface Refusal {
+  message: string
+  /** 0: nothing went wrong, nothing was asked of proctor (a bot); 1: someone was turned away. */
+  exitCode: 0 | 1
+}
+
+export async function refuseTask(
+  task: Task,
+  via: string,
+  options: { octokit: GitHubOctokit; ctx: ActionsContext; oneJob: boolean },
+): Promise<Refusal | null> {
+  const { octokit, ctx } = options
+  if (task.authorIsBot)
+    return { message: `${task.author} is a bot; bots do not start sessions (${via})`, exitCode: 0 }
+  const level = await actorPermission(octokit, ctx.owner, ctx.repo, task.author).catch(
+    (error: unknown) => new Error(`could not check ${task.author}'s permission: ${(error as Error).message}`),
+  )
+  if (level instanceof Error) return { message: level.message, exitCode: 1 }
+  if (!canTrigger(level))
+    return { message: `${task.author} does not have write access to ${ctx.owner}/${ctx.repo}`, exitCode: 1 }
+  if (options.oneJob && ctx.pr) {
+    const fork = ctx.pr.headSha !== null ? ctx.pr.fork : await isFork(octokit, ctx, ctx.pr.number)
+    if (fork !== false)
+      return {
+        message:
+          fork === true
+            ? `pull request #${ctx.pr.number} comes from a fork; a task on it needs the two-job layout (proctor init --trigger mention)`
+            : `could not tell whether pull request #${ctx.pr.number} comes from a fork: ${fork}`,
+        exitCode: 1,
+      }
+  }
+  return null
+}
+
+/** A comment's payload does not say where the PR's head lives: GitHub does. A string: why it could not tell. */
+async function isFork(
+  octokit: GitHubOctokit,
+  ctx: ActionsContext,
+  number: number,
+): Promise<boolean | string> {
+  try {
+    const { data } = await octokit.rest.pulls.get({ owner: ctx.owner, repo: ctx.repo, pull_number: number })
+    const head = data.head.repo?.full_name
+    return !head || head.toLowerCase() !== `${ctx.owner}/${ctx.repo}`.toLowerCase()
+  } catch (error) {
+    return (error as Error).message
+  }
+}
