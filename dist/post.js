@@ -1,13 +1,13 @@
 import { g as getState, i as info, s as setSecret, w as warning } from './chunks/core-BEMhgLMH.js';
 const { existsSync, lstatSync } = process.getBuiltinModule("node:fs");
-import { j as ensureStateDir, l as loadConfig, h as defaultConfig, a as readRegularFile, k as checkpointRef } from './chunks/checkpoints-create-DzROPygg.js';
+import { j as ensureStateDir, l as loadConfig, h as defaultConfig, a as readRegularFile, k as checkpointRef } from './chunks/checkpoints-create-962SFfGz.js';
 const { join } = process.getBuiltinModule("node:path");
-import { r as reconcileOrphans } from './chunks/registry-6lFHabeD.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-Bp8MQgT5.js';
+import { r as reconcileOrphans } from './chunks/registry-caN18YUy.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-2mMvt_Y6.js';
 import { p as parseSessionReport } from './chunks/aggregate-BpBGDoRt.js';
 import { R as ReportBuilder } from './chunks/agent-env-BXlKKXmg.js';
-import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, t as tokenRepository, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-Don7A4pD.js';
-import { readActionsContext, linksFor } from './chunks/context-CyjSdGyg.js';
+import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, t as tokenRepository, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-BjeuPFxZ.js';
+import { readActionsContext, linksFor } from './chunks/context-DzEiupI6.js';
 import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
 import './chunks/platform-DawMwuj3.js';
 
@@ -48,7 +48,7 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-FJ5r--ZY.js';
 import './chunks/words-CtdohSJZ.js';
-import './chunks/markdown-SZUey3M_.js';
+import './chunks/markdown-D5-25geG.js';
 import './chunks/agent-exit-dlhdSguX.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
