@@ -1,0 +1,161 @@
+// Findings of the h-trial session (issues 26–28 tried as an attacker and a user against the built CLI).
+// Each test here FAILED on main at b2ecfc4 when it was written: they reproduce what broke, for the lead to
+// fix. Run with `npm run build` first (they drive dist/cli.js).
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import type { SessionReport } from '../../src/report/model.js'
+import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const cli = path.join(root, 'dist/cli.js')
+
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+interface Ran {
+  code: number | null
+  stdout: string
+  stderr: string
+  ms: number
+}
+
+/** The built CLI in `r`, killed (SIGKILL) after `killAfterMs` so a hang is a failed assertion, not a stuck suite. */
+function run(r: TempRepo, args: string[], killAfterMs = 60_000): Promise<Ran> {
+  const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1' }
+  for (const key of Object.keys(env)) if (key.startsWith('GITHUB_') || key === 'CI') delete env[key]
+  const started = Date.now()
+  const child = spawn(process.execPath, [cli, ...args], {
+    cwd: r.dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      clearTimeout(killer)
+      done({ code, stdout, stderr, ms: Date.now() - started })
+    }),
+  )
+}
+
+function onlyReport(r: TempRepo): SessionReport {
+  const sessions = path.join(r.dir, '.proctor/sessions')
+  const [id] = fs.readdirSync(sessions)
+  return JSON.parse(fs.readFileSync(path.join(sessions, id!, 'report.json'), 'utf8')) as SessionReport
+}
+
+describe('trial finding: the one-job push sends whatever refs/proctor/<session> holds', () => {
+  it('an agent that points refs/proctor/<session> at its own commit (a forbidden file in it) does not get it pushed', async () => {
+    const bare = makeTempRepo({ bare: true })
+    cleanups.push(bare.cleanup)
+    const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
+    cleanups.push(r.cleanup)
+    r.write('proctor.yml', 'checkpoints: { push: always }\npolicy: { forbidden_areas: ["secrets/**"] }\n')
+    r.commitAll('config')
+    r.git(['remote', 'add', 'origin', bare.dir])
+    // The agent never writes secrets/key into the worktree: it builds a commit holding it with a private
+    // index and moves proctor's ref there, then does ordinary work so proctor checkpoints and pushes.
+    const agent = [
+      'set -e',
+      'idx=$(mktemp)',
+      'blob=$(printf "AKIAIOSFODNN7EXAMPLE\\n" | git hash-object -w --stdin)',
+      'GIT_INDEX_FILE=$idx git read-tree HEAD',
+      'GIT_INDEX_FILE=$idx git update-index --add --cacheinfo 100644,$blob,secrets/key',
+      'tree=$(GIT_INDEX_FILE=$idx git write-tree)',
+      'forged=$(git commit-tree $tree -p HEAD -m "proctor checkpoint 1 (changes): 1 file")',
+      'git update-ref refs/proctor/$PROCTOR_SESSION_ID $forged',
+      'echo work >> src/a.txt',
+    ].join('\n')
+    const result = await run(r, ['run', '--no-pty', '--', 'sh', '-c', agent])
+    const report = onlyReport(r)
+    // What the remote got, if anything, must be a commit proctor wrote and judged: no secrets/key in it.
+    const branches = bare
+      .git(['for-each-ref', '--format=%(refname)', 'refs/heads/'])
+      .split('\n')
+      .filter(Boolean)
+    for (const branch of branches) {
+      const files = bare.git(['ls-tree', '-r', '--name-only', branch])
+      expect(
+        files,
+        `${branch} on the remote (report.pushed=${JSON.stringify(report.pushed)})\n${result.stderr}`,
+      ).not.toContain('secrets/key')
+    }
+  }, 90_000)
+})
+
+describe('trial finding: a whole-tree restore rewrites files the agent never touched', () => {
+  it('with core.autocrlf=true, restore <session>@0 leaves an untouched LF file byte-identical', async () => {
+    const r = makeTempRepo({
+      files: { 'README.md': '# test\n', 'untouched.txt': 'one\ntwo\n', 'src/a.txt': 'a\n' },
+    })
+    cleanups.push(r.cleanup)
+    r.commitAll('init')
+    // The user turns autocrlf on after checking out LF files (or has files written by an LF tool): git
+    // leaves them as they are until something checks them out again.
+    r.git(['config', 'core.autocrlf', 'true'])
+    r.write('notes.txt', "the user's untracked notes\n") // a dirty tree, so there is a checkpoint 0
+    const before = fs.readFileSync(path.join(r.dir, 'untouched.txt'))
+    const ran = await run(r, ['run', '--no-pty', '--', 'sh', '-c', 'echo agent >> src/a.txt'])
+    expect(ran.code, ran.stderr).toBe(0)
+    const session = onlyReport(r).session_id
+    const restored = await run(r, ['checkpoints', 'restore', `${session}@0`])
+    expect(restored.code, restored.stderr).toBe(0)
+    // A file nobody changed since checkpoint 0 is not rewritten (before: it became "one\r\ntwo\r\n")…
+    expect(fs.readFileSync(path.join(r.dir, 'untouched.txt')).equals(before)).toBe(true)
+    // …and the agent's edit is undone to the bytes the user had (before: "a\r\n").
+    expect(r.read('src/a.txt')).toBe('a\n')
+  }, 90_000)
+
+  it('restore <session>@0 does not rewrite (new mtime) a file that is the same in the worktree and the checkpoint', async () => {
+    const r = makeTempRepo({
+      files: { 'README.md': '# test\n', 'untouched.txt': 'one\n', 'src/a.txt': 'a\n' },
+    })
+    cleanups.push(r.cleanup)
+    r.commitAll('init')
+    r.write('notes.txt', 'notes\n')
+    const old = new Date(Date.now() - 3600_000)
+    fs.utimesSync(path.join(r.dir, 'untouched.txt'), old, old)
+    const ran = await run(r, ['run', '--no-pty', '--', 'sh', '-c', 'echo agent >> src/a.txt'])
+    expect(ran.code, ran.stderr).toBe(0)
+    const session = onlyReport(r).session_id
+    const restored = await run(r, ['checkpoints', 'restore', `${session}@0`])
+    expect(restored.code, restored.stderr).toBe(0)
+    // Editors and build tools see a rewritten file as changed; the docs promise an untouched path is never
+    // overwritten. Before: the restore wrote every file of the tree ("restored 4 file(s)").
+    expect(fs.statSync(path.join(r.dir, 'untouched.txt')).mtimeMs).toBe(old.getTime())
+  }, 90_000)
+})
+
+describe('trial finding: git config includes a FIFO the agent planted', () => {
+  it('proctor run --timeout 5s ends (with a report) although .git/config includes a FIFO', async () => {
+    const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
+    cleanups.push(r.cleanup)
+    const dir = tempDir('proctor-trial-fifo-')
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }))
+    const fifo = path.join(dir, 'include')
+    // A git still blocked in open() after proctor is killed gets its EOF here, so it does not outlive the test.
+    cleanups.push(() => {
+      try {
+        fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK))
+      } catch {
+        // no reader left: nothing is blocked
+      }
+    })
+    const agent = `mkfifo ${fifo} && git config include.path ${fifo} && echo work >> src/a.txt`
+    const result = await run(r, ['run', '--no-pty', '--timeout', '5s', '--', 'sh', '-c', agent], 45_000)
+    // Before: proctor's `git config --file .git/config --no-includes --list` (its tamper check) blocked in
+    // open() of the FIFO (git's own startup still reads includes) forever: nothing printed, no report.
+    expect(result.ms, result.stderr).toBeLessThan(40_000)
+    expect(fs.existsSync(path.join(r.dir, '.proctor/sessions'))).toBe(true)
+    expect(onlyReport(r).verdict).not.toBe('allow')
+  }, 60_000)
+})
