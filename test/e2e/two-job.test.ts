@@ -741,6 +741,35 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     ).not.toContain(carrier)
   })
 
+  it('TRIAL: a handoff whose report.json names a hostile session id (newlines, workflow commands, escapes) forges no log command', async () => {
+    const { service, server, jobs } = await startServers()
+    const repo = repository()
+    const agent = await agentJob(service, server, repo, { agent: 'fine' })
+    expect(agent.run.code, log(agent.run)).toBe(0)
+    const { files } = handoffOf(service, RUN)
+    const report = JSON.parse(files.get('report.json')!.toString('utf8')) as { session_id: string }
+    report.session_id =
+      'x\n::error title=forged::pwned\n::add-mask::ghs_\n\u001b]0;t\u0007::set-output name=verdict::allow'
+    service.store.seed(RUN + 6, 'proctor-handoff-evil', {
+      files: {
+        'report.json': JSON.stringify(report),
+        'checkpoints.bundle': files.get('checkpoints.bundle')!,
+      },
+    })
+    const verify = await verifyJob(service, server, jobs, repo, { runId: RUN + 6 })
+    const publish = await publishJob(service, server, repo, { runId: RUN + 6 })
+    for (const run of [verify, publish]) {
+      expect(run.code, log(run)).toBe(1)
+      expect(log(run)).toContain('names an invalid session id')
+      const lines = log(run).split('\n')
+      expect(lines.filter((l) => /^::(error title=forged|add-mask::ghs_$|set-output)/.test(l))).toEqual([])
+      expect(log(run)).not.toContain('\u001b]0;')
+    }
+    for (const check of server.state.checkRunsNamed('proctor / tests'))
+      expect(JSON.stringify(check.output)).not.toContain('\\u001b')
+    expect(server.validationFailures).toEqual([])
+  })
+
   it('a missing or tampered handoff is a failing check that says why, never a green one', async () => {
     const { service, server, jobs } = await startServers()
     const repo = repository()
