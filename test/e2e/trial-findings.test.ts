@@ -92,6 +92,48 @@ describe('trial finding: the one-job push sends whatever refs/proctor/<session> 
   }, 90_000)
 })
 
+describe('trial finding: a daemon the agent leaves behind (setsid) swaps the ref between the last checkpoint and the push', () => {
+  it('verdict allow, and the remote branch is exactly the last checkpoint proctor judged (report.pushed.sha among the checkpoints)', async () => {
+    const bare = makeTempRepo({ bare: true })
+    cleanups.push(bare.cleanup)
+    const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
+    cleanups.push(r.cleanup)
+    r.write('proctor.yml', 'checkpoints: { push: always }\npolicy: { forbidden_areas: ["secrets/**"] }\n')
+    r.commitAll('config')
+    r.git(['remote', 'add', 'origin', bare.dir])
+    const forge = path.join(r.dir, '.git', 'forge.sh')
+    // Waits for proctor's checkpoint, then moves the ref (compare-and-swap on it) to a child holding a key.
+    fs.writeFileSync(
+      forge,
+      [
+        'S=$1; i=0',
+        'while [ $i -lt 2000 ]; do',
+        '  if T=$(git rev-parse -q --verify refs/proctor/$S); then',
+        '    idx=$(mktemp); GIT_INDEX_FILE=$idx git read-tree $T',
+        '    blob=$(echo AKIAIOSFODNN7EXAMPLE | git hash-object -w --stdin)',
+        '    GIT_INDEX_FILE=$idx git update-index --add --cacheinfo 100644,$blob,secrets/key',
+        '    F=$(git commit-tree $(GIT_INDEX_FILE=$idx git write-tree) -p $T -m "proctor checkpoint 2 (final): 1 file")',
+        '    git update-ref refs/proctor/$S $F $T; exit 0',
+        '  fi',
+        '  sleep 0.005; i=$((i+1))',
+        'done',
+      ].join('\n'),
+    )
+    const agent = `echo work >> src/a.txt; setsid sh ${forge} "$PROCTOR_SESSION_ID" </dev/null >/dev/null 2>&1 & sleep 0.2`
+    const result = await run(r, ['run', '--no-pty', '--', 'sh', '-c', agent])
+    const report = onlyReport(r)
+    const judged = report.checkpoints.map((c) => c.sha)
+    if (report.pushed?.ok) expect(judged, result.stderr).toContain(report.pushed.sha)
+    for (const branch of bare
+      .git(['for-each-ref', '--format=%(refname)', 'refs/heads/'])
+      .split('\n')
+      .filter(Boolean))
+      expect(bare.git(['ls-tree', '-r', '--name-only', branch]), `verdict ${report.verdict}`).not.toContain(
+        'secrets/key',
+      )
+  }, 90_000)
+})
+
 describe('trial finding: a whole-tree restore rewrites files the agent never touched', () => {
   it('with core.autocrlf=true, restore <session>@0 leaves an untouched LF file byte-identical', async () => {
     const r = makeTempRepo({
