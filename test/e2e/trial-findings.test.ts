@@ -177,6 +177,27 @@ describe('trial finding: a whole-tree restore rewrites files the agent never tou
   }, 90_000)
 })
 
+describe('trial finding: restore <session>@0 deletes a user file that was there at the baseline', () => {
+  it('an untracked file over checkpoints.max_file_size the user had is kept by restore @0', async () => {
+    const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
+    cleanups.push(r.cleanup)
+    r.write('proctor.yml', 'checkpoints: { max_file_size: 1KiB }\n')
+    r.commitAll('config')
+    const data = Buffer.alloc(4096, 7)
+    r.write('data.bin', data) // the user's dataset: too big for a checkpoint, so checkpoint 0 skips it
+    r.write('notes.txt', 'notes\n') // and other uncommitted work, so there is a checkpoint 0
+    const ran = await run(r, ['run', '--no-pty', '--', 'sh', '-c', 'echo agent >> src/a.txt'])
+    expect(ran.code, ran.stderr).toBe(0)
+    const session = onlyReport(r).session_id
+    const restored = await run(r, ['checkpoints', 'restore', `${session}@0`])
+    expect(restored.code, restored.stderr).toBe(0)
+    // Before: exit 0 and "deleted (added after the checkpoint): data.bin" (only the undo brought it back).
+    expect(restored.stdout + restored.stderr).not.toMatch(/deleted.*data\.bin/)
+    expect(r.exists('data.bin')).toBe(true)
+    expect(fs.readFileSync(path.join(r.dir, 'data.bin')).equals(data)).toBe(true)
+  }, 90_000)
+})
+
 describe('trial finding: git config includes a FIFO the agent planted', () => {
   it('proctor run --timeout 5s ends (with a report) although .git/config includes a FIFO', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
