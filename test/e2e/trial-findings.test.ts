@@ -198,6 +198,24 @@ describe('trial finding: restore <session>@0 deletes a user file that was there 
   }, 90_000)
 })
 
+describe('trial finding: a sparse checkout’s files outside the cone are recorded as deleted', () => {
+  it('checkpoint 0 and the final checkpoint keep d2/b.txt, which sparse-checkout left out of the worktree', async () => {
+    const r = makeTempRepo({ files: { 'README.md': '# test\n', 'd1/a.txt': 'a\n', 'd2/b.txt': 'b\n' } })
+    cleanups.push(r.cleanup)
+    r.git(['sparse-checkout', 'set', 'd1'])
+    expect(r.exists('d2/b.txt')).toBe(false)
+    r.write('notes.txt', 'notes\n') // the user's uncommitted work: a checkpoint 0 is written
+    const ran = await run(r, ['run', '--no-pty', '--', 'sh', '-c', 'echo agent >> d1/a.txt'])
+    expect(ran.code, ran.stderr).toBe(0)
+    const report = onlyReport(r)
+    // Before: checkpoint 0 was "D d2/b.txt" (and counted as the user's change), so the pushed branch
+    // deletes everything outside the cone.
+    expect(report.baseline?.pre_existing).toEqual(['notes.txt'])
+    for (const c of report.checkpoints)
+      expect(r.git(['ls-tree', '-r', '--name-only', c.sha])).toContain('d2/b.txt')
+  }, 90_000)
+})
+
 describe('trial finding: git config includes a FIFO the agent planted', () => {
   it('proctor run --timeout 5s ends (with a report) although .git/config includes a FIFO', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
