@@ -216,6 +216,27 @@ describe('trial finding: a sparse checkout’s files outside the cone are record
   }, 90_000)
 })
 
+describe('trial finding: checkpoints restore prints the agent’s file names raw', () => {
+  it('a file name with a newline and an OSC 52 (clipboard) escape reaches the terminal neutralized', async () => {
+    const r = makeTempRepo({ files: { 'README.md': '# test\n' } })
+    cleanups.push(r.cleanup)
+    r.write('notes.txt', 'notes\n')
+    const name = 'evil\nrestored 0 file(s)\u001b]52;c;cm0gLXJmIH4=\u0007.txt'
+    const agent = `printf x > "$(printf 'evil\\nrestored 0 file(s)\\033]52;c;cm0gLXJmIH4=\\007.txt')"`
+    const ran = await run(r, ['run', '--no-pty', '--', 'sh', '-c', agent])
+    expect(ran.code, ran.stderr).not.toBeNull()
+    expect(fs.existsSync(path.join(r.dir, name))).toBe(true)
+    const session = onlyReport(r).session_id
+    const restored = await run(r, ['checkpoints', 'restore', `${session}@0`])
+    expect(restored.code, restored.stderr).toBe(0)
+    // Before: "deleted (added after the checkpoint): evil\nrestored 0 file(s)\e]52;c;…\a.txt" as is.
+    expect(restored.stdout + restored.stderr).not.toContain('\u001b')
+    expect((restored.stdout + restored.stderr).split('\n')).not.toContain(
+      'restored 0 file(s)\u001b]52;c;cm0gLXJmIH4=\u0007.txt',
+    )
+  }, 90_000)
+})
+
 describe('trial finding: git config includes a FIFO the agent planted', () => {
   it('proctor run --timeout 5s ends (with a report) although .git/config includes a FIFO', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
@@ -254,7 +275,7 @@ describe('trial finding: more FIFOs the agent plants where proctor (not only its
   for (const [where, agent] of cases) {
     it(`proctor run --timeout 5s ends with a report when the agent makes ${where} a FIFO`, async () => {
       const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
-      cleanups.push(r.cleanup)
+      cleanups.push(r.cleanup, () => releaseFifos(r.dir))
       const result = await run(r, ['run', '--no-pty', '--timeout', '5s', '--', 'sh', '-c', agent], 40_000)
       expect(result.ms, result.stderr).toBeLessThan(35_000)
       expect(onlyReport(r).verdict).not.toBe('allow')
@@ -354,3 +375,17 @@ describe('trial finding: a resumed session judges the user’s edits made betwee
     ).not.toContain('protected/p.txt')
   }, 90_000)
 })
+
+/** Gives every reader still blocked on a FIFO under `dir` its EOF, so no git outlives the test. */
+function releaseFifos(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFIFO()) continue
+    try {
+      fs.closeSync(
+        fs.openSync(path.join(entry.parentPath, entry.name), fs.constants.O_WRONLY | fs.constants.O_NONBLOCK),
+      )
+    } catch {
+      // no reader: nothing is blocked on it
+    }
+  }
+}
