@@ -237,6 +237,24 @@ describe('trial finding: checkpoints restore prints the agent’s file names raw
   }, 90_000)
 })
 
+describe('trial finding: the session summary prints a file name raw in the stop-hook line', () => {
+  it('an OSC 0 (window title) in a file name the agent adds is neutralized in proctor run’s output', async () => {
+    const r = makeTempRepo({ files: { 'README.md': '# test\n' } })
+    cleanups.push(r.cleanup)
+    const ran = await run(r, [
+      'run',
+      '--no-pty',
+      '--',
+      'sh',
+      '-c',
+      `printf z > "$(printf 'x\\033]0;TITLE\\007.txt')"`,
+    ])
+    expect(ran.code).toBe(1) // unsafe_path: error
+    // Before: "[1] blocked    policy (0ms) — 1 unresolved error/critical violation(s): x\e]0;TITLE\a.txt".
+    expect(ran.stdout + ran.stderr).not.toContain('\u001b')
+  }, 90_000)
+})
+
 describe('trial finding: git config includes a FIFO the agent planted', () => {
   it('proctor run --timeout 5s ends (with a report) although .git/config includes a FIFO', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
