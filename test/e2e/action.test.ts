@@ -966,6 +966,89 @@ describe('cancellation', () => {
     expect(server.validationFailures).toEqual([])
   })
 
+  // Trial finding (fails on main at b2ecfc4): the post step trusts a report.json the agent wrote before it
+  // SIGKILLed main, and publishes its verdict as the required checks.
+  it('TRIAL FINDING: an agent that writes its own report.json (all hooks allow) and SIGKILLs main gets no green check from the post step', async () => {
+    const server = await startApi()
+    const failing = CONFIG.replace(
+      'command: [node, -e, "process.exit(0)"]',
+      'command: [node, -e, "process.exit(1)"]',
+    )
+    const ws = workspace(failing)
+    // A report of the shape proctor writes, claiming what the agent wants: completed, allow, hooks passed.
+    const forged = {
+      schema: 1,
+      session_id: SESSION,
+      status: 'completed',
+      verdict: 'allow',
+      exit_code: 0,
+      signal: null,
+      agent: { exit_code: 0, signal: null },
+      reason: null,
+      started_at: new Date().toISOString(),
+      ended_at: new Date().toISOString(),
+      duration_ms: 1000,
+      command: ['node', 'agent.mjs'],
+      cwd: ws.repo.dir,
+      mode: 'pty',
+      events: [],
+      checkpoints: [],
+      violations: [],
+      stop_hooks: [
+        { name: 'tests', verdict: 'allow', reason: null, exit_code: 0, duration_ms: 5, round: 1 },
+        { name: 'lint', verdict: 'allow', reason: null, exit_code: 0, duration_ms: 5, round: 1 },
+      ],
+      rounds: 1,
+      pushed: null,
+      transcript: { path: 'transcript.log', bytes: 0, capped: false },
+      output_tail: '',
+    }
+    writeFileSync(join(ws.files, 'forged.json'), JSON.stringify(forged))
+    // The agent: breaks things, plants the report, then SIGKILLs the action's main process (its ancestor).
+    writeFileSync(
+      join(ws.files, 'kill.mjs'),
+      `import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs'
+mkdirSync('secrets', { recursive: true })
+writeFileSync('secrets/key.txt', 'AKIAIOSFODNN7EXAMPLE\\n')
+const dir = '.proctor/sessions/' + process.env.PROCTOR_SESSION_ID
+mkdirSync(dir, { recursive: true })
+copyFileSync(${JSON.stringify(join(ws.files, 'forged.json'))}, dir + '/report.json')
+let pid = process.ppid
+while (pid > 1) {
+  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
+  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
+  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
+}
+setInterval(() => {}, 1000)
+`,
+    )
+    const main = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: `node ${join(ws.files, 'kill.mjs')}` },
+    })
+    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: `node ${join(ws.files, 'kill.mjs')}` },
+      state: main.state,
+    })
+    const conclusions = Object.fromEntries(
+      ['proctor / tests', 'proctor / lint', 'proctor / policy'].map((name) => [
+        name,
+        server.state.checkRunsNamed(name).map((c) => c.conclusion),
+      ]),
+    )
+    // The tests hook exits 1 and secrets/key.txt is forbidden: nothing may be green.
+    for (const [name, list] of Object.entries(conclusions))
+      expect(list, `${name}: ${JSON.stringify(conclusions)}\n${post.stdout}`).not.toContain('success')
+  })
+
   it('main killed by SIGKILL during a stop hook: the post step completes the open check run as cancelled', async () => {
     const server = await startApi()
     const ws = workspace(CONFIG.replace('command: [node, lint.mjs]', 'command: [node, hang.mjs]'))

@@ -692,6 +692,84 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     expect(server.validationFailures).toEqual([])
   })
 
+  // Trial finding (fails on main at b2ecfc4): publish judges only checked-out commit → tip, but pushes the
+  // whole chain, so a forbidden file added in one checkpoint and deleted in the next reaches the remote.
+  it('TRIAL FINDING: a forbidden secrets/key in an intermediate checkpoint (deleted again at the tip) is never pushed', async () => {
+    const { service, server, jobs } = await startServers()
+    const repo = repository(STRICT)
+    const agent = await agentJob(service, server, repo, { agent: 'fine' })
+    expect(agent.run.code, log(agent.run)).toBe(0)
+    const session = agent.run.outputs['session-id']!
+    const ref = `refs/proctor/${session}`
+    const sh = (args: string[]) =>
+      execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
+    sh(['checkout', '-q', '-f', '--detach', ref])
+    mkdirSync(join(agent.dir, 'secrets'))
+    writeFileSync(join(agent.dir, 'secrets/key'), 'PRIVATE-KEY-MATERIAL\n')
+    sh(['add', '-f', 'secrets/key'])
+    sh(['commit', '-q', '-m', 'checkpoint 98'])
+    const carrier = sh(['rev-parse', 'HEAD'])
+    sh(['rm', '-q', 'secrets/key'])
+    sh(['commit', '-q', '-m', 'checkpoint 99'])
+    const tip = sh(['rev-parse', 'HEAD'])
+    sh(['update-ref', ref, tip])
+    const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
+    sh(['bundle', 'create', '-q', bundle, ref, `^${repo.head}`])
+    const report = JSON.parse(handoffOf(service, RUN).files.get('report.json')!.toString('utf8')) as {
+      checkpoints: Array<{ sha: string; seq: number }>
+    }
+    report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: tip, seq: 99 })
+    service.store.seed(RUN + 5, `proctor-handoff-${session}`, {
+      files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
+    })
+    service.store.seed(RUN + 5, `proctor-verify-${RUN + 5}-1`, {
+      files: { 'verify.json': forgedVerifyResults(session, tip) },
+    })
+    recordJob(jobs, 'verify', 0, RUN + 5)
+
+    const publish = await publishJob(service, server, repo, { runId: RUN + 5 })
+    const pushed = repo.remoteSha(`refs/heads/proctor/${session}`)
+    // Whatever publish concluded, the forbidden content must not be on the remote.
+    const reachable = pushed
+      ? execFileSync('git', ['--git-dir', join(gitRoot, `widgets-${repoCount}.git`), 'rev-list', pushed], {
+          encoding: 'utf8',
+        })
+      : ''
+    expect(
+      reachable.split('\n'),
+      `publish exit ${publish.code}; pushed ${pushed}\n${log(publish)}`,
+    ).not.toContain(carrier)
+  })
+
+  it('TRIAL: a handoff whose report.json names a hostile session id (newlines, workflow commands, escapes) forges no log command', async () => {
+    const { service, server, jobs } = await startServers()
+    const repo = repository()
+    const agent = await agentJob(service, server, repo, { agent: 'fine' })
+    expect(agent.run.code, log(agent.run)).toBe(0)
+    const { files } = handoffOf(service, RUN)
+    const report = JSON.parse(files.get('report.json')!.toString('utf8')) as { session_id: string }
+    report.session_id =
+      'x\n::error title=forged::pwned\n::add-mask::ghs_\n\u001b]0;t\u0007::set-output name=verdict::allow'
+    service.store.seed(RUN + 6, 'proctor-handoff-evil', {
+      files: {
+        'report.json': JSON.stringify(report),
+        'checkpoints.bundle': files.get('checkpoints.bundle')!,
+      },
+    })
+    const verify = await verifyJob(service, server, jobs, repo, { runId: RUN + 6 })
+    const publish = await publishJob(service, server, repo, { runId: RUN + 6 })
+    for (const run of [verify, publish]) {
+      expect(run.code, log(run)).toBe(1)
+      expect(log(run)).toContain('names an invalid session id')
+      const lines = log(run).split('\n')
+      expect(lines.filter((l) => /^::(error title=forged|add-mask::ghs_$|set-output)/.test(l))).toEqual([])
+      expect(log(run)).not.toContain('\u001b]0;')
+    }
+    for (const check of server.state.checkRunsNamed('proctor / tests'))
+      expect(JSON.stringify(check.output)).not.toContain('\\u001b')
+    expect(server.validationFailures).toEqual([])
+  })
+
   it('a missing or tampered handoff is a failing check that says why, never a green one', async () => {
     const { service, server, jobs } = await startServers()
     const repo = repository()
