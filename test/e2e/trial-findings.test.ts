@@ -352,49 +352,6 @@ function runWith(r: TempRepo, args: string[], env: NodeJS.ProcessEnv): Promise<R
   )
 }
 
-describe('trial finding: a resumed session judges the user’s edits made between its runs as the agent’s', () => {
-  it('proctor run --session s1 twice: the user’s edit of a protected file in between is not a violation and is not reverted', async () => {
-    const r = makeTempRepo({
-      files: { 'README.md': '# test\n', 'protected/p.txt': 'prot\n', 'src/a.txt': 'a\n' },
-    })
-    cleanups.push(r.cleanup)
-    r.write(
-      'proctor.yml',
-      'policy:\n  protected_areas: ["protected/**"]\n  revert_on_violation: true\n  violation_severity: critical\n',
-    )
-    r.commitAll('config')
-    const first = await run(r, [
-      'run',
-      '--no-pty',
-      '--session',
-      's1',
-      '--',
-      'sh',
-      '-c',
-      'echo one >> src/a.txt',
-    ])
-    expect(first.code, first.stderr).toBe(0)
-    // The user, not the agent, edits the protected file before continuing the session.
-    r.write('protected/p.txt', 'prot\nthe user’s own edit\n')
-    const second = await run(r, [
-      'run',
-      '--no-pty',
-      '--session',
-      's1',
-      '--',
-      'sh',
-      '-c',
-      'echo two >> src/a.txt',
-    ])
-    expect(r.read('protected/p.txt')).toBe('prot\nthe user’s own edit\n')
-    expect(
-      onlyReport(r).violations.map((v) => v.file),
-      second.stderr,
-    ).not.toContain('protected/p.txt')
-  }, 90_000)
-})
-
-/** Gives every reader still blocked on a FIFO under `dir` its EOF, so no git outlives the test. */
 function releaseFifos(dir: string): void {
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFIFO()) continue
