@@ -13,6 +13,7 @@ import path from 'node:path'
 
 import type { Git } from '../git/runner.js'
 import { globalConfigFiles, readGitDirs } from '../git/on-disk.js'
+import { readRegularFile } from '../util/safe-file.js'
 
 /**
  * Keys whose value makes git run a program, read other config, hand out credentials or send a fetch or
@@ -240,6 +241,9 @@ export class GitMachinery {
   }
 }
 
+/** More than any config file or hook holds; a larger one reads as changed. */
+const MACHINERY_MAX_BYTES = 16 * 1024 * 1024
+
 function readState(file: string): RecordedFile | null {
   let stat: fs.Stats
   try {
@@ -251,7 +255,8 @@ function readState(file: string): RecordedFile | null {
     return { data: Buffer.from(fs.readlinkSync(file), 'utf8'), mode: 0, symlink: true }
   if (!stat.isFile()) return null
   try {
-    return { data: fs.readFileSync(file), mode: stat.mode, symlink: false }
+    // Non-blocking: swapped for a FIFO since the lstat, it reads as changed instead of holding proctor.
+    return { data: readRegularFile(file, MACHINERY_MAX_BYTES), mode: stat.mode, symlink: false }
   } catch {
     return { data: Buffer.alloc(0), mode: stat.mode, symlink: false }
   }

@@ -943,7 +943,8 @@ export class CheckpointStore {
     const key = `${stat.size}:${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}`
     if (this.withheldVerified.get(p) === key) return true
     try {
-      const content = fs.readFileSync(path.join(this.root, p))
+      // Non-blocking and capped at the size just seen: swapped for a FIFO, or grown, it is not unchanged.
+      const content = readRegularFile(path.join(this.root, p), stat.size)
       // Not imported at the top: a session opens its store before the spawn, and node:crypto costs it there.
       const { createHash } = process.getBuiltinModule('node:crypto')
       const hash = createHash(kept.length === 64 ? 'sha256' : 'sha1')

@@ -6,8 +6,13 @@
 //
 // So the config git reads is proctor's, race-free:
 // - every call: GIT_CONFIG_NOSYSTEM=1 and GIT_CONFIG_GLOBAL=<proctor's file>, which holds only keys that
-//   never name a program (identity, line endings, ignore files, safe.directory...), copied once from the
-//   user's config at the runner's first call — in a session, before the agent starts.
+//   never name a program (identity, line endings, safe.directory...), copied once from the user's config at
+//   the runner's first call — in a session, before the agent starts.
+// - the user's global ignore and attributes files (core.excludesFile and core.attributesFile, or git's
+//   defaults $XDG_CONFIG_HOME/git/ignore and .../attributes when unset) are files git reads live, outside
+//   the repository: an agent writing `secrets/` there would hide its files from every checkpoint and the
+//   policy. They are copied into the private directory at the same moment, and proctor's config names the
+//   copies (/dev/null when there was none), so what is ignored stays what it was when the session started.
 // - commands that read the worktree (add, status, ls-files, check-ignore, hash-object...) or talk to a remote
 //   (push, fetch, ls-remote) run with GIT_DIR = a "shadow" git dir proctor made in a private temporary
 //   directory: its `config` holds the repository format only, it has no hooks, its refs and packed-refs are
@@ -27,6 +32,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
+import { FileError, readRegularFile } from '../util/safe-file.js'
 import { readGitDirs } from './on-disk.js'
 
 /**
@@ -111,15 +117,31 @@ const cleanups: string[] = []
 /** Runs one git with the user's own config (the isolation's reads): the runner's runGit or runGitSync. */
 export type RawRun = (args: string[], okExitCodes?: number[]) => Promise<string>
 
+/** A variable of the environment git runs with (HOME, XDG_CONFIG_HOME). */
+export type EnvLookup = (key: string) => string | undefined
+
+/** The global files copied at the start: the config key naming each, and git's default under XDG. */
+const SNAPSHOT_FILES = [
+  { key: 'core.excludesfile', name: 'ignore' },
+  { key: 'core.attributesfile', name: 'attributes' },
+] as const
+
+/** The most of a global ignore or attributes file proctor copies (they are lists of patterns). */
+const SNAPSHOT_MAX_BYTES = 16 * 1024 * 1024
+
 /**
  * The isolation of the repository whose worktree holds `cwd`, read now (in a session: the runner's first
  * call, before the agent starts); null for a bare repository or outside one (no worktree to hash). It fails
  * closed: when it cannot be made (the config cannot be read, no private directory), it rejects, and so does
  * every call that needed it, rather than run with the repository's config.
  */
-export async function makeIsolation(cwd: string, run: RawRun): Promise<Isolation | null> {
+export async function makeIsolation(
+  cwd: string,
+  run: RawRun,
+  env: EnvLookup = (key) => process.env[key],
+): Promise<Isolation | null> {
   try {
-    return await isolate(cwd, run, readGitDirs(cwd))
+    return await isolate(cwd, run, env, readGitDirs(cwd))
   } catch (error) {
     throw new Error(`could not set up proctor's own git config: ${(error as Error).message}`, {
       cause: error,
@@ -130,6 +152,7 @@ export async function makeIsolation(cwd: string, run: RawRun): Promise<Isolation
 async function isolate(
   cwd: string,
   run: RawRun,
+  env: EnvLookup,
   known: { gitDir: string; commonDir: string } | null,
 ): Promise<Isolation | null> {
   // One listing of the user's config, from every scope with includes, before the agent can change it.
@@ -171,10 +194,18 @@ async function isolate(
     fs.symlinkSync(target, path.join(shadowDir, name))
   }
   const globalFile = path.join(dir, 'global')
-  fs.writeFileSync(
-    globalFile,
-    configText(entries.filter((e) => TRUSTED_KEY.test(e.key) && e.scope !== 'command')),
-  )
+  const trusted = entries.filter((e) => TRUSTED_KEY.test(e.key) && e.scope !== 'command')
+  for (const { key, name } of SNAPSHOT_FILES) {
+    const source = await snapshotSource(entries, key, name, dirs.workTree, env, run)
+    const content = source === null ? null : readSnapshot(source)
+    let copy: string = os.devNull
+    if (content !== null) {
+      copy = path.join(dir, name)
+      fs.writeFileSync(copy, content, { mode: 0o600 })
+    }
+    trusted.push({ scope: 'global', key, value: copy })
+  }
+  fs.writeFileSync(globalFile, configText(trusted))
   const isolation: Isolation = {
     shadowDir,
     globalFile,
@@ -212,6 +243,57 @@ export function isolatedEnv(
     env.GIT_INDEX_FILE ??= path.join(isolation.gitDir, 'index')
   }
   return env
+}
+
+/**
+ * The file git would read for `key` (core.excludesFile or core.attributesFile) with the config as listed:
+ * the last value from any scope git reads (as git takes it), `~/` and `~user/` expanded as git does and a
+ * relative path taken from the worktree's top level (where git runs); unset, git's default
+ * $XDG_CONFIG_HOME/git/<name> (or ~/.config/git/<name>). Null when there is none to read (no HOME).
+ */
+async function snapshotSource(
+  entries: readonly ConfigEntry[],
+  key: string,
+  name: string,
+  workTree: string,
+  env: EnvLookup,
+  run: RawRun,
+): Promise<string | null> {
+  const set = entries.filter((e) => e.key === key && e.scope !== 'command').at(-1)
+  const home = env('HOME')
+  if (!set) {
+    const xdg = env('XDG_CONFIG_HOME')
+    if (xdg) return path.join(xdg, 'git', name)
+    return home ? path.join(home, '.config', 'git', name) : null
+  }
+  let value = set.value
+  if (value === '') return null
+  if (value === '~' || value.startsWith('~/')) {
+    if (!home) return null
+    value = path.join(home, value.slice(1))
+  } else if (value.startsWith('~') || value.startsWith('%(prefix)/')) {
+    // Another user's home, or git's install prefix: only git knows them. One call, at the start.
+    value = (await run(['config', '--type=path', '--get', key], [1])).replace(/\n$/, '')
+    if (value === '') return null
+  }
+  return path.resolve(workTree, value)
+}
+
+/**
+ * The content of the user's global ignore or attributes file as it is now; null when there is none. A file
+ * that is not a regular one (/dev/null, which users set to mean "none") is read as none too: read without
+ * blocking, so a FIFO there cannot hold proctor.
+ */
+function readSnapshot(file: string): Buffer | null {
+  try {
+    return readRegularFile(file, SNAPSHOT_MAX_BYTES)
+  } catch (error) {
+    if (!(error instanceof FileError)) throw error
+    if (error.code === undefined && /not a regular file/.test(error.message)) return null
+    // Missing, or unreadable: git warns and reads no patterns from it.
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EACCES') return null
+    throw error
+  }
 }
 
 const HEAD_FORMAT = /^(ref: refs\/[^\s]+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/

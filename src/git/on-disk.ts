@@ -2,9 +2,22 @@
 // git: each git process forks proctor (tens of MB of page tables copied per fork), and a one-shot
 // `proctor checkpoints create` or a batch child would otherwise start several just to ask where the git
 // dir is or whether the user's index hides entries. Anything unusual returns null and the caller asks git.
+// Every file here is one the agent can write (or replace with a FIFO): each is read with readRegularFile,
+// which never blocks and refuses anything but a regular file.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+
+import { readRegularFile, type FileError } from '../util/safe-file.js'
+
+/** More than any .git file, HEAD, config or packed-refs proctor reads this way should hold. */
+const SMALL_FILE_BYTES = 16 * 1024 * 1024
+/** An index of a very large repository still fits; beyond it, git answers instead. */
+const INDEX_BYTES = 1024 * 1024 * 1024
+
+function readSmall(file: string): string {
+  return readRegularFile(file, SMALL_FILE_BYTES).toString('latin1')
+}
 
 export interface GitDirs {
   /** The worktree's own git dir (`.git`, or `.git/worktrees/<name>` of a linked worktree). */
@@ -25,23 +38,28 @@ export function readGitDirs(root: string): GitDirs | null {
     let gitDir: string
     if (stat.isDirectory()) gitDir = dotGit
     else if (stat.isFile()) {
-      const match = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))
+      const match = /^gitdir: (.+)$/m.exec(readRegularFile(dotGit, SMALL_FILE_BYTES).toString('utf8'))
       if (!match) return null
       gitDir = path.resolve(root, match[1]!.trim())
     } else return null
     if (!fs.statSync(path.join(gitDir, 'HEAD')).isFile()) return null
     let commonDir = gitDir
     try {
-      commonDir = path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim())
+      commonDir = path.resolve(
+        gitDir,
+        readRegularFile(path.join(gitDir, 'commondir'), SMALL_FILE_BYTES).toString('utf8').trim(),
+      )
     } catch {
       // No commondir: not a linked worktree.
     }
     for (const config of [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')]) {
       let text = ''
       try {
-        text = fs.readFileSync(config, 'utf8')
-      } catch {
-        continue
+        text = readRegularFile(config, SMALL_FILE_BYTES).toString('utf8')
+      } catch (error) {
+        // Absent: nothing moves the worktree. Anything else (a FIFO, unreadable): only git can say.
+        if ((error as FileError).code === 'ENOENT') continue
+        return null
       }
       if (/^\s*worktree\s*=|^\s*bare\s*=\s*(true|yes|on|1)\s*$/im.test(text)) return null
     }
@@ -78,7 +96,7 @@ const PLAIN_EXTENSIONS = new Set(['TREE', 'REUC', 'EOIE', 'IEOT'])
 export function readIndexSummary(file: string, hashBytes: number): IndexSummary | null {
   let buf: Buffer
   try {
-    buf = fs.readFileSync(file)
+    buf = readRegularFile(file, INDEX_BYTES)
   } catch {
     return null
   }
@@ -185,7 +203,7 @@ export function refMayExist(commonDir: string, ref: string): boolean {
   }
   let packed: string
   try {
-    packed = fs.readFileSync(path.join(commonDir, 'packed-refs'), 'latin1')
+    packed = readSmall(path.join(commonDir, 'packed-refs'))
   } catch (error) {
     return !missing(error)
   }
@@ -200,7 +218,7 @@ export function refMayExist(commonDir: string, ref: string): boolean {
 export function readDetachedHead(gitDir: string): string | null {
   let text: string
   try {
-    text = fs.readFileSync(path.join(gitDir, 'HEAD'), 'latin1').trim()
+    text = readSmall(path.join(gitDir, 'HEAD')).trim()
   } catch {
     return null
   }

@@ -632,11 +632,15 @@ export class Git {
     if (!this.isolation) {
       let shared = this.isolations.get(this.cwd)
       if (!shared) {
-        shared = makeIsolation(this.cwd, async (args, okExitCodes) => {
-          const call = this.invocation(args, { okExitCodes: okExitCodes ?? [] }, 'user')
-          const result = await (this.synchronous ? runGitSync(call) : runGit(call))
-          return result.stdout.toString('utf8')
-        })
+        shared = makeIsolation(
+          this.cwd,
+          async (args, okExitCodes) => {
+            const call = this.invocation(args, { okExitCodes: okExitCodes ?? [] }, 'user')
+            const result = await (this.synchronous ? runGitSync(call) : runGit(call))
+            return result.stdout.toString('utf8')
+          },
+          (key) => this.env[key],
+        )
         this.isolations.set(this.cwd, shared)
       }
       this.isolation = shared.then((isolation) => (this.isolated = isolation))

@@ -75,10 +75,16 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
     if (!stats.isFile()) throw new FileError(path, `${path} is ${describeKind(stats)}, not a regular file`)
     if (stats.size > maxBytes)
       throw new FileError(path, `${path} is ${stats.size} bytes, more than the ${maxBytes} proctor reads`)
-    // Read up to one byte past the cap: a file that grows while it is read is still refused.
-    const buffer = Buffer.alloc(maxBytes + 1)
+    // Read up to one byte past the cap: a file that grows while it is read is still refused. The buffer
+    // starts at the file's size (a cap may be large: an index), growing only if the file does.
+    let buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1)
     let length = 0
     for (;;) {
+      if (length === buffer.length) {
+        const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1))
+        buffer.copy(larger, 0, 0, length)
+        buffer = larger
+      }
       const n = fs.readSync(fd, buffer, length, buffer.length - length, null)
       if (n === 0) break
       length += n

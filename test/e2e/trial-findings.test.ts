@@ -255,7 +255,7 @@ describe('trial finding: the session summary prints a file name raw in the stop-
   }, 90_000)
 })
 
-describe('trial finding: git config includes a FIFO the agent planted', () => {
+describe('a FIFO the agent includes from .git/config does not hang proctor', () => {
   it('proctor run --timeout 5s ends (with a report) although .git/config includes a FIFO', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
     cleanups.push(r.cleanup)
@@ -280,7 +280,7 @@ describe('trial finding: git config includes a FIFO the agent planted', () => {
   }, 60_000)
 })
 
-describe('trial finding: more FIFOs the agent plants where proctor (not only its git) reads', () => {
+describe('FIFOs the agent plants where proctor (not only its git) reads do not hang it', () => {
   // Each hung past --timeout with no output on main at b2ecfc4 (killed at 40 s): the private index is
   // read by proctor itself (src/git/on-disk.ts) as well as by git; a nested .gitattributes by store.ts.
   const cases: Array<[string, string]> = [
@@ -301,7 +301,7 @@ describe('trial finding: more FIFOs the agent plants where proctor (not only its
   }
 })
 
-describe("trial finding: the agent hides its files from proctor's checkpoints with the XDG global ignore", () => {
+describe('the global ignore and attributes files count as they were when the session started', () => {
   it('a file the agent adds is checkpointed and judged although it wrote $XDG_CONFIG_HOME/git/ignore', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
     cleanups.push(r.cleanup)

@@ -159,6 +159,35 @@ describe("proctor's checkpoint git runs nothing the agent configured", () => {
     ])
     expect(repo.git(['log', '-1', '--format=%an <%ae>', cp!.sha]).trim()).toBe('Real User <real@example.com>')
   })
+
+  it('the global ignore and attributes files are read as they were at the start, whatever the agent writes to them', async () => {
+    const { home, xdg, env } = agentHome()
+    // The user's: an excludesFile named with `~/`, and no attributes file (git's XDG default, absent).
+    fs.writeFileSync(path.join(home, 'ignore-global'), '*.secret\n')
+    fs.writeFileSync(path.join(home, '.gitconfig'), `[core]\n\texcludesFile = ~/ignore-global\n`)
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    cleanups.push(repo.cleanup)
+    const git = new Git({ cwd: repo.dir, env })
+    const store = new CheckpointStore({ git, session: 'iso-xdg', maxFileSize: 1 << 20 })
+    cleanups.push(() => store.close().catch(() => undefined))
+    await git.headCommit()
+    // The agent rewrites the named file and creates git's default ones, which git reads live.
+    fs.writeFileSync(path.join(home, 'ignore-global'), 'hidden-*\n')
+    fs.writeFileSync(path.join(xdg, 'git/ignore'), 'secrets/\n')
+    fs.writeFileSync(path.join(xdg, 'git/attributes'), '*.txt text\n')
+    repo.write('a.txt', 'b\r\n')
+    repo.write('hidden-setup.js', 'x\n')
+    repo.write('secrets/key', 'k\n')
+    repo.write('key.secret', 'k\n')
+    const cp = await store.create('interval')
+    expect(repo.git(['ls-tree', '-r', '--name-only', cp!.sha]).split('\n').filter(Boolean).sort()).toEqual([
+      'a.txt',
+      'hidden-setup.js',
+      'secrets/key',
+    ])
+    // No `text` attribute at the start: the checkpoint holds the bytes the agent wrote, CRLF and all.
+    expect(repo.git(['cat-file', 'blob', `${cp!.sha}:a.txt`])).toBe('b\r\n')
+  })
 })
 
 describe("a batch's worktrees are reset by proctor's git, not the repository's", () => {

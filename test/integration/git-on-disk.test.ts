@@ -1,5 +1,6 @@
 // The git facts a checkpoint reads from disk instead of starting git (src/git/on-disk.ts), checked
 // against what git itself answers, for every index version and for linked worktrees.
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -190,5 +191,27 @@ describe('readDetachedHead', () => {
     repo.git(['checkout', '-q', '--detach'])
     expect(readDetachedHead(gitDir)).toBe(head)
     expect(readDetachedHead(path.join(repo.dir, 'missing'))).toBeNull()
+  })
+})
+
+describe('files the agent replaced with a FIFO', () => {
+  it('the index, HEAD, packed-refs and config read as "ask git" at once instead of blocking proctor', () => {
+    const repo = setup()
+    const detached = repo.git(['rev-parse', 'HEAD']).trim()
+    const git = (name: string) => path.join(repo.dir, '.git', name)
+    for (const name of ['proctor-index', 'packed-refs']) {
+      fs.rmSync(git(name), { force: true })
+      execFileSync('mkfifo', [git(name)])
+    }
+    expect(readIndexSummary(git('proctor-index'), 20)).toBeNull()
+    expect(refMayExist(path.join(repo.dir, '.git'), 'refs/proctor/none')).toBe(true)
+    fs.rmSync(git('config'))
+    execFileSync('mkfifo', [git('config')])
+    expect(readGitDirs(repo.dir)).toBeNull()
+    fs.writeFileSync(git('HEAD'), `${detached}\n`)
+    expect(readDetachedHead(path.join(repo.dir, '.git'))).toBe(detached)
+    fs.rmSync(git('HEAD'))
+    execFileSync('mkfifo', [git('HEAD')])
+    expect(readDetachedHead(path.join(repo.dir, '.git'))).toBeNull()
   })
 })
