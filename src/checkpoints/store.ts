@@ -627,7 +627,26 @@ export class CheckpointStore {
     }
     fs.rmSync(this.indexFile, { force: true })
     await this.git.readTree(this.indexFile, startTree)
+    if (summary?.hidden) await this.keepSkipWorktree()
     this.indexMatchesHead = true
+  }
+
+  /**
+   * The user's skip-worktree entries (a sparse checkout's files outside the cone) stay skip-worktree in
+   * the private index: absent from the worktree by design, they are not deletions, so no checkpoint
+   * records them as deleted and no pushed branch deletes them.
+   */
+  private async keepSkipWorktree(): Promise<void> {
+    const listing = await this.git.raw(['ls-files', '-z', '-t'], { indexFile: this.userIndex })
+    const skipped = listing.stdout
+      .split('\0')
+      .filter((field) => field.startsWith('S '))
+      .map((field) => field.slice(2))
+    if (skipped.length === 0) return
+    await this.git.raw(['update-index', '-z', '--skip-worktree', '--stdin'], {
+      indexFile: this.indexFile,
+      input: skipped.join('\0') + '\0',
+    })
   }
 
   /**
@@ -665,6 +684,9 @@ export class CheckpointStore {
     // A withheld file is never staged, so the tree cannot show it: a change in what is withheld (a new
     // forbidden file, or one removed) is a checkpoint of its own, so policy sees it and the record lists it.
     // Sorted: the first listing (status) and later ones (ls-files) give the same paths in other orders.
+    // What the user left that no checkpoint can hold (over max_file_size, LFS, forbidden) is theirs even
+    // when nothing else differs from HEAD and no checkpoint 0 is written.
+    if (trigger === 'baseline') this.preExisting = [...new Set(skipped.map((f) => f.path))].sort()
     const withheldKey = withheld
       .map((f) => `${f.path}\0${f.status}\0${f.size}\0${f.newMode}`)
       .sort()
