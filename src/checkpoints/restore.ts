@@ -122,7 +122,9 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
   const now = new Map(present.map((e) => [e.path, e]))
   const unchanged = (e: { path: string; mode: string; sha: string }): boolean => {
     const current = now.get(e.path)
-    return current !== undefined && current.sha === e.sha && current.mode === e.mode && !safetySkipped.has(e.path)
+    return (
+      current !== undefined && current.sha === e.sha && current.mode === e.mode && !safetySkipped.has(e.path)
+    )
   }
   // Paths the checkpoint could not record (over max_file_size, LFS, forbidden) were there when it was taken,
   // and its tree does not hold what they held: they are the user's, never deleted nor overwritten; nor what

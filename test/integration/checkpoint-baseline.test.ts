@@ -113,7 +113,7 @@ describe('CheckpointStore baseline', () => {
     expect(repo.git(['for-each-ref', 'refs/proctor', 'refs/proctor-local'])).toBe('')
   })
 
-  it("an over-size file the user left is pre-existing even when it is all that differs (no checkpoint 0)", async () => {
+  it('an over-size file the user left is pre-existing even when it is all that differs (no checkpoint 0)', async () => {
     const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
     repos.push(repo)
     repo.write('data.bin', Buffer.alloc(4096, 7))
