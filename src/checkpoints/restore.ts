@@ -129,7 +129,8 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
   // Paths the checkpoint could not record (over max_file_size, LFS, forbidden) were there when it was taken,
   // and its tree does not hold what they held: they are the user's, never deleted nor overwritten; nor what
   // the session's baseline skipped.
-  const skippedThen = new Set(await skippedAtCheckpoint(git, checkpoint))
+  const skippedAt = await skippedAtCheckpoint(git, checkpoint)
+  const skippedThen = new Set(skippedAt.paths)
   const restored = wanted
     .filter((e) => e.mode !== GITLINK_MODE && !unchanged(e) && !skippedThen.has(e.path))
     .map((e) => e.path)
@@ -141,6 +142,14 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
   // Ignored under the current .gitignore: user data, never deleted (nor under the restored one, below).
   const ignoredNow = await git.checkIgnore(candidates)
   const deletable = candidates.filter((file) => !ignoredNow.has(file))
+  if (!skippedAt.complete && deletable.length > 0) {
+    throw new RestoreRefused(
+      `refusing to restore ${checkpoint.session}@${checkpoint.seq}: it (or the session's baseline) skipped ` +
+        "more files than its message lists, so proctor cannot tell the files it skipped (the user's, " +
+        `never to be deleted) from files added after it; it would delete ${deletable.length} file(s). ` +
+        'Restore the paths you need with --files <path>...; nothing was changed.',
+    )
+  }
   const unsaved = findUnsaved(root, {
     writes: restored,
     deletes: new Set(deletable),
@@ -195,19 +204,27 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
 
 /**
  * What the checkpoint, and its session's baseline (checkpoint 0), list as skipped: files that existed then
- * but no checkpoint holds. A missing checkpoint 0 (the worktree was HEAD) lists nothing.
+ * but no checkpoint holds. A missing checkpoint 0 (the worktree was HEAD) lists nothing. `complete` is
+ * false when a message lists only the first of its skipped files (see formatCheckpointMessage).
  */
-async function skippedAtCheckpoint(git: Git, checkpoint: CheckpointInfo): Promise<string[]> {
+async function skippedAtCheckpoint(
+  git: Git,
+  checkpoint: CheckpointInfo,
+): Promise<{ paths: string[]; complete: boolean }> {
   const paths = [...checkpoint.skipped]
+  let complete = checkpoint.skippedCount <= checkpoint.skipped.length
   if (checkpoint.seq > 0) {
     try {
       const baseline = await resolveCheckpoint(git, `${checkpoint.session}@0`)
-      if (baseline.trigger === 'baseline') paths.push(...baseline.skipped)
+      if (baseline.trigger === 'baseline') {
+        paths.push(...baseline.skipped)
+        complete &&= baseline.skippedCount <= baseline.skipped.length
+      }
     } catch {
       // No checkpoint 0: the session started on a clean worktree.
     }
   }
-  return paths
+  return { paths, complete }
 }
 
 /** Whether `file` is an ancestor directory of, or inside, a path the checkpoint writes. */

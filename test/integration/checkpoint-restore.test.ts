@@ -96,6 +96,22 @@ describe('restoreCheckpoint', () => {
     expect(result.keptSkipped.sort()).toEqual(['big.txt', 'data.bin'])
   })
 
+  it('refuses to delete when the checkpoint skipped more files than its message lists (it cannot tell them apart)', async () => {
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    repos.push(repo)
+    const git = new Git({ cwd: repo.dir, env: repo.env })
+    const store = new CheckpointStore({ git, session: 's3', maxFileSize: 8 })
+    for (let i = 0; i < 51; i++) repo.write(`big/${i}.bin`, 'over eight bytes\n')
+    repo.write('a.txt', 'a v1\n')
+    const first = (await store.create('interval'))!
+    expect(first.skipped).toHaveLength(51)
+    await store.close()
+    repo.write('later.txt', 'added\n')
+    await expect(restore(git, 's3@1')).rejects.toThrow(/skipped more files than its message lists/)
+    expect(repo.exists('big/50.bin')).toBe(true)
+    expect(repo.exists('later.txt')).toBe(true)
+  })
+
   it('takes a safety checkpoint first, so the restore can be undone', async () => {
     const { repo, git } = await scenario()
     repo.write('a.txt', 'unsaved edit\n')
