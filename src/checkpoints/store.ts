@@ -629,7 +629,8 @@ export class CheckpointStore {
     }
     fs.rmSync(this.indexFile, { force: true })
     await this.git.readTree(this.indexFile, startTree)
-    if (summary?.hidden) await this.keepSkipWorktree()
+    // A sparse index is one this reader does not understand (summary null): its entries are looked at too.
+    if (!summary || summary.hidden) await this.keepSkipWorktree()
     this.indexMatchesHead = true
   }
 
@@ -641,7 +642,12 @@ export class CheckpointStore {
    * appears later (revealSkipWorktree).
    */
   private async keepSkipWorktree(): Promise<void> {
-    const listing = await this.git.raw(['ls-files', '-z', '-t'], { indexFile: this.userIndex })
+    let listing
+    try {
+      listing = await this.git.raw(['ls-files', '-z', '-t'], { indexFile: this.userIndex })
+    } catch {
+      return // no user index git can read (unborn, damaged): nothing is skip-worktree
+    }
     const absent = listing.stdout
       .split('\0')
       .filter((field) => field.startsWith('S ') && !onDisk(path.join(this.root, field.slice(2))))
