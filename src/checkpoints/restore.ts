@@ -3,7 +3,9 @@
 // - whole-tree restore refuses when HEAD moved away from the checkpoint's base;
 // - files are written through a throwaway private index (`read-tree` + `checkout-index`), so the
 //   user's index, HEAD and branches are never touched;
-// - only files that exist now but not in the checkpoint (added after it) are deleted, never ignored ones.
+// - only files whose content differs from the checkpoint are written, with the checkpoint's bytes;
+// - only files that exist now but not in the checkpoint (added after it) are deleted, never ignored ones
+//   nor ones the checkpoint or the baseline skipped (they were there, only too big or not recordable).
 import { randomHex } from '../util/random.js'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -39,6 +41,11 @@ export interface RestoreResult {
   deleted: string[]
   /** Files that would have been deleted but are ignored by .gitignore; left alone. */
   keptIgnored: string[]
+  /**
+   * Files the checkpoint (or the session's baseline) skipped (max_file_size, LFS, forbidden area): they
+   * were there then, so they are the user's and left alone.
+   */
+  keptSkipped: string[]
 }
 
 /** A restore that was refused; the message says why and what to do. */
@@ -108,17 +115,46 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
   // Plan the whole restore before touching a file: what is written, what is deleted, and whether any
   // file that would be overwritten or removed is not in the safety checkpoint (ignored, LFS, a path that
   // changed between file and directory over unsaved files). Then refuse, listing them, or apply.
-  const restored = wanted.filter((e) => e.mode !== GITLINK_MODE).map((e) => e.path)
+  // Only what differs is written: a file whose bytes and mode the pre-restore state already holds is left
+  // as it is (no new mtime, no line-ending conversion). The pre-restore tree is the worktree as the safety
+  // checkpoint read it, except for what it skipped (its tree holds an older state there): those are written.
+  const safetySkipped = new Set((safetyResult?.skipped ?? []).map((s) => s.path))
+  const now = new Map(present.map((e) => [e.path, e]))
+  const unchanged = (e: { path: string; mode: string; sha: string }): boolean => {
+    const current = now.get(e.path)
+    return (
+      current !== undefined && current.sha === e.sha && current.mode === e.mode && !safetySkipped.has(e.path)
+    )
+  }
+  // Paths the checkpoint could not record (over max_file_size, LFS, forbidden) were there when it was taken,
+  // and its tree does not hold what they held: they are the user's, never deleted nor overwritten; nor what
+  // the session's baseline skipped.
+  const skippedAt = await skippedAtCheckpoint(git, checkpoint)
+  const skippedThen = new Set(skippedAt.paths)
+  const restored = wanted
+    .filter((e) => e.mode !== GITLINK_MODE && !unchanged(e) && !skippedThen.has(e.path))
+    .map((e) => e.path)
   const keep = new Set(wanted.map((e) => e.path))
-  const candidates = present.filter((e) => !keep.has(e.path) && e.mode !== GITLINK_MODE).map((e) => e.path)
+  const candidates = present
+    .filter((e) => !keep.has(e.path) && !skippedThen.has(e.path) && e.mode !== GITLINK_MODE)
+    .map((e) => e.path)
+  const keptSkipped = present.filter((e) => skippedThen.has(e.path)).map((e) => e.path)
   // Ignored under the current .gitignore: user data, never deleted (nor under the restored one, below).
   const ignoredNow = await git.checkIgnore(candidates)
   const deletable = candidates.filter((file) => !ignoredNow.has(file))
+  if (!skippedAt.complete && deletable.length > 0) {
+    throw new RestoreRefused(
+      `refusing to restore ${checkpoint.session}@${checkpoint.seq}: it (or the session's baseline) skipped ` +
+        "more files than its message lists, so proctor cannot tell the files it skipped (the user's, " +
+        `never to be deleted) from files added after it; it would delete ${deletable.length} file(s). ` +
+        'Restore the paths you need with --files <path>...; nothing was changed.',
+    )
+  }
   const unsaved = findUnsaved(root, {
     writes: restored,
     deletes: new Set(deletable),
     saved: new Set(present.map((e) => e.path)),
-    skipped: new Set((safetyResult?.skipped ?? []).map((s) => s.path)),
+    skipped: safetySkipped,
   })
   if (unsaved.length > 0) {
     throw new RestoreRefused(
@@ -141,7 +177,7 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     removeEmptyParents(root, file)
   }
   for (const file of restored) clearEmptyDirectory(root, file)
-  await writeFromCheckpoint(git, checkpoint.sha, wholeTree ? 'all' : restored)
+  await writeFromCheckpoint(git, checkpoint.sha, restored)
   // The rest of the files added after the checkpoint, unless the restored .gitignore ignores them.
   const blocked = new Set(blocking)
   const rest = deletable.filter((file) => !blocked.has(file))
@@ -162,7 +198,33 @@ export async function restoreCheckpoint(options: RestoreOptions): Promise<Restor
     restored,
     deleted,
     keptIgnored,
+    keptSkipped,
   }
+}
+
+/**
+ * What the checkpoint, and its session's baseline (checkpoint 0), list as skipped: files that existed then
+ * but no checkpoint holds. A missing checkpoint 0 (the worktree was HEAD) lists nothing. `complete` is
+ * false when a message lists only the first of its skipped files (see formatCheckpointMessage).
+ */
+async function skippedAtCheckpoint(
+  git: Git,
+  checkpoint: CheckpointInfo,
+): Promise<{ paths: string[]; complete: boolean }> {
+  const paths = [...checkpoint.skipped]
+  let complete = checkpoint.skippedCount <= checkpoint.skipped.length
+  if (checkpoint.seq > 0) {
+    try {
+      const baseline = await resolveCheckpoint(git, `${checkpoint.session}@0`)
+      if (baseline.trigger === 'baseline') {
+        paths.push(...baseline.skipped)
+        complete &&= baseline.skippedCount <= baseline.skipped.length
+      }
+    } catch {
+      // No checkpoint 0: the session started on a clean worktree.
+    }
+  }
+  return { paths, complete }
 }
 
 /** Whether `file` is an ancestor directory of, or inside, a path the checkpoint writes. */
@@ -293,21 +355,20 @@ export async function revertPaths(
   return { restored: wanted, deleted, keptIgnored }
 }
 
-/** Write files of `commit` into the worktree through a throwaway index (the user's index is untouched). */
-async function writeFromCheckpoint(
-  git: Git,
-  commit: string,
-  files: readonly string[] | 'all',
-): Promise<void> {
+/**
+ * Write files of `commit` into the worktree through a throwaway index (the user's index is untouched), as
+ * the bytes the commit holds: no line-ending conversion on the way out (checkpoints are recorded as the
+ * worktree's bytes, so converting would change files the user never touched).
+ */
+async function writeFromCheckpoint(git: Git, commit: string, files: readonly string[]): Promise<void> {
+  if (files.length === 0) return
   const indexFile = await git.gitPath(`proctor/restore-index-${process.pid}-${randomHex(4)}`)
   fs.mkdirSync(path.dirname(indexFile), { recursive: true })
   try {
     await git.readTree(indexFile, commit)
-    if (files === 'all' || files.length > 0) {
-      // A path that is a directory now but a file in the checkpoint (or vice versa) must be cleared first.
-      if (files !== 'all') for (const file of files) clearTypeConflict(git.cwd, file)
-      await git.checkoutIndex(indexFile, files)
-    }
+    // A path that is a directory now but a file in the checkpoint (or vice versa) must be cleared first.
+    for (const file of files) clearTypeConflict(git.cwd, file)
+    await git.checkoutIndex(indexFile, files, { asStored: true })
   } finally {
     fs.rmSync(indexFile, { force: true })
   }

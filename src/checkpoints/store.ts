@@ -196,6 +196,8 @@ export class CheckpointStore {
   /** Stat of a baseline-withheld file when its bytes last matched the baseline (unchangedSinceBaseline). */
   private withheldVerified = new Map<string, string>()
   private preExisting: string[] = []
+  /** Paths kept skip-worktree in the private index (keepSkipWorktree) while their file is absent. */
+  private skipWorktree = new Set<string>()
   /** recordBaseline's caller, told once the worktree has been read (the rest does not read it). */
   private onBaselineRead: (() => void) | undefined
   /** null (with headTree) until needed when the opening did not learn it (see startTreeNow). */
@@ -627,7 +629,50 @@ export class CheckpointStore {
     }
     fs.rmSync(this.indexFile, { force: true })
     await this.git.readTree(this.indexFile, startTree)
+    // A sparse index is one this reader does not understand (summary null): its entries are looked at too.
+    if (!summary || summary.hidden) await this.keepSkipWorktree()
     this.indexMatchesHead = true
+  }
+
+  /**
+   * The user's skip-worktree entries whose file is absent (a sparse checkout's files outside the cone) stay
+   * skip-worktree in the private index: absent by design, they are not deletions, so no checkpoint records
+   * them as deleted and no pushed branch deletes them. One whose file is on disk is compared as any file
+   * (a user's `--skip-worktree` over a local edit hides nothing from a checkpoint), and so is one that
+   * appears later (revealSkipWorktree).
+   */
+  private async keepSkipWorktree(): Promise<void> {
+    let listing
+    try {
+      listing = await this.git.raw(['ls-files', '-z', '-t'], { indexFile: this.userIndex })
+    } catch {
+      return // no user index git can read (unborn, damaged): nothing is skip-worktree
+    }
+    const absent = listing.stdout
+      .split('\0')
+      .filter((field) => field.startsWith('S ') && !onDisk(path.join(this.root, field.slice(2))))
+      .map((field) => field.slice(2))
+    if (absent.length === 0) return
+    await this.git.raw(['update-index', '-z', '--skip-worktree', '--stdin'], {
+      indexFile: this.indexFile,
+      input: absent.join('\0') + '\0',
+    })
+    this.skipWorktree = new Set(absent)
+  }
+
+  /**
+   * A file written where a kept skip-worktree entry is (outside the sparse cone) is the agent's work: its
+   * entry is compared again from then on, so git's listing sees it. One lstat per such entry per listing.
+   */
+  private async revealSkipWorktree(): Promise<void> {
+    if (this.skipWorktree.size === 0) return
+    const appeared = [...this.skipWorktree].filter((p) => onDisk(path.join(this.root, p)))
+    if (appeared.length === 0) return
+    await this.git.raw(['update-index', '-z', '--no-skip-worktree', '--stdin'], {
+      indexFile: this.indexFile,
+      input: appeared.join('\0') + '\0',
+    })
+    for (const p of appeared) this.skipWorktree.delete(p)
   }
 
   /**
@@ -665,6 +710,9 @@ export class CheckpointStore {
     // A withheld file is never staged, so the tree cannot show it: a change in what is withheld (a new
     // forbidden file, or one removed) is a checkpoint of its own, so policy sees it and the record lists it.
     // Sorted: the first listing (status) and later ones (ls-files) give the same paths in other orders.
+    // What the user left that no checkpoint can hold (over max_file_size, LFS, forbidden) is theirs even
+    // when nothing else differs from HEAD and no checkpoint 0 is written.
+    if (trigger === 'baseline') this.preExisting = [...new Set(skipped.map((f) => f.path))].sort()
     const withheldKey = withheld
       .map((f) => `${f.path}\0${f.status}\0${f.size}\0${f.newMode}`)
       .sort()
@@ -775,6 +823,7 @@ export class CheckpointStore {
   private async stageChanges(skipped: SkippedFile[], withheld: ChangedFile[]): Promise<string[]> {
     const early = this.earlyListing
     this.earlyListing = undefined
+    if (!early) await this.revealSkipWorktree()
     const { paths: changed, tracked } = early ?? (await this.changedPaths())
     this.firstSnapshot.begin(changed, this.seq)
     if (this.baselineWithheld.size > 0) withheld.push(...this.removedSinceBaseline(new Set(changed)))
@@ -1128,6 +1177,16 @@ function withheldChange(root: string, p: string, stat: fs.Stats, tracked: boolea
     }
   }
   return change
+}
+
+/** Whether anything (a dangling symlink too) is at `file`. */
+function onDisk(file: string): boolean {
+  try {
+    fs.lstatSync(file)
+    return true
+  } catch {
+    return false
+  }
 }
 
 function isDirectory(file: string): boolean {

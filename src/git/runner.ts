@@ -478,14 +478,26 @@ export class Git {
     return values
   }
 
-  /** Write index entries to the worktree (all, or the given paths) without touching the user's index. */
-  async checkoutIndex(indexFile: string, paths: readonly string[] | 'all'): Promise<void> {
+  /**
+   * Write index entries to the worktree (all, or the given paths) without touching the user's index.
+   * `asStored`: the blobs' bytes as they are, without core.autocrlf/core.eol conversion.
+   */
+  async checkoutIndex(
+    indexFile: string,
+    paths: readonly string[] | 'all',
+    options: { asStored?: boolean } = {},
+  ): Promise<void> {
+    const config = options.asStored ? ['core.autocrlf=false', 'core.eol=lf'] : []
     if (paths === 'all') {
-      await this.raw(['checkout-index', '-a', '-f'], { indexFile })
+      await this.raw(['checkout-index', '-a', '-f'], { indexFile, config })
       return
     }
     if (paths.length === 0) return
-    await this.raw(['checkout-index', '-f', '-z', '--stdin'], { indexFile, input: paths.join('\0') + '\0' })
+    await this.raw(['checkout-index', '-f', '-z', '--stdin'], {
+      indexFile,
+      config,
+      input: paths.join('\0') + '\0',
+    })
   }
 
   // ---- network and sharing -----------------------------------------------------------------------

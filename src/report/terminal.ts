@@ -3,6 +3,7 @@ import type { SessionReport, Severity, StopHookResult } from './model.js'
 import { formatDuration } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
 import { describePreExisting, hookWord } from './words.js'
+import { printableLine, printablePath } from '../util/sanitize.js'
 
 export interface TerminalOptions {
   color: boolean
@@ -18,9 +19,9 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   const ok = report.verdict === 'allow' && report.status === 'completed'
   const headline = `proctor: ${report.status}, verdict ${report.verdict} — exit ${report.exit_code} after ${formatDuration(report.duration_ms)}`
   lines.push(paint(ok ? 'green' : 'red', paint('bold', headline)))
-  if (report.reason) lines.push(`  reason: ${report.reason}`)
+  if (report.reason) lines.push(`  reason: ${printableLine(report.reason)}`)
   const agent = agentExitText(report.agent)
-  if (agent) lines.push(`  ${agent}`)
+  if (agent) lines.push(`  ${printableLine(agent)}`)
   lines.push(`  session: ${report.session_id}`)
 
   const responses = report.events.filter((e) => e.kind === 'response')
@@ -46,18 +47,18 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
     lines.push(
       report.pushed.ok
         ? `  pushed: ${report.pushed.remote}/${report.pushed.branch}`
-        : paint('yellow', `  not pushed: ${report.pushed.reason ?? 'unknown reason'}`) +
-            (report.pushed.bundle ? ` (bundle: ${report.pushed.bundle})` : ''),
+        : paint('yellow', `  not pushed: ${printableLine(report.pushed.reason ?? 'unknown reason')}`) +
+            (report.pushed.bundle ? ` (bundle: ${printablePath(report.pushed.bundle)})` : ''),
     )
   }
 
   if (report.violations.length) {
     lines.push(paint('yellow', `  violations: ${report.violations.length}`))
     for (const v of report.violations.slice(0, 10)) {
-      const file = /[\u0000-\u001f\u007f]/.test(v.file) ? JSON.stringify(v.file) : v.file
+      const file = printablePath(v.file)
       const state = v.reverted ? ' (reverted)' : v.resolved ? ' (fixed)' : ''
       lines.push(
-        `    ${paint(severityTone(v.severity), v.severity.padEnd(8))} ${file}: ${v.message}${state ? paint('dim', state) : ''}`,
+        `    ${paint(severityTone(v.severity), v.severity.padEnd(8))} ${file}: ${printableLine(v.message)}${state ? paint('dim', state) : ''}`,
       )
     }
     if (report.violations.length > 10)
@@ -70,7 +71,7 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
       const tone: Tone = h.verdict === 'allow' ? 'green' : h.verdict === 'block' ? 'red' : 'yellow'
       const reason = h.reason ? ` — ${firstLine(h.reason)}` : ''
       lines.push(
-        `    [${h.round}] ${paint(tone, hookWord(h).padEnd(10))} ${h.name} (${formatDuration(h.duration_ms)})${reason}`,
+        `    [${h.round}] ${paint(tone, hookWord(h).padEnd(10))} ${printableLine(h.name)} (${formatDuration(h.duration_ms)})${reason}`,
       )
     }
   }
@@ -84,9 +85,10 @@ function severityTone(s: Severity): Tone {
   return s === 'info' ? 'dim' : s === 'warning' ? 'yellow' : 'red'
 }
 
+/** A reason's first line, capped, with control characters (a file name's escapes) neutralized. */
 function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? ''
-  return line.length > 160 ? line.slice(0, 157) + '…' : line
+  return printableLine(line.length > 160 ? line.slice(0, 157) + '…' : line)
 }
 
 export interface HookStatusOptions {
@@ -120,7 +122,7 @@ export class HookStatus {
   started(name: string): void {
     this.running.set(name, this.now())
     if (!this.tty) {
-      this.options.out.write(`proctor: stop hook ${name} running…\n`)
+      this.options.out.write(`proctor: stop hook ${printableLine(name)} running…\n`)
       return
     }
     const every = this.options.intervalMs ?? 1000
@@ -140,7 +142,7 @@ export class HookStatus {
     const reason = result.verdict !== 'allow' && result.reason ? ` — ${firstLine(result.reason)}` : ''
     this.clear()
     this.options.out.write(
-      `proctor: stop hook ${result.name} ${paint(tone, word)} (${formatDuration(result.duration_ms)})${reason}\n`,
+      `proctor: stop hook ${printableLine(result.name)} ${paint(tone, word)} (${formatDuration(result.duration_ms)})${reason}\n`,
     )
     if (this.running.size === 0) this.stop()
     else this.render()
@@ -150,7 +152,7 @@ export class HookStatus {
   render(): void {
     if (!this.tty || this.running.size === 0) return
     const parts = [...this.running].map(
-      ([name, since]) => `${name} running ${formatDuration(Math.max(0, this.now() - since))}…`,
+      ([name, since]) => `${printableLine(name)} running ${formatDuration(Math.max(0, this.now() - since))}…`,
     )
     this.options.out.write(`\r\x1b[2K⏳ ${parts.join(' · ')}`)
     this.drawn = true

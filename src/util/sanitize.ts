@@ -95,6 +95,32 @@ export function stripControl(text: string): string {
   return stripTerminal(text).replace(/\r\n?/g, '\n')
 }
 
+// Every C0 control (a tab or newline too: one name, one line), DEL, C1 and the bidi marks.
+const PATH_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+
+/**
+ * A file name as a terminal line may show it: as it is when it holds no control character, else
+ * JSON-quoted with every control character (C0, C1, DEL, bidi marks) escaped, so a name can neither
+ * forge a line nor send an escape sequence (window title, clipboard) to the reader's terminal.
+ */
+export function printablePath(name: string): string {
+  if (!PATH_CONTROLS.test(name)) return name
+  return JSON.stringify(name).replace(PATH_CONTROLS_LEFT, escapeChar)
+}
+
+/**
+ * One line of text for a terminal (a hook's reason, a violation's message, which may quote file names):
+ * every control character shown as its `\uXXXX` escape, so nothing in it acts on the terminal.
+ */
+export function printableLine(text: string): string {
+  return PATH_CONTROLS.test(text) ? text.replace(PATH_CONTROLS_ALL, escapeChar) : text
+}
+
+// What JSON.stringify leaves as it is: DEL, C1 and the bidi marks.
+const PATH_CONTROLS_LEFT = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+const PATH_CONTROLS_ALL = new RegExp(PATH_CONTROLS.source, 'g')
+const escapeChar = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+
 /**
  * OSC sequences only (window title, clipboard via OSC 52, hyperlinks): they act on a terminal, not on a
  * log. Live output keeps its colours, so this is all a log writer strips; cut-off ones go too.

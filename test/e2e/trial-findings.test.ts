@@ -134,7 +134,7 @@ describe('trial finding: a daemon the agent leaves behind (setsid) swaps the ref
   }, 90_000)
 })
 
-describe('trial finding: a whole-tree restore rewrites files the agent never touched', () => {
+describe('a whole-tree restore writes only the files that differ from the checkpoint', () => {
   it('with core.autocrlf=true, restore <session>@0 leaves an untouched LF file byte-identical', async () => {
     const r = makeTempRepo({
       files: { 'README.md': '# test\n', 'untouched.txt': 'one\ntwo\n', 'src/a.txt': 'a\n' },
@@ -177,7 +177,7 @@ describe('trial finding: a whole-tree restore rewrites files the agent never tou
   }, 90_000)
 })
 
-describe('trial finding: restore <session>@0 deletes a user file that was there at the baseline', () => {
+describe('restore <session>@0 keeps a user file that was there at the baseline', () => {
   it('an untracked file over checkpoints.max_file_size the user had is kept by restore @0', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })
     cleanups.push(r.cleanup)
@@ -198,7 +198,7 @@ describe('trial finding: restore <session>@0 deletes a user file that was there 
   }, 90_000)
 })
 
-describe('trial finding: a sparse checkout’s files outside the cone are recorded as deleted', () => {
+describe('a sparse checkout’s files outside the cone are not recorded as deleted', () => {
   it('checkpoint 0 and the final checkpoint keep d2/b.txt, which sparse-checkout left out of the worktree', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'd1/a.txt': 'a\n', 'd2/b.txt': 'b\n' } })
     cleanups.push(r.cleanup)
@@ -216,7 +216,7 @@ describe('trial finding: a sparse checkout’s files outside the cone are record
   }, 90_000)
 })
 
-describe('trial finding: checkpoints restore prints the agent’s file names raw', () => {
+describe('checkpoints restore prints the agent’s file names neutralized', () => {
   it('a file name with a newline and an OSC 52 (clipboard) escape reaches the terminal neutralized', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n' } })
     cleanups.push(r.cleanup)
@@ -237,7 +237,7 @@ describe('trial finding: checkpoints restore prints the agent’s file names raw
   }, 90_000)
 })
 
-describe('trial finding: the session summary prints a file name raw in the stop-hook line', () => {
+describe('the session summary neutralizes a file name in the stop-hook line', () => {
   it('an OSC 0 (window title) in a file name the agent adds is neutralized in proctor run’s output', async () => {
     const r = makeTempRepo({ files: { 'README.md': '# test\n' } })
     cleanups.push(r.cleanup)

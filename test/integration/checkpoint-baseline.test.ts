@@ -112,6 +112,32 @@ describe('CheckpointStore baseline', () => {
     expect(baseline).toEqual({ commit: repo.git(['rev-parse', 'HEAD']).trim(), preExisting: [] })
     expect(repo.git(['for-each-ref', 'refs/proctor', 'refs/proctor-local'])).toBe('')
   })
+
+  it('an over-size file the user left is pre-existing even when it is all that differs (no checkpoint 0)', async () => {
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    repos.push(repo)
+    repo.write('data.bin', Buffer.alloc(4096, 7))
+    const store = open(repo, { maxFileSize: 1024 })
+    const baseline = await store.recordBaseline()
+    expect(baseline).toEqual({ commit: repo.git(['rev-parse', 'HEAD']).trim(), preExisting: ['data.bin'] })
+  })
+
+  it("a sparse checkout's files outside the cone are not deletions, but a file the agent writes there is recorded", async () => {
+    const repo = makeTempRepo({ files: { 'd1/a.txt': 'a\n', 'd2/b.txt': 'b\n', 'd2/c.txt': 'c\n' } })
+    repos.push(repo)
+    repo.git(['sparse-checkout', 'set', 'd1'])
+    repo.write('notes.txt', 'notes\n')
+    const store = open(repo)
+    const baseline = await store.recordBaseline()
+    expect(baseline.preExisting).toEqual(['notes.txt'])
+    expect(repo.git(['ls-tree', '-r', '--name-only', baseline.commit!]).split('\n')).toContain('d2/b.txt')
+    // Outside the cone, git's own status does not look; the agent's file there must not be hidden.
+    repo.write('d2/b.txt', 'agent\n')
+    const record = await store.create('manual')
+    expect(record!.files_changed).toEqual(['d2/b.txt'])
+    expect(repo.git(['show', `${record!.sha}:d2/b.txt`])).toBe('agent\n')
+    expect(repo.git(['ls-tree', '-r', '--name-only', record!.sha]).split('\n')).toContain('d2/c.txt')
+  })
 })
 
 describe('removeStaleIndexes', () => {

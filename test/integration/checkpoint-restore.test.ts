@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { listCheckpoints, listSessions, resolveCheckpoint } from '../../src/checkpoints/history.js'
@@ -67,6 +69,47 @@ describe('restoreCheckpoint', () => {
     // The user's index and HEAD did not move.
     expect(JSON.parse(userState(repo)).index).toEqual(indexBefore)
     expect(repo.git(['symbolic-ref', 'HEAD']).trim()).toBe('refs/heads/main')
+  })
+
+  it('writes only the files that differ, and leaves alone what the checkpoint skipped (the user had it then)', async () => {
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n', 'big.txt': 'small\n', 'same.txt': 'same\n' } })
+    repos.push(repo)
+    const git = new Git({ cwd: repo.dir, env: repo.env })
+    const store = new CheckpointStore({ git, session: 's2', maxFileSize: 64 })
+    const big = 'x'.repeat(200) + '\n'
+    repo.write('big.txt', big) // tracked, over max_file_size: the checkpoint holds HEAD's "small"
+    repo.write('data.bin', 'y'.repeat(200)) // untracked, over max_file_size: not in the checkpoint
+    repo.write('a.txt', 'a v1\n')
+    const first = (await store.create('interval'))!
+    expect(first.skipped).toEqual(['big.txt', 'data.bin'])
+    await store.close()
+    repo.write('a.txt', 'a v2\n')
+    const old = new Date(Date.now() - 3600_000)
+    fs.utimesSync(path.join(repo.dir, 'same.txt'), old, old)
+    const result = await restore(git, 's2@1')
+    expect(result.restored).toEqual(['a.txt'])
+    expect(repo.read('a.txt')).toBe('a v1\n')
+    expect(fs.statSync(path.join(repo.dir, 'same.txt')).mtimeMs).toBe(old.getTime())
+    expect(repo.read('big.txt')).toBe(big)
+    expect(repo.read('data.bin')).toBe('y'.repeat(200))
+    expect(result.deleted).toEqual([])
+    expect(result.keptSkipped.sort()).toEqual(['big.txt', 'data.bin'])
+  })
+
+  it('refuses to delete when the checkpoint skipped more files than its message lists (it cannot tell them apart)', async () => {
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    repos.push(repo)
+    const git = new Git({ cwd: repo.dir, env: repo.env })
+    const store = new CheckpointStore({ git, session: 's3', maxFileSize: 8 })
+    for (let i = 0; i < 51; i++) repo.write(`big/${i}.bin`, 'over eight bytes\n')
+    repo.write('a.txt', 'a v1\n')
+    const first = (await store.create('interval'))!
+    expect(first.skipped).toHaveLength(51)
+    await store.close()
+    repo.write('later.txt', 'added\n')
+    await expect(restore(git, 's3@1')).rejects.toThrow(/skipped more files than its message lists/)
+    expect(repo.exists('big/50.bin')).toBe(true)
+    expect(repo.exists('later.txt')).toBe(true)
   })
 
   it('takes a safety checkpoint first, so the restore can be undone', async () => {

@@ -4,6 +4,8 @@ import {
   createSanitizer,
   fenceFor,
   neutralizeWorkflowCommands,
+  printableLine,
+  printablePath,
   stripControl,
   stripTerminal,
 } from '../../src/util/sanitize.js'
@@ -169,6 +171,20 @@ describe('helpers', () => {
     expect(fenceFor('no ticks')).toBe('```')
     expect(fenceFor('a ```` b')).toBe('`````')
     expect(stripControl('a\r\nb\rc\u001b]0;title\u0007d\u202eе')).toBe('a\nb\ncdе')
+  })
+})
+
+describe('printablePath and printableLine (file names and reasons on a terminal)', () => {
+  it('leave plain text as it is and escape every control character, newlines, C1 and bidi marks included', () => {
+    expect(printablePath('src/a b.txt')).toBe('src/a b.txt')
+    expect(printablePath('evil\nrestored 0 file(s)\u001b]52;c;eA==\u0007.txt')).toBe(
+      '"evil\\nrestored 0 file(s)\\u001b]52;c;eA==\\u0007.txt"',
+    )
+    expect(printablePath('x\u009b31m\u202e.txt')).toBe('"x\\u009b31m\\u202e.txt"')
+    expect(printableLine('1 violation(s): x\u001b]0;TITLE\u0007.txt')).toBe(
+      '1 violation(s): x\\u001b]0;TITLE\\u0007.txt',
+    )
+    expect(printableLine('plain reason')).toBe('plain reason')
   })
 })
 

@@ -17,6 +17,7 @@ import {
 import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
+import { printablePath } from '../../util/sanitize.js'
 import { createCheckpoint, type CreateOptions } from './checkpoints-create.js'
 
 export interface CheckpointsIO {
@@ -97,7 +98,7 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
       io.stdout(`${info.session}@${info.seq}  ${info.sha}\n`)
       io.stdout(`  ${info.subject}\n  base ${info.base ?? '(unborn)'}  at ${info.createdAt}\n`)
       io.stdout(`  violations ${info.violations}  skipped ${info.skippedCount}\n`)
-      for (const skipped of info.skipped) io.stdout(`  skipped: ${skipped}\n`)
+      for (const skipped of info.skipped) io.stdout(`  skipped: ${quote(skipped)}\n`)
       for (const file of files) io.stdout(`  ${fileLine(file)}\n`)
     })
 
@@ -161,8 +162,13 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
         io.stdout(
           `restored ${result.restored.length} file(s) from ${c.session}@${c.seq} (${c.sha.slice(0, 12)})\n`,
         )
-        for (const file of result.deleted) io.stdout(`  deleted (added after the checkpoint): ${file}\n`)
-        for (const file of result.keptIgnored) io.stdout(`  kept (ignored by .gitignore): ${file}\n`)
+        // The names are the agent's: printed quoted and escaped when they hold control characters.
+        for (const file of result.deleted)
+          io.stdout(`  deleted (added after the checkpoint): ${printablePath(file)}\n`)
+        for (const file of result.keptIgnored)
+          io.stdout(`  kept (ignored by .gitignore): ${printablePath(file)}\n`)
+        for (const file of result.keptSkipped)
+          io.stdout(`  kept (the checkpoint skipped it: the user's file): ${printablePath(file)}\n`)
         const previous = result.safety
           ? `the previous state is safety checkpoint ${c.session}@${result.safety.seq}`
           : `the previous state is the session's latest checkpoint (nothing had changed since it)`
@@ -250,7 +256,8 @@ function fileLine(file: ChangedFile): string {
   return `${file.status} ${name}${lines}`
 }
 
-/** Paths are shown as-is unless they hold control characters, quotes or edge spaces. */
+/** Paths are shown as-is unless they hold control characters (printablePath), quotes or edge spaces. */
 function quote(p: string): string {
-  return /[\x00-\x1f"\\]|^\s|\s$/.test(p) ? JSON.stringify(p) : p
+  const shown = printablePath(p)
+  return shown === p && /["\\]|^\s|\s$/.test(p) ? JSON.stringify(p) : shown
 }
