@@ -112,8 +112,20 @@ async function finalCheckpoint(
     }
     return await workspace.standingViolations(store, config)
   } catch (error) {
-    core.warning(`proctor: could not take the final checkpoint: ${(error as Error).message}`)
-    return []
+    const message = (error as Error).message
+    core.warning(`proctor: could not take the final checkpoint: ${message}`)
+    // Fails closed: work that could not be judged must not pass the policy check as "no violations".
+    return [
+      {
+        checkpoint: null,
+        file: 'proctor-post-step',
+        constraint: 'unjudged',
+        severity: 'critical',
+        message: `the work the main step left could not be checkpointed or judged: ${message}`,
+        suggestion:
+          'Re-run the job; the checkpoint ref or the repository was changed in a way proctor cannot read',
+      },
+    ]
   } finally {
     await store.close().catch(() => {})
   }

@@ -1052,6 +1052,49 @@ setInterval(() => {}, 1000)
     expect(server.state.commentsOn(PR)[0]!.body).toMatch(/interrupted/)
   })
 
+  it('an agent that breaks the checkpoint ref and SIGKILLs main: the post step cannot judge the work, so the policy check fails', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    writeFileSync(
+      join(ws.files, 'break.mjs'),
+      `import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+mkdirSync('secrets', { recursive: true })
+writeFileSync('secrets/key.txt', 'AKIAIOSFODNN7EXAMPLE\\n')
+const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { input: 'junk' }).toString().trim()
+execFileSync('git', ['update-ref', 'refs/proctor/' + process.env.PROCTOR_SESSION_ID, blob])
+let pid = process.ppid
+while (pid > 1) {
+  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
+  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
+  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
+}
+setInterval(() => {}, 1000)
+`,
+    )
+    const inputs = { command: `node ${join(ws.files, 'break.mjs')}` }
+    const main = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs,
+    })
+    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs,
+      state: main.state,
+    })
+    expect(post.code, post.stdout + post.stderr).toBe(0)
+    expect(post.stdout).toContain('could not take the final checkpoint')
+    const [policy] = server.state.checkRunsNamed('proctor / policy')
+    expect(policy, post.stdout).toMatchObject({ status: 'completed', conclusion: 'failure' })
+  })
+
   it('a main step that finished reporting: the post step publishes nothing again, whatever the session directory holds by then', async () => {
     const server = await startApi()
     const ws = workspace()
