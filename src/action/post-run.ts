@@ -3,9 +3,12 @@
 // were not pushed yet, and finishes the comment and check runs as cancelled. Otherwise it does nothing.
 // The work main left is judged by the same policy as in a session: the final checkpoint's diff and the
 // session's cumulative diff, so a forbidden file written just before the kill still fails the policy check.
+// Nothing in the session directory is trusted: the agent can write there (a report.json saying "allow",
+// then SIGKILL main), so the post step re-judges from the checkpoint ref and never completes a check as
+// success. The one thing it trusts is main's `finished` state, and a forged one only makes it do nothing:
+// the checks main opened stay in progress and the policy check may be missing, both blocking a merge.
 import * as core from '@actions/core'
-import { existsSync, lstatSync } from 'node:fs'
-import { readRegularFile } from '../util/safe-file.js'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensureStateDir } from '../state/layout.js'
 import { reconcileOrphans } from '../supervisor/registry.js'
@@ -14,7 +17,6 @@ import type { Config } from '../config/schema.js'
 import { defaultConfig } from '../config/defaults.js'
 import { checkpointRef } from '../checkpoints/refs.js'
 import { listCheckpoints } from '../checkpoints/history.js'
-import { parseSessionReport } from '../report/aggregate.js'
 import type { PushRecord, SessionReport, Violation } from '../report/model.js'
 import { ReportBuilder } from '../report/builder.js'
 import { Workspace } from '../state/workspace.js'
@@ -49,13 +51,10 @@ export async function post(env: Record<string, string | undefined> = process.env
   if (inputs.handoff) config.checkpoints.push = 'never'
   const workspace = Workspace.find(cwd)
   const sessionDir = join(dirs.sessions, sessionId)
-  // Only a regular file is a report main wrote (atomically): a FIFO or link there is the agent's.
-  const reportExists = isRegularFile(join(sessionDir, 'report.json'))
-  // Without report.json main died before its final checkpoint: save the agent's last work first.
+  // Always, whatever report.json says (the agent may have written it): the agent's last work is saved and
+  // the session's cumulative diff judged. After a main that took its own final checkpoint, nothing is new.
   const violations =
-    workspace && !reportExists && config.checkpoints.enabled
-      ? await finalCheckpoint(workspace, sessionId, config)
-      : []
+    workspace && config.checkpoints.enabled ? await finalCheckpoint(workspace, sessionId, config) : []
   const pushed = workspace
     ? await pushLeftovers(
         workspace,
@@ -64,7 +63,7 @@ export async function post(env: Record<string, string | undefined> = process.env
         await postPushCredential(workspace, config, inputs.githubToken, env),
       )
     : null
-  const report = await reportOf(workspace, cwd, sessionId, sessionDir, pushed, violations)
+  const report = await interruptedReport(workspace, cwd, sessionId, sessionDir, pushed, violations)
 
   try {
     const ctx = readActionsContext(env)
@@ -113,8 +112,20 @@ async function finalCheckpoint(
     }
     return await workspace.standingViolations(store, config)
   } catch (error) {
-    core.warning(`proctor: could not take the final checkpoint: ${(error as Error).message}`)
-    return []
+    const message = (error as Error).message
+    core.warning(`proctor: could not take the final checkpoint: ${message}`)
+    // Fails closed: work that could not be judged must not pass the policy check as "no violations".
+    return [
+      {
+        checkpoint: null,
+        file: 'proctor-post-step',
+        constraint: 'unjudged',
+        severity: 'critical',
+        message: `the work the main step left could not be checkpointed or judged: ${message}`,
+        suggestion:
+          'Re-run the job; the checkpoint ref or the repository was changed in a way proctor cannot read',
+      },
+    ]
   } finally {
     await store.close().catch(() => {})
   }
@@ -159,8 +170,12 @@ async function pushLeftovers(
   return record
 }
 
-/** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
-async function reportOf(
+/**
+ * The session as the checkpoint ref records it, interrupted and blocking: never main's report.json, which
+ * the agent could have written. Hook checks main completed stay as main completed them; open ones are
+ * cancelled; the policy check comes from the violations judged here and on the ref's checkpoints.
+ */
+async function interruptedReport(
   workspace: Workspace | null,
   cwd: string,
   sessionId: string,
@@ -168,18 +183,6 @@ async function reportOf(
   pushed: PushRecord | null,
   violations: Violation[],
 ): Promise<SessionReport> {
-  const path = join(sessionDir, 'report.json')
-  if (isRegularFile(path)) {
-    let text = ''
-    try {
-      // Never blocks on a FIFO the agent swapped in, nor reads without end.
-      text = readRegularFile(path, REPORT_MAX_BYTES).toString('utf8')
-    } catch {
-      // Not readable as a report: rebuilt below like a missing one.
-    }
-    const parsed = parseSessionReport(text)
-    if (typeof parsed !== 'string') return { ...parsed, pushed: pushed ?? parsed.pushed }
-  }
   const checkpoints = workspace ? await listCheckpoints(workspace.git, sessionId).catch(() => []) : []
   const first = checkpoints[0]?.createdAt
   const report = new ReportBuilder({
@@ -209,20 +212,10 @@ async function reportOf(
     verdict: 'block',
     exitCode: 143,
     signal: 'SIGKILL',
-    reason: 'the main step was cancelled or killed before it could report; the post step finished the report',
+    reason:
+      'the main step was cancelled or killed before it finished reporting; the post step re-judged the work it left',
     outputTail: '',
     transcript: { bytes: 0, capped: false },
   })
   return report.snapshot()
-}
-
-/** Far above any report a session writes (its events are capped): a larger file is not one. */
-const REPORT_MAX_BYTES = 256 << 20
-
-function isRegularFile(path: string): boolean {
-  try {
-    return lstatSync(path).isFile()
-  } catch {
-    return false
-  }
 }

@@ -966,9 +966,9 @@ describe('cancellation', () => {
     expect(server.validationFailures).toEqual([])
   })
 
-  // Trial finding (fails on main at b2ecfc4): the post step trusts a report.json the agent wrote before it
-  // SIGKILLed main, and publishes its verdict as the required checks.
-  it('TRIAL FINDING: an agent that writes its own report.json (all hooks allow) and SIGKILLs main gets no green check from the post step', async () => {
+  // The agent can write anything in the session directory: a report.json saying "allow" before it SIGKILLs
+  // main must not become the required checks' verdict (before the fix the post step published it).
+  it('an agent that writes its own report.json (all hooks allow) and SIGKILLs main gets no green check from the post step', async () => {
     const server = await startApi()
     const failing = CONFIG.replace(
       'command: [node, -e, "process.exit(0)"]',
@@ -1047,6 +1047,85 @@ setInterval(() => {}, 1000)
     // The tests hook exits 1 and secrets/key.txt is forbidden: nothing may be green.
     for (const [name, list] of Object.entries(conclusions))
       expect(list, `${name}: ${JSON.stringify(conclusions)}\n${post.stdout}`).not.toContain('success')
+    // The post step judged the work main left itself: the forbidden file fails the policy check.
+    expect(conclusions['proctor / policy'], post.stdout).toEqual(['failure'])
+    expect(server.state.commentsOn(PR)[0]!.body).toMatch(/interrupted/)
+  })
+
+  it('an agent that breaks the checkpoint ref and SIGKILLs main: the post step cannot judge the work, so the policy check fails', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    writeFileSync(
+      join(ws.files, 'break.mjs'),
+      `import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+mkdirSync('secrets', { recursive: true })
+writeFileSync('secrets/key.txt', 'AKIAIOSFODNN7EXAMPLE\\n')
+const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { input: 'junk' }).toString().trim()
+execFileSync('git', ['update-ref', 'refs/proctor/' + process.env.PROCTOR_SESSION_ID, blob])
+let pid = process.ppid
+while (pid > 1) {
+  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
+  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
+  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
+}
+setInterval(() => {}, 1000)
+`,
+    )
+    const inputs = { command: `node ${join(ws.files, 'break.mjs')}` }
+    const main = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs,
+    })
+    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs,
+      state: main.state,
+    })
+    expect(post.code, post.stdout + post.stderr).toBe(0)
+    expect(post.stdout).toContain('could not take the final checkpoint')
+    const [policy] = server.state.checkRunsNamed('proctor / policy')
+    expect(policy, post.stdout).toMatchObject({ status: 'completed', conclusion: 'failure' })
+  })
+
+  it('a main step that finished reporting: the post step publishes nothing again, whatever the session directory holds by then', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    const main = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+    })
+    expect(main.state['proctor-finished'], main.stdout + main.stderr).toBe('true')
+    const checks = () =>
+      [...server.state.checkRuns.values()].map((c) => [c.name, c.status, c.conclusion]).sort()
+    const comments = () => JSON.stringify(server.state.commentsOn(PR))
+    const before = { checks: checks(), comments: comments(), calls: server.calls.length }
+    expect(before.checks).toContainEqual(['proctor / policy', 'completed', 'failure'])
+    // Whatever is left in the session directory afterwards is not a reason to publish again.
+    rmSync(join(ws.repo.dir, '.proctor/sessions', SESSION, 'report.json'))
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs: { command: 'node agent.mjs' },
+      state: main.state,
+    })
+    expect(post.code, post.stdout + post.stderr).toBe(0)
+    expect(server.calls.length).toBe(before.calls)
+    expect(checks()).toEqual(before.checks)
+    expect(comments()).toBe(before.comments)
+    expect(post.summary).toBe('')
   })
 
   it('main killed by SIGKILL during a stop hook: the post step completes the open check run as cancelled', async () => {
