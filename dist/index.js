@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core] = await Promise.all([
-        import('./chunks/context-DzEiupI6.js'),
+        import('./chunks/context-BnWyUorZ.js'),
         import('./chunks/core-BEMhgLMH.js').then(function (n) { return n.c; }),
     ]);
     // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
@@ -23,7 +23,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-BsD4oKdR.js');
+        const { main } = await import('./chunks/run-BpX3CPl4.js');
         return await main();
     }
     catch (error) {

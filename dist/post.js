@@ -1,14 +1,13 @@
 import { g as getState, i as info, s as setSecret, w as warning } from './chunks/core-BEMhgLMH.js';
-const { existsSync, lstatSync } = process.getBuiltinModule("node:fs");
-import { j as ensureStateDir, l as loadConfig, h as defaultConfig, a as readRegularFile, k as checkpointRef } from './chunks/checkpoints-create-962SFfGz.js';
+const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { r as reconcileOrphans } from './chunks/registry-caN18YUy.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-2mMvt_Y6.js';
-import { p as parseSessionReport } from './chunks/aggregate-BpBGDoRt.js';
-import { R as ReportBuilder } from './chunks/agent-env-BXlKKXmg.js';
-import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, t as tokenRepository, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-BjeuPFxZ.js';
-import { readActionsContext, linksFor } from './chunks/context-DzEiupI6.js';
-import { createSanitizer } from './chunks/sanitize-CyIpIJ19.js';
+import { j as ensureStateDir, l as loadConfig, h as defaultConfig, k as checkpointRef } from './chunks/checkpoints-create-D5hdvB6q.js';
+import { r as reconcileOrphans } from './chunks/registry-D2rLHI5B.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-B3nJ7nBW.js';
+import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-CcETVCM0.js';
+import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, t as tokenRepository, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-BEDj3uAk.js';
+import { readActionsContext, linksFor } from './chunks/context-BnWyUorZ.js';
+import { createSanitizer } from './chunks/sanitize-sKtkP4Sl.js';
 import './chunks/platform-DawMwuj3.js';
 
 
@@ -48,7 +47,7 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-FJ5r--ZY.js';
 import './chunks/words-CtdohSJZ.js';
-import './chunks/markdown-D5-25geG.js';
+import './chunks/markdown-BHMexWga.js';
 import './chunks/agent-exit-dlhdSguX.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
@@ -56,6 +55,10 @@ import './chunks/agent-exit-dlhdSguX.js';
 // were not pushed yet, and finishes the comment and check runs as cancelled. Otherwise it does nothing.
 // The work main left is judged by the same policy as in a session: the final checkpoint's diff and the
 // session's cumulative diff, so a forbidden file written just before the kill still fails the policy check.
+// Nothing in the session directory is trusted: the agent can write there (a report.json saying "allow",
+// then SIGKILL main), so the post step re-judges from the checkpoint ref and never completes a check as
+// success. The one thing it trusts is main's `finished` state, and a forged one only makes it do nothing:
+// the checks main opened stay in progress and the policy check may be missing, both blocking a merge.
 async function post(env = process.env) {
     if (getState(STATE.finished) === 'true')
         return 0;
@@ -78,16 +81,13 @@ async function post(env = process.env) {
         config.checkpoints.push = 'never';
     const workspace = Workspace.find(cwd);
     const sessionDir = join(dirs.sessions, sessionId);
-    // Only a regular file is a report main wrote (atomically): a FIFO or link there is the agent's.
-    const reportExists = isRegularFile(join(sessionDir, 'report.json'));
-    // Without report.json main died before its final checkpoint: save the agent's last work first.
-    const violations = workspace && !reportExists && config.checkpoints.enabled
-        ? await finalCheckpoint(workspace, sessionId, config)
-        : [];
+    // Always, whatever report.json says (the agent may have written it): the agent's last work is saved and
+    // the session's cumulative diff judged. After a main that took its own final checkpoint, nothing is new.
+    const violations = workspace && config.checkpoints.enabled ? await finalCheckpoint(workspace, sessionId, config) : [];
     const pushed = workspace
         ? await pushLeftovers(workspace, sessionId, config, await postPushCredential(workspace, config, inputs.githubToken, env))
         : null;
-    const report = await reportOf(workspace, cwd, sessionId, sessionDir, pushed, violations);
+    const report = await interruptedReport(workspace, cwd, sessionId, sessionDir, pushed, violations);
     try {
         const ctx = readActionsContext(env);
         const token = inputs.githubToken;
@@ -124,6 +124,11 @@ async function post(env = process.env) {
 async function finalCheckpoint(workspace, sessionId, config) {
     const store = await workspace.store(sessionId, config, { judge: true });
     try {
+        // The agent may have left a FIFO where git reads (`mkfifo sub/.gitignore`): git would sit in open()
+        // until its deadline. The post step runs once, so it walks the tree for one before any git reads it.
+        const blocker = scanForBlocker(workspace.root);
+        if (blocker)
+            throw new Error(describeBlocker(blocker));
         await store.open();
         const result = await store.createDetailed('final');
         if (result) {
@@ -134,8 +139,19 @@ async function finalCheckpoint(workspace, sessionId, config) {
         return await workspace.standingViolations(store, config);
     }
     catch (error) {
-        warning(`proctor: could not take the final checkpoint: ${error.message}`);
-        return [];
+        const message = error.message;
+        warning(`proctor: could not take the final checkpoint: ${message}`);
+        // Fails closed: work that could not be judged must not pass the policy check as "no violations".
+        return [
+            {
+                checkpoint: null,
+                file: 'proctor-post-step',
+                constraint: 'unjudged',
+                severity: 'critical',
+                message: `the work the main step left could not be checkpointed or judged: ${message}`,
+                suggestion: 'Re-run the job; the checkpoint ref or the repository was changed in a way proctor cannot read',
+            },
+        ];
     }
     finally {
         await store.close().catch(() => { });
@@ -169,22 +185,12 @@ async function pushLeftovers(workspace, sessionId, config, secretConfig) {
         : `proctor: checkpoints not pushed: ${record.reason}`);
     return record;
 }
-/** The report main wrote, else one rebuilt from the checkpoint ref: the session was interrupted. */
-async function reportOf(workspace, cwd, sessionId, sessionDir, pushed, violations) {
-    const path = join(sessionDir, 'report.json');
-    if (isRegularFile(path)) {
-        let text = '';
-        try {
-            // Never blocks on a FIFO the agent swapped in, nor reads without end.
-            text = readRegularFile(path, REPORT_MAX_BYTES).toString('utf8');
-        }
-        catch {
-            // Not readable as a report: rebuilt below like a missing one.
-        }
-        const parsed = parseSessionReport(text);
-        if (typeof parsed !== 'string')
-            return { ...parsed, pushed: pushed ?? parsed.pushed };
-    }
+/**
+ * The session as the checkpoint ref records it, interrupted and blocking: never main's report.json, which
+ * the agent could have written. Hook checks main completed stay as main completed them; open ones are
+ * cancelled; the policy check comes from the violations judged here and on the ref's checkpoints.
+ */
+async function interruptedReport(workspace, cwd, sessionId, sessionDir, pushed, violations) {
     const checkpoints = workspace ? await listCheckpoints(workspace.git, sessionId).catch(() => []) : [];
     const first = checkpoints[0]?.createdAt;
     const report = new ReportBuilder({
@@ -215,21 +221,11 @@ async function reportOf(workspace, cwd, sessionId, sessionDir, pushed, violation
         verdict: 'block',
         exitCode: 143,
         signal: 'SIGKILL',
-        reason: 'the main step was cancelled or killed before it could report; the post step finished the report',
+        reason: 'the main step was cancelled or killed before it finished reporting; the post step re-judged the work it left',
         outputTail: '',
         transcript: { bytes: 0, capped: false },
     });
     return report.snapshot();
-}
-/** Far above any report a session writes (its events are capped): a larger file is not one. */
-const REPORT_MAX_BYTES = 256 << 20;
-function isRegularFile(path) {
-    try {
-        return lstatSync(path).isFile();
-    }
-    catch {
-        return false;
-    }
 }
 
 // Entry of the action's post step (action.yml `post: dist/post.js`, `post-if: always()`).

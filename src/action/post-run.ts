@@ -22,6 +22,7 @@ import { ReportBuilder } from '../report/builder.js'
 import { Workspace } from '../state/workspace.js'
 import { actionClient } from './client.js'
 import { readActionsContext, linksFor } from '../github/context.js'
+import { describeBlocker, scanForBlocker } from '../checkpoints/git-blockers.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { readInputs, applyInputs } from './inputs.js'
@@ -103,6 +104,10 @@ async function finalCheckpoint(
 ): Promise<Violation[]> {
   const store = await workspace.store(sessionId, config, { judge: true })
   try {
+    // The agent may have left a FIFO where git reads (`mkfifo sub/.gitignore`): git would sit in open()
+    // until its deadline. The post step runs once, so it walks the tree for one before any git reads it.
+    const blocker = scanForBlocker(workspace.root)
+    if (blocker) throw new Error(describeBlocker(blocker))
     await store.open()
     const result = await store.createDetailed('final')
     if (result) {

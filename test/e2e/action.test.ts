@@ -1095,6 +1095,51 @@ setInterval(() => {}, 1000)
     expect(policy, post.stdout).toMatchObject({ status: 'completed', conclusion: 'failure' })
   })
 
+  it('an agent that plants a FIFO where git reads and SIGKILLs main: the post step names it at once and the policy check fails', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    writeFileSync(
+      join(ws.files, 'fifo.mjs'),
+      `import { readFileSync, mkdirSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+mkdirSync('sub', { recursive: true })
+execFileSync('mkfifo', ['sub/.gitignore'])
+let pid = process.ppid
+while (pid > 1) {
+  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
+  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
+  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
+}
+setInterval(() => {}, 1000)
+`,
+    )
+    const inputs = { command: `node ${join(ws.files, 'fifo.mjs')}` }
+    const main = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs,
+    })
+    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
+    const started = Date.now()
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs,
+      state: main.state,
+    })
+    // Before: git sat in open() on the FIFO until its five-minute deadline.
+    expect(Date.now() - started).toBeLessThan(30_000)
+    expect(post.code, post.stdout + post.stderr).toBe(0)
+    expect(post.stdout).toContain('FIFO (named pipe) at sub/.gitignore')
+    const [policy] = server.state.checkRunsNamed('proctor / policy')
+    expect(policy, post.stdout).toMatchObject({ status: 'completed', conclusion: 'failure' })
+    rmSync(join(ws.repo.dir, 'sub/.gitignore'))
+  })
+
   it('a main step that finished reporting: the post step publishes nothing again, whatever the session directory holds by then', async () => {
     const server = await startApi()
     const ws = workspace()
