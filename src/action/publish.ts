@@ -301,6 +301,8 @@ async function pushExactly(
   workspace.sessionDir(sessionId)
   const queue = await workspace.pushQueue(sessionId, config, {
     base: head,
+    // Exactly the tip that was judged, whatever the ref holds by the time the push runs.
+    written: tip,
     mode: config.checkpoints.push === 'never' ? 'never' : 'always',
     ...(credential ? { secretConfig: credential } : {}),
   })
