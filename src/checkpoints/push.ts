@@ -60,7 +60,8 @@ export interface PushQueueOptions {
 /** refs/proctor/<session> no longer holds the checkpoint proctor wrote last. */
 export interface RefMoved {
   ref: string
-  expected: string
+  /** null: proctor wrote no checkpoint on it (the worktree was HEAD), so the ref should not exist. */
+  expected: string | null
   found: string | null
 }
 
@@ -220,7 +221,7 @@ export class PushQueue {
   private async pushWithin(): Promise<void> {
     const git = this.options.git
     const local = this.ownWrites ? this.written : await git.revParse(this.ref)
-    if (this.ownWrites && local && !(await this.refHolds(local))) return
+    if (this.ownWrites && !(await this.refHolds(local))) return
     if (!local || local === this.pushedLocal) return
     const remoteUrl = await this.remoteExists()
     if (!remoteUrl) {
@@ -289,17 +290,18 @@ export class PushQueue {
    * record says why: whoever moved it can move it again, and the chain behind it is no longer proctor's.
    * What is pushed is `written` itself (never the ref), so a move after this check changes nothing pushed.
    */
-  private async refHolds(written: string): Promise<boolean> {
+  private async refHolds(written: string | null): Promise<boolean> {
     const found = await this.options.git.revParse(this.ref)
     if (found === written) return true
     this.moved = { ref: this.ref, expected: written, found }
+    const wrote = written
+      ? `no longer holds checkpoint ${written.slice(0, 12)}, the last one proctor wrote`
+      : 'holds a commit although proctor wrote no checkpoint there'
+    const what = found ? `something else moved it to ${found.slice(0, 12)}` : 'something else deleted it'
     this.record = {
       ...this.record,
       ok: false,
-      reason:
-        `${this.ref} no longer holds checkpoint ${written.slice(0, 12)}, the last one proctor wrote ` +
-        `(${found ? `something else moved it to ${found.slice(0, 12)}` : 'something else deleted it'}); ` +
-        'nothing more is pushed',
+      reason: `${this.ref} ${wrote} (${what}); nothing more is pushed`,
     }
     return false
   }

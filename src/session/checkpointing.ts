@@ -599,7 +599,7 @@ export class SessionCheckpoints {
       file: moved.ref,
       constraint: 'git_tamper',
       severity: compilePolicy(this.o.config.policy).severityOf('git_tamper'),
-      message: `${moved.ref} was moved off checkpoint ${moved.expected.slice(0, 12)}, the last one proctor wrote (${moved.found ? `to ${moved.found.slice(0, 12)}, a commit proctor never judged` : 'deleted'}); nothing more was pushed`,
+      message: `${moved.ref} was ${moved.expected ? `moved off checkpoint ${moved.expected.slice(0, 12)}, the last one proctor wrote` : 'written although proctor wrote no checkpoint there'} (${moved.found ? `to ${moved.found.slice(0, 12)}, a commit proctor never judged` : 'deleted'}) by something other than proctor; nothing more was pushed`,
       suggestion:
         "nothing but proctor may write refs/proctor/*; the agent's last judged checkpoint is in this report",
     }

@@ -87,6 +87,18 @@ describe('PushQueue', () => {
     expect(fs.existsSync(path.join(work.dir, '.proctor/sessions/run-1/checkpoints.bundle'))).toBe(false)
   })
 
+  it('having written no checkpoint, pushes nothing when someone else creates the ref', async () => {
+    const { origin, work } = originAndClone()
+    const { queue } = session(work, { written: null, mode: 'always' })
+    const head = work.git(['rev-parse', 'HEAD']).trim()
+    const forged = work.git(['commit-tree', `${head}^{tree}`, '-p', head, '-m', 'forged']).trim()
+    work.git(['update-ref', 'refs/proctor/run-1', forged])
+    const record = await queue.flush()
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBeNull()
+    expect(record.reason).toMatch(/holds a commit although proctor wrote no checkpoint there/)
+    expect(queue.refMoved).toEqual({ ref: 'refs/proctor/run-1', expected: null, found: forged })
+  })
+
   it('re-parents the same trees onto the remote tip when a concurrent writer moved the branch', async () => {
     const { origin, work } = originAndClone()
     const { store, queue } = session(work)
