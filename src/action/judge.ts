@@ -36,6 +36,9 @@ type Env = Record<string, string | undefined>
 
 export const DEFAULT_HANDOFF_PATTERN = `${HANDOFF_PREFIX}*`
 
+/** Constraints whose content is never pushed at error or critical severity. */
+export const UNPUSHABLE: ReadonlySet<string> = new Set(['forbidden_area', 'file_size', 'unsafe_path'])
+
 /** The handoffs on disk (`reports`: directories) or downloaded (`artifact-pattern`), each accepted or not. */
 export async function collectHandoffs(
   inputs: ActionInputs,
@@ -107,6 +110,7 @@ export function gateSpec(root: string, configPath: string | null, config: Config
 /**
  * One session's diff (checked-out commit → the handoff's last checkpoint), judged from git objects: sizes
  * come from the blobs, symlink targets from git. A change to the gate is a critical `gate_file` violation.
+ * What must never be pushed (UNPUSHABLE) is judged in every commit of the chain as well (judgeChain).
  * `enforce` (verify, where the tip is checked out in `worktree`): the gate is then put back to the
  * checked-out version so the hooks run the user's judge; without it (publish) nothing is touched.
  */
@@ -134,7 +138,53 @@ export async function judgeDiff(o: {
       scope: 'cumulative',
     }),
   ]
+  const seen = new Set(violations.map((v) => `${v.file}\0${v.constraint}`))
+  for (const v of await judgeChain(o)) {
+    const key = `${v.file}\0${v.constraint}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    violations.push(v)
+  }
   return { files, violations }
+}
+
+/**
+ * The UNPUSHABLE violations of each commit between the checked-out commit and the tip, against each of
+ * its parents: the diff head → tip misses a file one checkpoint adds and a later one deletes, yet a push
+ * of the tip carries every commit behind it to the remote (where reviewers read the chain).
+ */
+async function judgeChain(o: {
+  git: Git
+  head: string
+  tip: string
+  config: Config
+  worktree: string
+  checkpoint: number | null
+}): Promise<Violation[]> {
+  if (o.tip === o.head) return []
+  const out = await o.git.raw(['rev-list', '--reverse', '--parents', o.tip, `^${o.head}`, '--'])
+  const found: Violation[] = []
+  for (const line of out.stdout.split('\n')) {
+    const [commit, ...parents] = line.split(' ').filter(Boolean)
+    if (!commit) continue
+    for (const parent of parents.length ? parents : [null]) {
+      const files = await diffTrees(o.git, parent, commit)
+      for (const v of evaluatePolicy({
+        files,
+        checkpoint: o.checkpoint,
+        worktree: o.worktree,
+        policy: o.config.policy,
+        scope: 'checkpoint',
+      })) {
+        if (!UNPUSHABLE.has(v.constraint)) continue
+        found.push({
+          ...v,
+          message: `${v.message} (in commit ${commit.slice(0, 12)} of the checkpoint chain, which a push carries although the final diff no longer shows it)`,
+        })
+      }
+    }
+  }
+  return found
 }
 
 /** The last checkpoint's sequence number the agent job claimed (for the violations' `checkpoint`). */

@@ -42,6 +42,7 @@ import {
   collectHandoffs,
   gateSpec,
   judgeDiff,
+  UNPUSHABLE,
   rejected,
   sessionReport,
   writeJudgedOutputs,
@@ -51,9 +52,6 @@ import { downloadVerifyResults, type VerifiedSession } from './verify-results.js
 import { readVerifyJob, type VerifyJobRecord } from './verify-job.js'
 
 type Env = Record<string, string | undefined>
-
-/** Constraints whose content is never pushed at error or critical severity. */
-const UNPUSHABLE = new Set(['forbidden_area', 'file_size', 'unsafe_path'])
 
 interface Published {
   report: SessionReport
@@ -301,6 +299,8 @@ async function pushExactly(
   workspace.sessionDir(sessionId)
   const queue = await workspace.pushQueue(sessionId, config, {
     base: head,
+    // Exactly the tip that was judged, whatever the ref holds by the time the push runs.
+    written: tip,
     mode: config.checkpoints.push === 'never' ? 'never' : 'always',
     ...(credential ? { secretConfig: credential } : {}),
   })

@@ -48,6 +48,21 @@ export interface PushQueueOptions {
    * .git/config where the agent could read it.
    */
   secretConfig?: readonly [string, string][]
+  /**
+   * The checkpoint proctor itself wrote last, when the queue belongs to the session that writes them. Given
+   * (even null), the queue pushes only shas handed to schedule(sha), never what the ref holds: the agent can
+   * write refs/proctor/<session> too, and a commit it put there was never judged. Left out (a finished
+   * session's push, the post step), the ref is all there is to go by.
+   */
+  written?: string | null
+}
+
+/** refs/proctor/<session> no longer holds the checkpoint proctor wrote last. */
+export interface RefMoved {
+  ref: string
+  /** null: proctor wrote no checkpoint on it (the worktree was HEAD), so the ref should not exist. */
+  expected: string | null
+  found: string | null
 }
 
 /** Why a push can never succeed by retrying. */
@@ -82,11 +97,17 @@ export class PushQueue {
   private pushedLocal: string | null = null
   private pushedRemote: string | null = null
   private record: PushRecord
+  /** The checkpoint proctor wrote last (own-writes mode: PushQueueOptions.written given). */
+  private written: string | null
+  private readonly ownWrites: boolean
+  private moved: RefMoved | null = null
 
   constructor(options: PushQueueOptions) {
     this.options = options
     this.ref = checkpointRef(options.session)
     this.branch = remoteBranchFor(options.branchTemplate, options.session)
+    this.ownWrites = options.written !== undefined
+    this.written = options.written ?? null
     this.record = {
       ok: false,
       remote: null,
@@ -107,9 +128,21 @@ export class PushQueue {
     return this.options.mode === 'always' && !this.record.ok && this.pushedLocal === null
   }
 
-  /** Queue a push of the current checkpoint ref (after each checkpoint). Coalesces; never throws. */
-  schedule(): void {
-    if (this.options.mode === 'never') return
+  /**
+   * Something other than proctor moved refs/proctor/<session> off the checkpoint proctor wrote last; from
+   * then on nothing more is pushed (own-writes mode only).
+   */
+  get refMoved(): RefMoved | null {
+    return this.moved ? { ...this.moved } : null
+  }
+
+  /**
+   * Queue a push of checkpoint `sha`, which proctor just wrote (own-writes mode), or of what the ref holds.
+   * Coalesces; never throws.
+   */
+  schedule(sha?: string): void {
+    if (sha !== undefined) this.written = sha
+    if (this.options.mode === 'never' || this.moved) return
     this.pending = true
     this.running ??= this.drain().finally(() => {
       this.running = null
@@ -129,8 +162,13 @@ export class PushQueue {
     this.schedule()
     while (this.running) await this.running
     this.flushDeadline = Infinity
-    const local = await this.options.git.revParse(this.ref)
-    if (local && local !== this.pushedLocal) await this.writeBundle(local)
+    // A moved ref holds commits proctor never judged: no bundle of it either.
+    if (this.moved) return this.state
+    const local = this.ownWrites ? this.written : await this.options.git.revParse(this.ref)
+    if (!local || local === this.pushedLocal) return this.state
+    // The bundle is made of the ref: it must still be what proctor wrote.
+    if (this.ownWrites && !(await this.refHolds(local))) return this.state
+    await this.writeBundle(local)
     return this.state
   }
 
@@ -182,7 +220,8 @@ export class PushQueue {
 
   private async pushWithin(): Promise<void> {
     const git = this.options.git
-    const local = await git.revParse(this.ref)
+    const local = this.ownWrites ? this.written : await git.revParse(this.ref)
+    if (this.ownWrites && !(await this.refHolds(local))) return
     if (!local || local === this.pushedLocal) return
     const remoteUrl = await this.remoteExists()
     if (!remoteUrl) {
@@ -244,6 +283,27 @@ export class PushQueue {
         if (tip) candidate = await this.replayOnto(tip, local)
       }
     }
+  }
+
+  /**
+   * Own-writes mode: the ref must still hold `written`. If it does not, the queue stops for good and the
+   * record says why: whoever moved it can move it again, and the chain behind it is no longer proctor's.
+   * What is pushed is `written` itself (never the ref), so a move after this check changes nothing pushed.
+   */
+  private async refHolds(written: string | null): Promise<boolean> {
+    const found = await this.options.git.revParse(this.ref)
+    if (found === written) return true
+    this.moved = { ref: this.ref, expected: written, found }
+    const wrote = written
+      ? `no longer holds checkpoint ${written.slice(0, 12)}, the last one proctor wrote`
+      : 'holds a commit although proctor wrote no checkpoint there'
+    const what = found ? `something else moved it to ${found.slice(0, 12)}` : 'something else deleted it'
+    this.record = {
+      ...this.record,
+      ok: false,
+      reason: `${this.ref} ${wrote} (${what}); nothing more is pushed`,
+    }
+    return false
   }
 
   /** Re-commit each of our checkpoints not yet on the remote (same tree, same message) on top of `tip`. */

@@ -17,7 +17,7 @@ import { CheckpointTriggers } from '../checkpoints/triggers.js'
 import { describeBlocker, findBlocker, scanForBlocker } from '../checkpoints/git-blockers.js'
 import { GitError } from '../git/errors.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
-import { PushQueue } from '../checkpoints/push.js'
+import { PushQueue, type RefMoved } from '../checkpoints/push.js'
 import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -261,6 +261,8 @@ export class SessionCheckpoints {
       this.opening = (recording ?? record()).then(async (store) => {
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
+          // Only checkpoints this session wrote are pushed (schedule(sha)), never what the ref holds.
+          written: store.latest,
           mode: this.pushMode(),
           ...(this.o.pushSecretConfig ? { secretConfig: this.o.pushSecretConfig } : {}),
         })
@@ -390,7 +392,9 @@ export class SessionCheckpoints {
           reason: 'checkpoints.push is auto, which pushes only in CI; set it to always to push from here',
         }
       }
-      if (this.records.length > 0 || pushed.ok) {
+      const moved = this.push.refMoved
+      if (moved) await this.reportRefMoved(moved)
+      if (this.records.length > 0 || pushed.ok || moved) {
         this.o.report.push(pushed)
         this.o.report.event(
           'push',
@@ -460,7 +464,7 @@ export class SessionCheckpoints {
       this.current = this.current.filter((v) => !reverted.includes(v.file))
       this.markResolved()
     }
-    this.push?.schedule()
+    this.push?.schedule(record.sha)
     this.o.onChange()
     return record
   }
@@ -582,6 +586,30 @@ export class SessionCheckpoints {
         data: { files: undone },
       })
     }
+  }
+
+  /**
+   * Something other than proctor moved the session's checkpoint ref (the agent, or a daemon it left behind):
+   * a git_tamper violation that stands to the end (nothing puts the ref back, and nothing more was pushed).
+   */
+  private async reportRefMoved(moved: RefMoved): Promise<void> {
+    const { compilePolicy, notifiesAgent } = await this.loadPolicy()
+    const v: Violation = {
+      checkpoint: this.store?.latestSeq || null,
+      file: moved.ref,
+      constraint: 'git_tamper',
+      severity: compilePolicy(this.o.config.policy).severityOf('git_tamper'),
+      message: `${moved.ref} was ${moved.expected ? `moved off checkpoint ${moved.expected.slice(0, 12)}, the last one proctor wrote` : 'written although proctor wrote no checkpoint there'} (${moved.found ? `to ${moved.found.slice(0, 12)}, a commit proctor never judged` : 'deleted'}) by something other than proctor; nothing more was pushed`,
+      suggestion:
+        "nothing but proctor may write refs/proctor/*; the agent's last judged checkpoint is in this report",
+    }
+    this.tamper.set(`${moved.ref}\0moved`, v)
+    this.o.report.violation(v)
+    this.o.report.event('violation', `${v.severity}: ${v.file}: ${v.message}`, {
+      name: v.constraint,
+      data: { notify_agent: notifiesAgent(v) },
+    })
+    this.o.lifecycle.fire('violation', { ...v }).catch(() => undefined)
   }
 
   private loadPolicy(): Promise<Policy> {

@@ -29,6 +29,8 @@ export interface QueueOptions {
   secretConfig?: readonly [string, string][]
   /** Where to push, fixed from trusted state (PushQueueOptions.remoteUrl); default: the remote's URL at start. */
   remoteUrl?: string
+  /** The checkpoint proctor wrote last: the queue then pushes only what it is handed (PushQueueOptions.written). */
+  written?: string | null
 }
 
 export class Workspace {
@@ -121,6 +123,7 @@ export class Workspace {
       timeoutMs: config.checkpoints.push_timeout,
       ...(options.remoteUrl ? { remoteUrl: options.remoteUrl } : {}),
       ...(options.secretConfig ? { secretConfig: options.secretConfig } : {}),
+      ...(options.written !== undefined ? { written: options.written } : {}),
     })
   }
 

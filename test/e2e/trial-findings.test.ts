@@ -53,7 +53,7 @@ function onlyReport(r: TempRepo): SessionReport {
   return JSON.parse(fs.readFileSync(path.join(sessions, id!, 'report.json'), 'utf8')) as SessionReport
 }
 
-describe('trial finding: the one-job push sends whatever refs/proctor/<session> holds', () => {
+describe('the one-job push sends only checkpoints proctor wrote, never what refs/proctor/<session> holds', () => {
   it('an agent that points refs/proctor/<session> at its own commit (a forbidden file in it) does not get it pushed', async () => {
     const bare = makeTempRepo({ bare: true })
     cleanups.push(bare.cleanup)
@@ -92,8 +92,8 @@ describe('trial finding: the one-job push sends whatever refs/proctor/<session> 
   }, 90_000)
 })
 
-describe('trial finding: a daemon the agent leaves behind (setsid) swaps the ref between the last checkpoint and the push', () => {
-  it('verdict allow, and the remote branch is exactly the last checkpoint proctor judged (report.pushed.sha among the checkpoints)', async () => {
+describe('a daemon the agent leaves behind (setsid) that swaps the ref between the last checkpoint and the push gets nothing pushed', () => {
+  it('the remote branch is at most the last checkpoint proctor judged (report.pushed.sha among the checkpoints)', async () => {
     const bare = makeTempRepo({ bare: true })
     cleanups.push(bare.cleanup)
     const r = makeTempRepo({ files: { 'README.md': '# test\n', 'src/a.txt': 'a\n' } })

@@ -692,9 +692,9 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     expect(server.validationFailures).toEqual([])
   })
 
-  // Trial finding (fails on main at b2ecfc4): publish judges only checked-out commit → tip, but pushes the
-  // whole chain, so a forbidden file added in one checkpoint and deleted in the next reaches the remote.
-  it('TRIAL FINDING: a forbidden secrets/key in an intermediate checkpoint (deleted again at the tip) is never pushed', async () => {
+  // Publish pushes the whole chain, so it judges every commit of it: a forbidden file added in one
+  // checkpoint and deleted in the next must not reach the remote (it did when only head → tip was judged).
+  it('a forbidden secrets/key in an intermediate checkpoint (deleted again at the tip) is never pushed', async () => {
     const { service, server, jobs } = await startServers()
     const repo = repository(STRICT)
     const agent = await agentJob(service, server, repo, { agent: 'fine' })

@@ -66,6 +66,39 @@ describe('PushQueue', () => {
     expect(origin.git(['rev-parse', 'proctor/run-1^']).trim()).toBe(first!.sha)
   })
 
+  it('given the checkpoints it wrote, pushes only those; a ref moved by someone else stops the pushes and says so', async () => {
+    const { origin, work } = originAndClone()
+    const { store, queue } = session(work, { written: null })
+    work.write('src/a.ts', 'one\n')
+    const first = (await store.create('interval'))!
+    queue.schedule(first.sha)
+    expect(await queue.flush()).toMatchObject({ ok: true, sha: first.sha })
+    // Another process writes a commit onto proctor's ref: it is never pushed, and nothing after it either.
+    const forged = work.git(['commit-tree', `${first.sha}^{tree}`, '-p', first.sha, '-m', 'forged']).trim()
+    work.git(['update-ref', 'refs/proctor/run-1', forged])
+    const record = await queue.flush()
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBe(first.sha)
+    expect(record.ok).toBe(false)
+    expect(record.reason).toMatch(/refs\/proctor\/run-1 no longer holds checkpoint .*nothing more is pushed/)
+    expect(queue.refMoved).toEqual({ ref: 'refs/proctor/run-1', expected: first.sha, found: forged })
+    queue.schedule(first.sha)
+    await queue.flush()
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBe(first.sha)
+    expect(fs.existsSync(path.join(work.dir, '.proctor/sessions/run-1/checkpoints.bundle'))).toBe(false)
+  })
+
+  it('having written no checkpoint, pushes nothing when someone else creates the ref', async () => {
+    const { origin, work } = originAndClone()
+    const { queue } = session(work, { written: null, mode: 'always' })
+    const head = work.git(['rev-parse', 'HEAD']).trim()
+    const forged = work.git(['commit-tree', `${head}^{tree}`, '-p', head, '-m', 'forged']).trim()
+    work.git(['update-ref', 'refs/proctor/run-1', forged])
+    const record = await queue.flush()
+    expect(origin.refSha('refs/heads/proctor/run-1')).toBeNull()
+    expect(record.reason).toMatch(/holds a commit although proctor wrote no checkpoint there/)
+    expect(queue.refMoved).toEqual({ ref: 'refs/proctor/run-1', expected: null, found: forged })
+  })
+
   it('re-parents the same trees onto the remote tip when a concurrent writer moved the branch', async () => {
     const { origin, work } = originAndClone()
     const { store, queue } = session(work)
