@@ -13,8 +13,8 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core] = await Promise.all([
-        import('./chunks/context-BnWyUorZ.js'),
-        import('./chunks/core-BEMhgLMH.js').then(function (n) { return n.c; }),
+        import('./chunks/context-mXCZwGpq.js'),
+        import('./chunks/core-bZch1CWw.js').then(function (n) { return n.j; }),
     ]);
     // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
     const problem = eventPayloadProblem();
@@ -23,7 +23,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-BpX3CPl4.js');
+        const { main } = await import('./chunks/run-BIMnXJ8t.js');
         return await main();
     }
     catch (error) {

@@ -1,14 +1,14 @@
-import { g as getState, i as info, s as setSecret, w as warning } from './chunks/core-BEMhgLMH.js';
+import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-bZch1CWw.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { j as ensureStateDir, l as loadConfig, h as defaultConfig, k as checkpointRef } from './chunks/checkpoints-create-D5hdvB6q.js';
-import { r as reconcileOrphans } from './chunks/registry-D2rLHI5B.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-B3nJ7nBW.js';
-import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-CcETVCM0.js';
-import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, w as warnPersistedCredentials, t as tokenRepository, p as pushCredential, g as gitServerUrl } from './chunks/hygiene-BEDj3uAk.js';
-import { readActionsContext, linksFor } from './chunks/context-BnWyUorZ.js';
+import { j as ensureStateDir, l as loadConfig, h as defaultConfig, k as remoteBranchFor, m as checkpointRef } from './chunks/checkpoints-create-DCBsBTpp.js';
+import { r as reconcileOrphans } from './chunks/registry-2JvK2Idu.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-BrGZ8E4q.js';
+import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-BRSQzDKZ.js';
+import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, j as judgeChain, w as warnPersistedCredentials, t as tokenRepository, p as pushCredential, g as gitServerUrl, U as UNPUSHABLE } from './chunks/judge-Dc-BSFni.js';
+import { readActionsContext, linksFor } from './chunks/context-mXCZwGpq.js';
 import { createSanitizer } from './chunks/sanitize-sKtkP4Sl.js';
-import './chunks/platform-DawMwuj3.js';
+import './chunks/platform-DR4GVwaF.js';
 
 
 
@@ -47,8 +47,27 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-FJ5r--ZY.js';
 import './chunks/words-CtdohSJZ.js';
-import './chunks/markdown-BHMexWga.js';
+import './chunks/markdown-DXb2fFZq.js';
 import './chunks/agent-exit-dlhdSguX.js';
+import './chunks/evaluate-hZCvx9nP.js';
+import './chunks/areas-BPhpJk9z.js';
+import './chunks/compile-DXGrfsxa.js';
+import './chunks/yaml-DFf8_hI8.js';
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+import './chunks/aggregate-BpBGDoRt.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
@@ -84,9 +103,23 @@ async function post(env = process.env) {
     // Always, whatever report.json says (the agent may have written it): the agent's last work is saved and
     // the session's cumulative diff judged. After a main that took its own final checkpoint, nothing is new.
     const violations = workspace && config.checkpoints.enabled ? await finalCheckpoint(workspace, sessionId, config) : [];
-    const pushed = workspace
-        ? await pushLeftovers(workspace, sessionId, config, await postPushCredential(workspace, config, inputs.githubToken, env))
+    const refusal = workspace
+        ? await pushRefusal(workspace, sessionId, config, violations, env.GITHUB_SHA ?? null)
         : null;
+    if (refusal)
+        warning(`proctor: checkpoints not pushed: ${refusal}`);
+    const pushed = !workspace
+        ? null
+        : refusal
+            ? {
+                ok: false,
+                remote: null,
+                branch: remoteBranchFor(config.checkpoints.branch, sessionId),
+                sha: null,
+                reason: refusal,
+                bundle: null,
+            }
+            : await pushLeftovers(workspace, sessionId, config, await postPushCredential(workspace, config, inputs.githubToken, env));
     const report = await interruptedReport(workspace, cwd, sessionId, sessionDir, pushed, violations);
     try {
         const ctx = readActionsContext(env);
@@ -155,6 +188,45 @@ async function finalCheckpoint(workspace, sessionId, config) {
     }
     finally {
         await store.close().catch(() => { });
+    }
+}
+/**
+ * Why the work main left must not be pushed, or null. Main was killed, so nothing says which commits on
+ * refs/proctor/<session> proctor wrote: the agent may have moved the ref to a chain of its own, whose middle
+ * commit adds a key the last one deletes. Every commit from the session's base is judged for what is never
+ * pushed (judge.ts, as the publish job does), and work that could not be judged is not pushed either.
+ */
+async function pushRefusal(workspace, sessionId, config, violations, 
+/** The commit the run was triggered for (GITHUB_SHA): the chain's messages are the agent's to forge. */
+eventSha) {
+    // A forbidden file main's final checkpoint skipped is a violation but not in any tree: what decides is
+    // what the commits hold, judged below. Work that could not be judged at all is not pushed.
+    const unjudged = violations.find((v) => v.constraint === 'unjudged');
+    if (unjudged)
+        return unjudged.message;
+    const blocking = (list) => list.filter((v) => UNPUSHABLE.has(v.constraint) && (v.severity === 'error' || v.severity === 'critical'));
+    try {
+        const tip = await workspace.git.revParse(`${checkpointRef(sessionId)}^{commit}`);
+        if (!tip)
+            return null;
+        // Judged from the event's commit when this clone has it (a base in the checkpoints' trailers could
+        // be written to skip the commit that holds the key); else from the first checkpoint's base.
+        const trusted = eventSha ? await workspace.git.revParse(`${eventSha}^{commit}`) : null;
+        const base = trusted ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null;
+        if (!base)
+            return null;
+        const chain = blocking(await judgeChain({
+            git: workspace.git,
+            head: base,
+            tip,
+            config,
+            worktree: workspace.root,
+            checkpoint: null,
+        }));
+        return chain.length ? `${chain[0].message} (${chain.length} such violation(s))` : null;
+    }
+    catch (error) {
+        return `the checkpoint chain could not be judged: ${error.message}`;
     }
 }
 /** The token for the leftover push only, as main passes it (never when .git/config already holds one). */

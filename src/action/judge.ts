@@ -153,7 +153,7 @@ export async function judgeDiff(o: {
  * its parents: the diff head → tip misses a file one checkpoint adds and a later one deletes, yet a push
  * of the tip carries every commit behind it to the remote (where reviewers read the chain).
  */
-async function judgeChain(o: {
+export async function judgeChain(o: {
   git: Git
   head: string
   tip: string

@@ -15,7 +15,7 @@ import { reconcileOrphans } from '../supervisor/registry.js'
 import { loadConfig } from '../config/load.js'
 import type { Config } from '../config/schema.js'
 import { defaultConfig } from '../config/defaults.js'
-import { checkpointRef } from '../checkpoints/refs.js'
+import { checkpointRef, remoteBranchFor } from '../checkpoints/refs.js'
 import { listCheckpoints } from '../checkpoints/history.js'
 import type { PushRecord, SessionReport, Violation } from '../report/model.js'
 import { ReportBuilder } from '../report/builder.js'
@@ -23,6 +23,7 @@ import { Workspace } from '../state/workspace.js'
 import { actionClient } from './client.js'
 import { readActionsContext, linksFor } from '../github/context.js'
 import { describeBlocker, scanForBlocker } from '../checkpoints/git-blockers.js'
+import { judgeChain, UNPUSHABLE } from './judge.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { readInputs, applyInputs } from './inputs.js'
@@ -56,14 +57,27 @@ export async function post(env: Record<string, string | undefined> = process.env
   // the session's cumulative diff judged. After a main that took its own final checkpoint, nothing is new.
   const violations =
     workspace && config.checkpoints.enabled ? await finalCheckpoint(workspace, sessionId, config) : []
-  const pushed = workspace
-    ? await pushLeftovers(
-        workspace,
-        sessionId,
-        config,
-        await postPushCredential(workspace, config, inputs.githubToken, env),
-      )
+  const refusal = workspace
+    ? await pushRefusal(workspace, sessionId, config, violations, env.GITHUB_SHA ?? null)
     : null
+  if (refusal) core.warning(`proctor: checkpoints not pushed: ${refusal}`)
+  const pushed = !workspace
+    ? null
+    : refusal
+      ? {
+          ok: false,
+          remote: null,
+          branch: remoteBranchFor(config.checkpoints.branch, sessionId),
+          sha: null,
+          reason: refusal,
+          bundle: null,
+        }
+      : await pushLeftovers(
+          workspace,
+          sessionId,
+          config,
+          await postPushCredential(workspace, config, inputs.githubToken, env),
+        )
   const report = await interruptedReport(workspace, cwd, sessionId, sessionDir, pushed, violations)
 
   try {
@@ -133,6 +147,50 @@ async function finalCheckpoint(
     ]
   } finally {
     await store.close().catch(() => {})
+  }
+}
+
+/**
+ * Why the work main left must not be pushed, or null. Main was killed, so nothing says which commits on
+ * refs/proctor/<session> proctor wrote: the agent may have moved the ref to a chain of its own, whose middle
+ * commit adds a key the last one deletes. Every commit from the session's base is judged for what is never
+ * pushed (judge.ts, as the publish job does), and work that could not be judged is not pushed either.
+ */
+async function pushRefusal(
+  workspace: Workspace,
+  sessionId: string,
+  config: Config,
+  violations: Violation[],
+  /** The commit the run was triggered for (GITHUB_SHA): the chain's messages are the agent's to forge. */
+  eventSha: string | null,
+): Promise<string | null> {
+  // A forbidden file main's final checkpoint skipped is a violation but not in any tree: what decides is
+  // what the commits hold, judged below. Work that could not be judged at all is not pushed.
+  const unjudged = violations.find((v) => v.constraint === 'unjudged')
+  if (unjudged) return unjudged.message
+  const blocking = (list: Violation[]) =>
+    list.filter((v) => UNPUSHABLE.has(v.constraint) && (v.severity === 'error' || v.severity === 'critical'))
+  try {
+    const tip = await workspace.git.revParse(`${checkpointRef(sessionId)}^{commit}`)
+    if (!tip) return null
+    // Judged from the event's commit when this clone has it (a base in the checkpoints' trailers could
+    // be written to skip the commit that holds the key); else from the first checkpoint's base.
+    const trusted = eventSha ? await workspace.git.revParse(`${eventSha}^{commit}`) : null
+    const base = trusted ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null
+    if (!base) return null
+    const chain = blocking(
+      await judgeChain({
+        git: workspace.git,
+        head: base,
+        tip,
+        config,
+        worktree: workspace.root,
+        checkpoint: null,
+      }),
+    )
+    return chain.length ? `${chain[0]!.message} (${chain.length} such violation(s))` : null
+  } catch (error) {
+    return `the checkpoint chain could not be judged: ${(error as Error).message}`
   }
 }
 

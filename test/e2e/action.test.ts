@@ -1140,6 +1140,59 @@ setInterval(() => {}, 1000)
     rmSync(join(ws.repo.dir, 'sub/.gitignore'))
   })
 
+  it('an agent that moves the checkpoint ref to a chain of its own (a key added, then deleted) and SIGKILLs main: the post step pushes nothing', async () => {
+    const server = await startApi()
+    const ws = workspace()
+    writeFileSync(
+      join(ws.files, 'chain.mjs'),
+      `import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+const env = { ...process.env, GIT_INDEX_FILE: '.git/agent-index' }
+const git = (args, input) => execFileSync('git', args, { input, env }).toString().trim()
+const head = git(['rev-parse', 'HEAD'])
+git(['read-tree', 'HEAD'])
+const key = git(['hash-object', '-w', '--stdin'], 'AKIAIOSFODNN7EXAMPLE')
+git(['update-index', '--add', '--cacheinfo', '100644,' + key + ',secrets/key.txt'])
+const dir = git(['write-tree'])
+// Messages shaped like proctor's, naming the key's own commit as the base would be the next trick.
+const message = (seq) => 'proctor checkpoint ' + seq + ' (interval): 1 file\\n\\nProctor-Session: ' +
+  process.env.PROCTOR_SESSION_ID + '\\nProctor-Seq: ' + seq + '\\nProctor-Base: ' + head +
+  '\\nProctor-Trigger: interval\\nProctor-Violations: 0\\nProctor-Skipped: 0\\n'
+const a = git(['commit-tree', dir, '-p', head, '-m', message(1)])
+const b = git(['commit-tree', head + '^{tree}', '-p', a, '-m', message(2)])
+git(['update-ref', 'refs/proctor/' + process.env.PROCTOR_SESSION_ID, b])
+let pid = process.ppid
+while (pid > 1) {
+  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
+  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
+  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
+}
+setInterval(() => {}, 1000)
+`,
+    )
+    const inputs = { command: `node ${join(ws.files, 'chain.mjs')}` }
+    const main = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs,
+    })
+    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
+    const post = await runStep({
+      entry: 'post',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: prEvent(ws),
+      inputs,
+      state: main.state,
+    })
+    expect(post.code, post.stdout + post.stderr).toBe(0)
+    // The final diff shows no key, but a push of the chain would carry the commit that adds it.
+    expect(post.stdout).toContain('checkpoints not pushed')
+    expect(ws.remoteSha(BRANCH)).toBeNull()
+  })
+
   it('a main step that finished reporting: the post step publishes nothing again, whatever the session directory holds by then', async () => {
     const server = await startApi()
     const ws = workspace()
