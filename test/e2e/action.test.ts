@@ -152,6 +152,37 @@ function prEvent(ws: Workspace, fork = false) {
   }
 }
 
+/**
+ * Main with an agent that runs `script` and then SIGKILLs the action's main process (its ancestor running
+ * index.js), as an OOM kill or a hostile agent would; then the post step. Returns the post step's run.
+ */
+async function killMainThenPost(server: GitHubApiServer, ws: Workspace, name: string, script: string) {
+  const file = join(ws.files, `${name}.mjs`)
+  writeFileSync(
+    file,
+    `import { readFileSync as readProc } from 'node:fs'
+${script}let pid = process.ppid
+while (pid > 1) {
+  const cmd = readProc('/proc/' + pid + '/cmdline', 'latin1')
+  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
+  pid = Number(readProc('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
+}
+setInterval(() => {}, 1000)
+`,
+  )
+  const step = {
+    cwd: ws.repo.dir,
+    apiUrl: server.url,
+    event: prEvent(ws),
+    inputs: { command: `node ${file}` },
+  }
+  const main = await runStep({ entry: 'index', ...step })
+  expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
+  const started = Date.now()
+  const post = await runStep({ entry: 'post', ...step, state: main.state })
+  return { post, started }
+}
+
 function writes(server: GitHubApiServer) {
   return server.calls.filter((c) => c.method !== 'GET')
 }
@@ -1005,39 +1036,18 @@ describe('cancellation', () => {
     }
     writeFileSync(join(ws.files, 'forged.json'), JSON.stringify(forged))
     // The agent: breaks things, plants the report, then SIGKILLs the action's main process (its ancestor).
-    writeFileSync(
-      join(ws.files, 'kill.mjs'),
+    const { post } = await killMainThenPost(
+      server,
+      ws,
+      'kill',
       `import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs'
 mkdirSync('secrets', { recursive: true })
 writeFileSync('secrets/key.txt', 'AKIAIOSFODNN7EXAMPLE\\n')
 const dir = '.proctor/sessions/' + process.env.PROCTOR_SESSION_ID
 mkdirSync(dir, { recursive: true })
 copyFileSync(${JSON.stringify(join(ws.files, 'forged.json'))}, dir + '/report.json')
-let pid = process.ppid
-while (pid > 1) {
-  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
-  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
-  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
-}
-setInterval(() => {}, 1000)
 `,
     )
-    const main = await runStep({
-      entry: 'index',
-      cwd: ws.repo.dir,
-      apiUrl: server.url,
-      event: prEvent(ws),
-      inputs: { command: `node ${join(ws.files, 'kill.mjs')}` },
-    })
-    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
-    const post = await runStep({
-      entry: 'post',
-      cwd: ws.repo.dir,
-      apiUrl: server.url,
-      event: prEvent(ws),
-      inputs: { command: `node ${join(ws.files, 'kill.mjs')}` },
-      state: main.state,
-    })
     const conclusions = Object.fromEntries(
       ['proctor / tests', 'proctor / lint', 'proctor / policy'].map((name) => [
         name,
@@ -1055,40 +1065,18 @@ setInterval(() => {}, 1000)
   it('an agent that breaks the checkpoint ref and SIGKILLs main: the post step cannot judge the work, so the policy check fails', async () => {
     const server = await startApi()
     const ws = workspace()
-    writeFileSync(
-      join(ws.files, 'break.mjs'),
+    const { post } = await killMainThenPost(
+      server,
+      ws,
+      'break',
       `import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 mkdirSync('secrets', { recursive: true })
 writeFileSync('secrets/key.txt', 'AKIAIOSFODNN7EXAMPLE\\n')
 const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { input: 'junk' }).toString().trim()
 execFileSync('git', ['update-ref', 'refs/proctor/' + process.env.PROCTOR_SESSION_ID, blob])
-let pid = process.ppid
-while (pid > 1) {
-  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
-  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
-  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
-}
-setInterval(() => {}, 1000)
 `,
     )
-    const inputs = { command: `node ${join(ws.files, 'break.mjs')}` }
-    const main = await runStep({
-      entry: 'index',
-      cwd: ws.repo.dir,
-      apiUrl: server.url,
-      event: prEvent(ws),
-      inputs,
-    })
-    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
-    const post = await runStep({
-      entry: 'post',
-      cwd: ws.repo.dir,
-      apiUrl: server.url,
-      event: prEvent(ws),
-      inputs,
-      state: main.state,
-    })
     expect(post.code, post.stdout + post.stderr).toBe(0)
     expect(post.stdout).toContain('could not take the final checkpoint')
     const [policy] = server.state.checkRunsNamed('proctor / policy')
@@ -1098,39 +1086,16 @@ setInterval(() => {}, 1000)
   it('an agent that plants a FIFO where git reads and SIGKILLs main: the post step names it at once and the policy check fails', async () => {
     const server = await startApi()
     const ws = workspace()
-    writeFileSync(
-      join(ws.files, 'fifo.mjs'),
+    const { post, started } = await killMainThenPost(
+      server,
+      ws,
+      'fifo',
       `import { readFileSync, mkdirSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 mkdirSync('sub', { recursive: true })
 execFileSync('mkfifo', ['sub/.gitignore'])
-let pid = process.ppid
-while (pid > 1) {
-  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
-  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
-  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
-}
-setInterval(() => {}, 1000)
 `,
     )
-    const inputs = { command: `node ${join(ws.files, 'fifo.mjs')}` }
-    const main = await runStep({
-      entry: 'index',
-      cwd: ws.repo.dir,
-      apiUrl: server.url,
-      event: prEvent(ws),
-      inputs,
-    })
-    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
-    const started = Date.now()
-    const post = await runStep({
-      entry: 'post',
-      cwd: ws.repo.dir,
-      apiUrl: server.url,
-      event: prEvent(ws),
-      inputs,
-      state: main.state,
-    })
     // Before: git sat in open() on the FIFO until its five-minute deadline.
     expect(Date.now() - started).toBeLessThan(30_000)
     expect(post.code, post.stdout + post.stderr).toBe(0)
@@ -1143,8 +1108,10 @@ setInterval(() => {}, 1000)
   it('an agent that moves the checkpoint ref to a chain of its own (a key added, then deleted) and SIGKILLs main: the post step pushes nothing', async () => {
     const server = await startApi()
     const ws = workspace()
-    writeFileSync(
-      join(ws.files, 'chain.mjs'),
+    const { post } = await killMainThenPost(
+      server,
+      ws,
+      'chain',
       `import { readFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 const env = { ...process.env, GIT_INDEX_FILE: '.git/agent-index' }
@@ -1161,32 +1128,8 @@ const message = (seq) => 'proctor checkpoint ' + seq + ' (interval): 1 file\\n\\
 const a = git(['commit-tree', dir, '-p', head, '-m', message(1)])
 const b = git(['commit-tree', head + '^{tree}', '-p', a, '-m', message(2)])
 git(['update-ref', 'refs/proctor/' + process.env.PROCTOR_SESSION_ID, b])
-let pid = process.ppid
-while (pid > 1) {
-  const cmd = readFileSync('/proc/' + pid + '/cmdline', 'latin1')
-  if (cmd.includes('index.js')) { process.kill(pid, 'SIGKILL'); break }
-  pid = Number(readFileSync('/proc/' + pid + '/stat', 'latin1').split(') ')[1].split(' ')[1])
-}
-setInterval(() => {}, 1000)
 `,
     )
-    const inputs = { command: `node ${join(ws.files, 'chain.mjs')}` }
-    const main = await runStep({
-      entry: 'index',
-      cwd: ws.repo.dir,
-      apiUrl: server.url,
-      event: prEvent(ws),
-      inputs,
-    })
-    expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')
-    const post = await runStep({
-      entry: 'post',
-      cwd: ws.repo.dir,
-      apiUrl: server.url,
-      event: prEvent(ws),
-      inputs,
-      state: main.state,
-    })
     expect(post.code, post.stdout + post.stderr).toBe(0)
     // The final diff shows no key, but a push of the chain would carry the commit that adds it.
     expect(post.stdout).toContain('checkpoints not pushed')
