@@ -7,10 +7,11 @@ import { join, relative, resolve, sep } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, type ChangedFile } from '../checkpoints/diff.js'
-import { evaluatePolicy } from '../policy/index.js'
+import { atLeast, evaluatePolicy } from '../policy/index.js'
 import { enforceGate, judgeGate, type GateSpec } from '../hooks/gate-files.js'
 import {
   REPORT_SCHEMA_VERSION,
+  type PushRecord,
   type SessionEvent,
   type SessionReport,
   type StopHookResult,
@@ -18,7 +19,7 @@ import {
 } from '../report/model.js'
 import type { ActionsContext } from '../github/context.js'
 import { writeOutputs } from '../github/summary.js'
-import { checkpointRef } from '../checkpoints/refs.js'
+import { checkpointRef, remoteBranchFor } from '../checkpoints/refs.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { ciOf } from './config.js'
 import type { ActionInputs } from './inputs.js'
@@ -38,6 +39,23 @@ export const DEFAULT_HANDOFF_PATTERN = `${HANDOFF_PREFIX}*`
 
 /** Constraints whose content is never pushed at error or critical severity. */
 export const UNPUSHABLE: ReadonlySet<string> = new Set(['forbidden_area', 'file_size', 'unsafe_path'])
+
+/** The violations that keep a commit off the remote: an UNPUSHABLE constraint at error or worse. */
+export function unpushable(violations: readonly Violation[]): Violation[] {
+  return violations.filter((v) => UNPUSHABLE.has(v.constraint) && atLeast(v.severity, 'error'))
+}
+
+/** The push record of a session whose checkpoints were not pushed, saying why. */
+export function notPushed(config: Config, sessionId: string, reason: string): PushRecord {
+  return {
+    ok: false,
+    remote: null,
+    branch: remoteBranchFor(config.checkpoints.branch, sessionId),
+    sha: null,
+    reason,
+    bundle: null,
+  }
+}
 
 /** The handoffs on disk (`reports`: directories) or downloaded (`artifact-pattern`), each accepted or not. */
 export async function collectHandoffs(

@@ -15,7 +15,7 @@ import { reconcileOrphans } from '../supervisor/registry.js'
 import { loadConfig } from '../config/load.js'
 import type { Config } from '../config/schema.js'
 import { defaultConfig } from '../config/defaults.js'
-import { checkpointRef, remoteBranchFor } from '../checkpoints/refs.js'
+import { checkpointRef } from '../checkpoints/refs.js'
 import { listCheckpoints } from '../checkpoints/history.js'
 import type { PushRecord, SessionReport, Violation } from '../report/model.js'
 import { ReportBuilder } from '../report/builder.js'
@@ -23,7 +23,7 @@ import { Workspace } from '../state/workspace.js'
 import { actionClient } from './client.js'
 import { readActionsContext, linksFor } from '../github/context.js'
 import { describeBlocker, scanForBlocker } from '../checkpoints/git-blockers.js'
-import { judgeChain, UNPUSHABLE } from './judge.js'
+import { judgeChain, notPushed, unpushable } from './judge.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { readInputs, applyInputs } from './inputs.js'
@@ -64,14 +64,7 @@ export async function post(env: Record<string, string | undefined> = process.env
   const pushed = !workspace
     ? null
     : refusal
-      ? {
-          ok: false,
-          remote: null,
-          branch: remoteBranchFor(config.checkpoints.branch, sessionId),
-          sha: null,
-          reason: refusal,
-          bundle: null,
-        }
+      ? notPushed(config, sessionId, refusal)
       : await pushLeftovers(
           workspace,
           sessionId,
@@ -168,8 +161,6 @@ async function pushRefusal(
   // what the commits hold, judged below. Work that could not be judged at all is not pushed.
   const unjudged = violations.find((v) => v.constraint === 'unjudged')
   if (unjudged) return unjudged.message
-  const blocking = (list: Violation[]) =>
-    list.filter((v) => UNPUSHABLE.has(v.constraint) && (v.severity === 'error' || v.severity === 'critical'))
   try {
     const tip = await workspace.git.revParse(`${checkpointRef(sessionId)}^{commit}`)
     if (!tip) return null
@@ -178,7 +169,7 @@ async function pushRefusal(
     const trusted = eventSha ? await workspace.git.revParse(`${eventSha}^{commit}`) : null
     const base = trusted ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null
     if (!base) return null
-    const chain = blocking(
+    const chain = unpushable(
       await judgeChain({
         git: workspace.git,
         head: base,

@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import { Git } from '../git/runner.js'
 import { checkpointRef } from '../checkpoints/refs.js'
-import { atLeast, failsPolicyCheck } from '../policy/index.js'
+import { failsPolicyCheck } from '../policy/index.js'
 import type { PushRecord, SessionReport, StopHookResult, Violation } from '../report/model.js'
 import { ensureStateDir } from '../state/layout.js'
 import { verifiedPolicySummary } from '../report/check-run.js'
@@ -42,7 +42,8 @@ import {
   collectHandoffs,
   gateSpec,
   judgeDiff,
-  UNPUSHABLE,
+  notPushed,
+  unpushable,
   rejected,
   sessionReport,
   writeJudgedOutputs,
@@ -149,7 +150,7 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     if (!readOnly && handoff.tip) {
       const why = pushRefusal(verifyJob, violations, hooks)
       report.pushed = why
-        ? { ...notPushed(config), reason: why }
+        ? notPushed(config, handoff.sessionId, why)
         : await pushExactly(git, handoff.sessionId, handoff.tip, config, head, credential)
       core.info(
         report.pushed.ok
@@ -264,19 +265,15 @@ function pushRefusal(
   hooks: StopHookResult[],
 ): string | null {
   if (!verifyJob.success) return `the verify job did not succeed (GitHub recorded ${verifyJob.said})`
-  const unpushable = violations.filter((v) => UNPUSHABLE.has(v.constraint) && atLeast(v.severity, 'error'))
-  if (unpushable.length)
-    return `the checkpoints hold content the policy forbids (${unpushable.map((v) => `${v.file}: ${v.constraint}`).join(', ')}); it is never pushed`
+  const held = unpushable(violations)
+  if (held.length)
+    return `the checkpoints hold content the policy forbids (${held.map((v) => `${v.file}: ${v.constraint}`).join(', ')}); it is never pushed`
   // Only a commit the verify job tested (and passed) is pushed: a handoff the verify job never saw (one
   // uploaded from inside it under another session's name) has no results here.
   const failed = hooks.filter((h) => h.verdict !== 'allow')
   if (failed.length)
     return `not every stop hook passed on this commit in the verify job (${failed.map((h) => h.name).join(', ')})`
   return null
-}
-
-function notPushed(config: Config): PushRecord {
-  return { ok: false, remote: null, branch: config.checkpoints.branch, sha: null, reason: null, bundle: null }
 }
 
 /** Pushes refs/proctor/<session>, which this job fetched from the bundle itself, and checks it was `tip`. */
@@ -290,10 +287,7 @@ async function pushExactly(
 ): Promise<PushRecord> {
   const local = await git.revParse(`${checkpointRef(sessionId)}^{commit}`)
   if (local !== tip)
-    return {
-      ...notPushed(config),
-      reason: `refs/proctor/${sessionId} is not the handed-off ${tip}; not pushed`,
-    }
+    return notPushed(config, sessionId, `refs/proctor/${sessionId} is not the handed-off ${tip}; not pushed`)
   const workspace = Workspace.find(git.cwd)
   if (!workspace) throw new Error(`${git.cwd} is not inside a git repository`)
   workspace.sessionDir(sessionId)
