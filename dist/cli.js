@@ -37,7 +37,7 @@ async function main(argv) {
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
         ? [null, plain.module, plain.module]
         : await Promise.all([
-            import('./chunks/program-CR2nwtgr.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/program-CjQlKujX.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
             import('./chunks/exit-FJ5r--ZY.js'),
             import('./chunks/errors-lvn-GX78.js'),
         ]);
@@ -77,12 +77,12 @@ async function main(argv) {
 /** The command `args` name when its arguments are plain enough to run without commander, else null. */
 async function plainCommand(args) {
     if (args[0] === 'checkpoints' && args[1] === 'create') {
-        const create = await import('./chunks/checkpoints-create-DCBsBTpp.js').then(function (n) { return n.a3; });
+        const create = await import('./chunks/checkpoints-create-C5yHKgfN.js').then(function (n) { return n.a3; });
         const options = create.plainCreateOptions(args.slice(2));
         return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true };
     }
     if (args[0] === 'run') {
-        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-ItkUFMcp.js');
+        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-BtIwQVSy.js');
         const plain = plainRunArgs(args.slice(1));
         if (!plain)
             return null;

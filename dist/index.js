@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core] = await Promise.all([
-        import('./chunks/context-mXCZwGpq.js'),
+        import('./chunks/context-C3kI18fu.js'),
         import('./chunks/core-bZch1CWw.js').then(function (n) { return n.j; }),
     ]);
     // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
@@ -23,7 +23,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-BIMnXJ8t.js');
+        const { main } = await import('./chunks/run-Co_4apH0.js');
         return await main();
     }
     catch (error) {

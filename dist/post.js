@@ -1,12 +1,12 @@
 import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-bZch1CWw.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { j as ensureStateDir, l as loadConfig, h as defaultConfig, k as remoteBranchFor, m as checkpointRef } from './chunks/checkpoints-create-DCBsBTpp.js';
-import { r as reconcileOrphans } from './chunks/registry-2JvK2Idu.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-BrGZ8E4q.js';
-import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-BRSQzDKZ.js';
-import { S as STATE, r as readInputs, a as applyInputs, G as GitHubReporter, b as actionClient, j as judgeChain, w as warnPersistedCredentials, t as tokenRepository, p as pushCredential, g as gitServerUrl, U as UNPUSHABLE } from './chunks/judge-Dc-BSFni.js';
-import { readActionsContext, linksFor } from './chunks/context-mXCZwGpq.js';
+import { j as ensureStateDir, l as loadConfig, h as defaultConfig, k as checkpointRef } from './chunks/checkpoints-create-C5yHKgfN.js';
+import { r as reconcileOrphans } from './chunks/registry-z7lpagvl.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DIf44Wrt.js';
+import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-B9q0covl.js';
+import { S as STATE, r as readInputs, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/judge-waQZJ_S8.js';
+import { readActionsContext, linksFor } from './chunks/context-C3kI18fu.js';
 import { createSanitizer } from './chunks/sanitize-sKtkP4Sl.js';
 import './chunks/platform-DR4GVwaF.js';
 
@@ -47,9 +47,9 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-FJ5r--ZY.js';
 import './chunks/words-CtdohSJZ.js';
-import './chunks/markdown-DXb2fFZq.js';
+import './chunks/markdown-Cw6BSMh8.js';
 import './chunks/agent-exit-dlhdSguX.js';
-import './chunks/evaluate-hZCvx9nP.js';
+import './chunks/evaluate-DzsLOFbC.js';
 import './chunks/areas-BPhpJk9z.js';
 import './chunks/compile-DXGrfsxa.js';
 import './chunks/yaml-DFf8_hI8.js';
@@ -111,14 +111,7 @@ async function post(env = process.env) {
     const pushed = !workspace
         ? null
         : refusal
-            ? {
-                ok: false,
-                remote: null,
-                branch: remoteBranchFor(config.checkpoints.branch, sessionId),
-                sha: null,
-                reason: refusal,
-                bundle: null,
-            }
+            ? notPushed(config, sessionId, refusal)
             : await pushLeftovers(workspace, sessionId, config, await postPushCredential(workspace, config, inputs.githubToken, env));
     const report = await interruptedReport(workspace, cwd, sessionId, sessionDir, pushed, violations);
     try {
@@ -204,7 +197,6 @@ eventSha) {
     const unjudged = violations.find((v) => v.constraint === 'unjudged');
     if (unjudged)
         return unjudged.message;
-    const blocking = (list) => list.filter((v) => UNPUSHABLE.has(v.constraint) && (v.severity === 'error' || v.severity === 'critical'));
     try {
         const tip = await workspace.git.revParse(`${checkpointRef(sessionId)}^{commit}`);
         if (!tip)
@@ -214,8 +206,8 @@ eventSha) {
         const trusted = eventSha ? await workspace.git.revParse(`${eventSha}^{commit}`) : null;
         const base = trusted ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null;
         if (!base)
-            return null;
-        const chain = blocking(await judgeChain({
+            return 'the checkpoint chain has no known base to judge it from';
+        const chain = unpushable(await judgeChain({
             git: workspace.git,
             head: base,
             tip,
@@ -233,19 +225,15 @@ eventSha) {
 async function postPushCredential(workspace, config, token, env) {
     if (!token || (await warnPersistedCredentials(workspace.root)))
         return undefined;
-    const remote = await workspace.git.remoteUrl(config.checkpoints.remote).catch(() => null);
-    let serverUrl = 'https://github.com';
-    let repository = null;
+    let ctx = null;
     try {
-        const ctx = readActionsContext(env);
-        serverUrl = ctx.serverUrl;
-        repository = tokenRepository(env, ctx);
+        ctx = readActionsContext(env);
     }
     catch {
-        // No Actions context: the default server.
+        // No Actions context: the default server, any repository on it.
     }
     // The remote was read after the agent ran: the token goes only to the event's own repository.
-    return pushCredential(remote, token, gitServerUrl(env, serverUrl), repository);
+    return pushCredentialFor(workspace.git, config.checkpoints.remote, token, env, ctx);
 }
 async function pushLeftovers(workspace, sessionId, config, secretConfig) {
     // The post step only runs in Actions, where `auto` means push.

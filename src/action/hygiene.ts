@@ -96,3 +96,25 @@ export function pushCredential(
   const entries = tokenHeaderConfig(remoteUrl, token)
   return entries.length ? entries : undefined
 }
+
+/**
+ * The credential for pushing `remote` from `git`'s repository: checked against the URL the push will
+ * really use (Git.trustedPushUrl: pushurl and pushInsteadOf included), never a plain `remote get-url`,
+ * which an agent-written `pushurl` would make disagree with where the token goes.
+ */
+export async function pushCredentialFor(
+  git: Git,
+  remote: string,
+  token: string,
+  env: Record<string, string | undefined>,
+  ctx: { serverUrl: string; owner: string; repo: string } | null,
+): Promise<[string, string][] | undefined> {
+  if (!token) return undefined
+  const url = await git.trustedPushUrl(remote).catch(() => null)
+  return pushCredential(
+    url,
+    token,
+    gitServerUrl(env, ctx?.serverUrl ?? 'https://github.com'),
+    tokenRepository(env, ctx),
+  )
+}

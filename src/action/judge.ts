@@ -100,7 +100,9 @@ export async function collectHandoffs(
   const latest = verifyStarted ? Date.parse(verifyStarted) + (/\.\d+Z?$/.test(verifyStarted) ? 0 : 999) : NaN
   for (const { name, dir, createdAt } of found) {
     const created = createdAt ? Date.parse(createdAt) : NaN
-    if (created > latest) {
+    // A downloaded artifact (createdAt given, even null) is accepted only when it provably predates the
+    // verify job; one read from disk (`reports`) carries no creation time at all.
+    if (verifyStarted && createdAt !== undefined && !(created <= latest)) {
       results.push({
         ok: false,
         sessionId: sanitizeRefPart(name.replace(/^.*\//, '').replace(HANDOFF_PREFIX, '')),
@@ -145,7 +147,7 @@ export async function judgeDiff(o: {
   const files = await diffTrees(o.git, o.head, o.tip)
   const gate = o.enforce
     ? await enforceGate(o.git, o.worktree, o.head, o.tip, o.gate, { checkpoint: o.checkpoint, files })
-    : await judgeGate(o.git, o.head, o.tip, o.gate, o.checkpoint)
+    : await judgeGate(o.git, o.head, o.tip, o.gate, o.checkpoint, files)
   const violations: Violation[] = [
     ...gate.violations,
     ...evaluatePolicy({

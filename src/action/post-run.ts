@@ -28,7 +28,7 @@ import { GitHubReporter } from '../github/reporter.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { readInputs, applyInputs } from './inputs.js'
 import { STATE } from './state.js'
-import { gitServerUrl, pushCredential, tokenRepository, warnPersistedCredentials } from './hygiene.js'
+import { pushCredentialFor, warnPersistedCredentials } from './hygiene.js'
 
 export async function post(env: Record<string, string | undefined> = process.env): Promise<number> {
   if (core.getState(STATE.finished) === 'true') return 0
@@ -168,7 +168,7 @@ async function pushRefusal(
     // be written to skip the commit that holds the key); else from the first checkpoint's base.
     const trusted = eventSha ? await workspace.git.revParse(`${eventSha}^{commit}`) : null
     const base = trusted ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null
-    if (!base) return null
+    if (!base) return 'the checkpoint chain has no known base to judge it from'
     const chain = unpushable(
       await judgeChain({
         git: workspace.git,
@@ -193,18 +193,14 @@ async function postPushCredential(
   env: Record<string, string | undefined>,
 ): Promise<[string, string][] | undefined> {
   if (!token || (await warnPersistedCredentials(workspace.root))) return undefined
-  const remote = await workspace.git.remoteUrl(config.checkpoints.remote).catch(() => null)
-  let serverUrl = 'https://github.com'
-  let repository: string | null = null
+  let ctx: ReturnType<typeof readActionsContext> | null = null
   try {
-    const ctx = readActionsContext(env)
-    serverUrl = ctx.serverUrl
-    repository = tokenRepository(env, ctx)
+    ctx = readActionsContext(env)
   } catch {
-    // No Actions context: the default server.
+    // No Actions context: the default server, any repository on it.
   }
   // The remote was read after the agent ran: the token goes only to the event's own repository.
-  return pushCredential(remote, token, gitServerUrl(env, serverUrl), repository)
+  return pushCredentialFor(workspace.git, config.checkpoints.remote, token, env, ctx)
 }
 
 async function pushLeftovers(

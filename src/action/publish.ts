@@ -36,7 +36,7 @@ import { loadActionConfig } from './config.js'
 import type { ActionInputs } from './inputs.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { ARTIFACT_ENV } from './handoff.js'
-import { gitServerUrl, pushCredential, tokenRepository, warnPersistedCredentials } from './hygiene.js'
+import { pushCredentialFor, warnPersistedCredentials } from './hygiene.js'
 import {
   claimedSeq,
   collectHandoffs,
@@ -102,10 +102,9 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
 
   const handoffs = await collectHandoffs(inputs, env, ctx, token, git, head, secrets, verifyJob.startedAt)
   const gate = gateSpec(dirs.root, configPath, config)
-  const remoteUrl = await remoteUrlOf(git, config.checkpoints.remote)
   const credential = persisted
     ? undefined
-    : pushCredential(remoteUrl, token, gitServerUrl(env, ctx.serverUrl), tokenRepository(env, ctx))
+    : await pushCredentialFor(git, config.checkpoints.remote, token, env, ctx)
 
   const published: Published[] = []
   for (const result of handoffs) {
@@ -361,11 +360,6 @@ function mergeResults(
     duration_ms: 0,
     round: 1,
   }
-}
-
-async function remoteUrlOf(git: Git, remote: string): Promise<string | null> {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote)) return remote
-  return git.remoteUrl(remote).catch(() => null)
 }
 
 async function commenterMayTrigger(

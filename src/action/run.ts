@@ -31,13 +31,7 @@ import { STATE } from './state.js'
 import { runVerify } from './verify.js'
 import { runPublish } from './publish.js'
 import { uploadHandoff } from './handoff.js'
-import {
-  gitServerUrl,
-  pushCredential,
-  tokenRepository,
-  warnPersistedCredentials,
-  withholdRunnerSecrets,
-} from './hygiene.js'
+import { pushCredentialFor, warnPersistedCredentials, withholdRunnerSecrets } from './hygiene.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { Git } from '../git/runner.js'
 // ---- end trust split ----
@@ -118,11 +112,12 @@ export async function main(env: Record<string, string | undefined> = process.env
   const persisted = await warnPersistedCredentials(process.cwd())
   const pushSecretConfig = persisted
     ? undefined
-    : pushCredential(
-        await new Git({ cwd: process.cwd() }).remoteUrl(config.checkpoints.remote).catch(() => null),
+    : await pushCredentialFor(
+        new Git({ cwd: process.cwd() }),
+        config.checkpoints.remote,
         inputs.githubToken,
-        gitServerUrl(env, ctx.serverUrl),
-        tokenRepository(env, ctx),
+        env,
+        ctx,
       )
   const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
 

@@ -42,8 +42,6 @@ import {
 import { uploadSanitizer } from './redact.js'
 import { uploadVerifyResults, verifyArtifactName, type VerifiedSession } from './verify-results.js'
 
-export { DEFAULT_HANDOFF_PATTERN } from './judge.js'
-
 type Env = Record<string, string | undefined>
 
 /** One agent job's session as this job judged it. */

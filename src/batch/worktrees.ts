@@ -3,19 +3,11 @@
 // shows them), made, recycled for the next task, and removed. Each worktree has its own `.proctor/`; a
 // child's session state is moved back to the repository's `.proctor/sessions/` before its worktree is
 // reset or removed, so reports outlive the worktrees.
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { readDetachedHead } from '../git/on-disk.js'
+import { readRegularFile, writeFileAtomic } from '../util/safe-file.js'
 import { Git } from '../git/runner.js'
 import type { SessionReport } from '../report/model.js'
 import { BatchError } from './tasks.js'
@@ -90,7 +82,8 @@ export async function checkoutWorktree(repo: BatchRepo, dir: string): Promise<vo
 
 /** The worktree's administrative directory, from its `.git` link (`gitdir: <path>`). */
 export function worktreeGitDir(dir: string): string {
-  const link = readFileSync(join(dir, '.git'), 'utf8')
+  // The task's agent had this worktree: its `.git` may be a FIFO now, which a plain read would block on.
+  const link = readRegularFile(join(dir, '.git'), 64 * 1024).toString('utf8')
   const match = /^gitdir: (.+)$/m.exec(link)
   if (!match) throw new Error(`${join(dir, '.git')} is not a worktree link`)
   return resolve(dir, match[1]!.trim())
@@ -253,8 +246,10 @@ export function collectChildSession(opts: {
     }
   }
   const reportPath = join(to, 'report.json')
-  const report = relocate(JSON.parse(readFileSync(reportPath, 'utf8')) as SessionReport, from, to)
-  writeFileSync(reportPath, JSON.stringify(report, null, 2) + '\n')
+  // The report the session returned, not the file: the child's agent (or a process it left) can rewrite,
+  // link or FIFO its session directory's report.json; the atomic write replaces whatever stands there.
+  const report = relocate(opts.report, from, to)
+  writeFileAtomic(reportPath, JSON.stringify(report, null, 2) + '\n')
   return { reportPath, report }
 }
 

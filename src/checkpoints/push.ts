@@ -205,8 +205,7 @@ export class PushQueue {
     try {
       await this.pushWithin()
     } catch (error) {
-      const timedOut =
-        error instanceof PushTimeout || (error instanceof GitError && /timed out after/.test(error.message))
+      const timedOut = isTimeout(error)
       if (!timedOut) throw error
       this.record = {
         ...this.record,
@@ -334,11 +333,7 @@ export class PushQueue {
         ...(this.options.secretConfig ? { secretConfig: this.options.secretConfig } : {}),
       })
     } catch (error) {
-      if (
-        error instanceof PushTimeout ||
-        (error instanceof GitError && /timed out after/.test(error.message))
-      )
-        throw new PushTimeout()
+      if (isTimeout(error)) throw new PushTimeout()
       return null
     }
     return git.revParse(tracking)
@@ -424,4 +419,12 @@ function seconds(ms: number): string {
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * The push's deadline ran out, or git was killed at its own: GitError.timedOut, never a match on the
+ * message, whose stderr tail may quote curl's "Operation timed out after …" of a failure to retry.
+ */
+function isTimeout(error: unknown): boolean {
+  return error instanceof PushTimeout || (error instanceof GitError && error.timedOut)
 }

@@ -6,6 +6,7 @@
 // hours old, and removing it made checkpoint 1 record every other file as deleted (issue 27).
 import fs from 'node:fs'
 import path from 'node:path'
+import { readRegularFile, writeFileAtomic } from '../util/safe-file.js'
 
 import { Git } from '../git/runner.js'
 import { readGitDirs } from '../git/on-disk.js'
@@ -22,14 +23,15 @@ export function ownerFileOf(indexFile: string): string {
  * proctor then leaves it alone for as long as this process lives (the pid and its start time).
  */
 export function claimIndex(indexFile: string): void {
-  fs.writeFileSync(ownerFileOf(indexFile), `${process.pid} ${processStartToken(process.pid) ?? ''}\n`)
+  // Under .git, where the agent may have planted a link or a FIFO at this name: replaced, never written through.
+  writeFileAtomic(ownerFileOf(indexFile), `${process.pid} ${processStartToken(process.pid) ?? ''}\n`)
 }
 
 /** Whether the process named by an index's owner file still lives (the same process, not a reused pid). */
 function ownerAlive(ownerFile: string): boolean {
   let text: string
   try {
-    text = fs.readFileSync(ownerFile, 'utf8')
+    text = readRegularFile(ownerFile, 256).toString('utf8')
   } catch {
     return false
   }

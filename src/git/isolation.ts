@@ -301,7 +301,8 @@ const HEAD_FORMAT = /^(ref: refs\/[^\s]+|[0-9a-f]{40}|[0-9a-f]{64})\n?$/
 function syncHead(isolation: Isolation): void {
   let head: string
   try {
-    head = fs.readFileSync(path.join(isolation.gitDir, 'HEAD'), 'utf8')
+    // The agent can make .git/HEAD a FIFO: a blocking read here would stall proctor before any deadline.
+    head = readRegularFile(path.join(isolation.gitDir, 'HEAD'), 4096).toString('utf8')
   } catch {
     head = ''
   }

@@ -244,11 +244,6 @@ export class Git {
     return this.emptyTreeSha
   }
 
-  async remoteUrl(name: string): Promise<string | null> {
-    const result = await this.raw(['remote', 'get-url', '--', name], { okExitCodes: [2, 128] })
-    return result.exitCode === 0 ? result.stdout.trim() : null
-  }
-
   async remotes(): Promise<string[]> {
     return (await this.raw(['remote'])).stdout.split('\n').filter((line) => line !== '')
   }

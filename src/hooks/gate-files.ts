@@ -5,7 +5,7 @@
 // - enforceGate: the same judgement on a worktree where the tip is checked out, then the gate is put
 //   back to the base version (files checked out or removed, package.json script entries rewritten) so
 //   the hooks that run next run the user's judge.
-import { lstatSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { lstatSync, realpathSync } from 'node:fs'
 import { dirname, join, posix, sep } from 'node:path'
 import picomatch from 'picomatch'
 import { parse as parseYaml } from 'yaml'
@@ -14,6 +14,7 @@ import { diffTrees, SYMLINK_MODE, type ChangedFile } from '../checkpoints/diff.j
 import { compileAreas, type AreaMatcher } from '../policy/areas.js'
 import type { StopHookConfig } from '../config/schema.js'
 import type { Violation } from '../report/model.js'
+import { readRegularFile, writeFileAtomic } from '../util/safe-file.js'
 import { commandRefs, inRepo, scriptRefs, type CommandRefs, type ScriptRef } from './gate-commands.js'
 
 /**
@@ -391,8 +392,10 @@ export async function judgeGate(
   tip: string,
   spec: GateSpec,
   checkpoint: number | null,
+  /** The diff base → tip when the caller has it already (one `diff-tree` less). */
+  files?: readonly ChangedFile[],
 ): Promise<{ changes: GateChange[]; violations: Violation[] }> {
-  const changes = await gateChanges(git, await gateOf(git, base, spec), base, tip)
+  const changes = await gateChanges(git, await gateOf(git, base, spec), base, tip, files)
   return { changes, violations: gateViolations(changes, checkpoint) }
 }
 
@@ -469,7 +472,9 @@ function rewriteEntries(
     const parent = realpathSync(dirname(full))
     if (parent !== realRoot && !parent.startsWith(realRoot + sep)) return false
     if (!lstatSync(full).isFile()) return false
-    const text = readFileSync(full, 'utf8')
+    // The hooks run the agent's code, which may swap the file for a FIFO or a link between the checks and
+    // the write: read without blocking, write by rename (never through a link).
+    const text = readRegularFile(full, 16 * 1024 * 1024).toString('utf8')
     const data = parseObject(text)
     if (!data) return false
     for (const key of keys) setValueAt(data, key, valueAt(before, key))
@@ -477,7 +482,7 @@ function rewriteEntries(
     const eol = text.includes('\r\n') ? '\r\n' : '\n'
     const body = JSON.stringify(data, null, indent).replace(/\n/g, eol)
     const bom = text.startsWith('\uFEFF') ? '\uFEFF' : ''
-    writeFileSync(full, bom + (/\r?\n$/.test(text) ? body + eol : body))
+    writeFileAtomic(full, bom + (/\r?\n$/.test(text) ? body + eol : body))
     return true
   } catch {
     return false

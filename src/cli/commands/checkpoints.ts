@@ -17,7 +17,7 @@ import {
 import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
-import { printablePath } from '../../util/sanitize.js'
+import { printableLine, printablePath } from '../../util/sanitize.js'
 import { createCheckpoint, type CreateOptions } from './checkpoints-create.js'
 
 export interface CheckpointsIO {
@@ -96,7 +96,9 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
         return
       }
       io.stdout(`${info.session}@${info.seq}  ${info.sha}\n`)
-      io.stdout(`  ${info.subject}\n  base ${info.base ?? '(unborn)'}  at ${info.createdAt}\n`)
+      io.stdout(
+        `  ${printableLine(info.subject)}\n  base ${info.base ?? '(unborn)'}  at ${printableLine(info.createdAt)}\n`,
+      )
       io.stdout(`  violations ${info.violations}  skipped ${info.skippedCount}\n`)
       for (const skipped of info.skipped) io.stdout(`  skipped: ${quote(skipped)}\n`)
       for (const file of files) io.stdout(`  ${fileLine(file)}\n`)
@@ -244,7 +246,8 @@ function line(c: CheckpointInfo): string {
   ]
     .filter(Boolean)
     .join(', ')
-  return `@${c.seq}  ${c.sha.slice(0, 12)}  ${c.createdAt}  ${c.subject}${extras ? `  [${extras}]` : ''}`
+  // The subject and date come from commit messages on refs/proctor/*, which the agent can write.
+  return `@${c.seq}  ${c.sha.slice(0, 12)}  ${printableLine(c.createdAt)}  ${printableLine(c.subject)}${extras ? `  [${extras}]` : ''}`
 }
 
 function fileLine(file: ChangedFile): string {
