@@ -20,6 +20,7 @@ import type { Sanitizer } from '../util/sanitize.js'
 import { stripControl } from '../util/sanitize.js'
 import type { GitHubOctokit } from './client.js'
 import { describeError } from './client.js'
+import { NO_PLUGIN_RETRY, createOnce } from './create-once.js'
 import { coreAnnotator, lineAnnotator, type AnnotationLevel, type Annotator } from './workflow-commands.js'
 
 export { CHECK_LIMITS, type CheckConclusion }
@@ -80,6 +81,8 @@ export function policyConclusion(violations: Violation[]): CheckConclusion {
 /** Every public method resolves (never rejects): GitHub is a sink, not a dependency. */
 export class CheckRuns {
   private readonly open = new Map<string, number>()
+  /** Ids of the check runs this object created (a lost create's run is told from these). */
+  private readonly written = new Set<number>()
   /** Web pages of the check runs written, by check name (`proctor / tests`), in creation order. */
   private readonly pages = new Map<string, string>()
   private fallbackReason: string | null = null
@@ -300,19 +303,50 @@ export class CheckRuns {
     }
   }
 
-  private async create(fields: Record<string, unknown>): Promise<number> {
-    const { octokit, owner, repo, headSha, detailsUrl } = this.options
-    this.options.onCall?.('checks.create')
-    const { data } = await octokit.rest.checks.create({
+  private async create(fields: Record<string, unknown> & { name: string }): Promise<number> {
+    const { octokit, owner, repo, headSha, detailsUrl, externalId } = this.options
+    const created = await createOnce({
+      octokit,
+      send: async () => {
+        this.options.onCall?.('checks.create')
+        const { data } = await octokit.rest.checks.create({
+          owner,
+          repo,
+          head_sha: headSha,
+          ...(detailsUrl ? { details_url: detailsUrl } : {}),
+          ...(externalId ? { external_id: externalId } : {}),
+          ...fields,
+          request: NO_PLUGIN_RETRY,
+        })
+        return data
+      },
+      find: () => this.findLost(fields.name),
+    })
+    this.written.add(created.id)
+    if (created.html_url) this.pages.set(created.name, created.html_url)
+    return created.id
+  }
+
+  /**
+   * The check run a create whose answer was lost made: same name and external_id on the head commit, and
+   * not one this object already wrote (an earlier round's run of the same hook). Without an external_id a
+   * lost run cannot be told from another session's, so none is adopted and the create is sent again.
+   */
+  private async findLost(
+    name: string,
+  ): Promise<{ id: number; name: string; html_url: string | null } | null> {
+    const { octokit, owner, repo, headSha, externalId } = this.options
+    if (!externalId) return null
+    this.options.onCall?.('checks.listForRef')
+    const { data } = await octokit.rest.checks.listForRef({
       owner,
       repo,
-      head_sha: headSha,
-      ...(detailsUrl ? { details_url: detailsUrl } : {}),
-      ...(this.options.externalId ? { external_id: this.options.externalId } : {}),
-      ...(fields as { name: string }),
+      ref: headSha,
+      check_name: name,
+      filter: 'all',
+      per_page: 100,
     })
-    if (data.html_url) this.pages.set(data.name, data.html_url)
-    return data.id
+    return data.check_runs.find((run) => run.external_id === externalId && !this.written.has(run.id)) ?? null
   }
 
   private async update(id: number, fields: Record<string, unknown>): Promise<void> {

@@ -68,6 +68,14 @@ export function fetchWithTimeout(fetch: typeof globalThis.fetch, ms: number): ty
 
 let queueCount = 0
 
+/** Each client's retry unit, for the retries proctor paces itself (github/create-once.ts). */
+const retryBases = new WeakMap<object, number>()
+
+/** Milliseconds per unit of back-off for this client (1000 unless a test shortened it). */
+export function retryBaseMs(octokit: GitHubOctokit): number {
+  return retryBases.get(octokit) ?? 1000
+}
+
 /**
  * The throttling plugin's two queues for mutations: every write, and writes that notify people (issue
  * comments), which it spaces three times as far apart (3 s by default).
@@ -139,6 +147,7 @@ export function createGitHubClient(options: ClientOptions): GitHubOctokit {
     throttling,
   )
   if (options.stopAfterOutage) installOutageBreaker(octokit, log)
+  retryBases.set(octokit, base)
   return octokit
 }
 

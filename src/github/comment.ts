@@ -6,6 +6,7 @@
 // after it, so what stays on the PR is the final render.
 import type { GitHubOctokit } from './client.js'
 import { describeError } from './client.js'
+import { NO_PLUGIN_RETRY, createOnce } from './create-once.js'
 import { commentMarker } from '../report/markdown.js'
 
 export type CommentMode = 'sticky' | 'new' | 'off'
@@ -178,9 +179,27 @@ export class StickyComment {
 
   private async create(body: string): Promise<'created'> {
     const { octokit, owner, repo, issueNumber } = this.options
-    this.options.onCall?.('issues.createComment')
-    const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body })
-    this.adopt(data)
+    const created = await createOnce({
+      octokit,
+      send: async () => {
+        this.options.onCall?.('issues.createComment')
+        const { data } = await octokit.rest.issues.createComment({
+          owner,
+          repo,
+          issue_number: issueNumber,
+          body,
+          request: NO_PLUGIN_RETRY,
+        })
+        return data
+      },
+      // A sticky comment is found by its marker; a `new` one (the marker is shared with earlier sessions'
+      // comments) only by the very body that was sent.
+      find: () =>
+        this.find(
+          this.options.mode === 'sticky' ? () => true : (found) => found.body?.trim() === body.trim(),
+        ),
+    })
+    this.adopt(created)
     return 'created'
   }
 
@@ -197,7 +216,7 @@ export class StickyComment {
    * us: by the login we know, or — for installation tokens like GITHUB_TOKEN, where GET /user fails — by
    * a bot account (users cannot post as bots, so a user's copy of the marker cannot hijack the comment).
    */
-  async find(): Promise<IssueComment | null> {
+  async find(also: (comment: IssueComment) => boolean = () => true): Promise<IssueComment | null> {
     const { octokit, owner, repo, issueNumber } = this.options
     const identity = await this.resolveIdentity()
     const iterator = octokit.paginate.iterator(octokit.rest.issues.listComments, {
@@ -209,7 +228,7 @@ export class StickyComment {
     for await (const page of iterator) {
       this.options.onCall?.('issues.listComments')
       for (const comment of page.data) {
-        if (isOurs(comment, this.marker, identity)) return comment
+        if (isOurs(comment, this.marker, identity) && also(comment)) return comment
       }
     }
     return null

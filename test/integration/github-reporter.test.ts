@@ -78,8 +78,13 @@ async function setup(
     ...(over.requestTimeoutMs ? { requestTimeoutMs: over.requestTimeoutMs } : {}),
     log: (m) => logs.push(m),
   })
-  const make = (key = 'ci/build', ctx: Partial<ActionsContext> = {}) =>
+  const make = (
+    key = 'ci/build',
+    ctx: Partial<ActionsContext> = {},
+    extra: Partial<GitHubReporterOptions> = {},
+  ) =>
     new GitHubReporter({
+      ...extra,
       octokit,
       token,
       context: context(ctx),
@@ -350,10 +355,49 @@ describe('resilience', () => {
     expect(t.server.state.commentsOn(PR)).toHaveLength(1)
     expect(t.server.state.checkRunsNamed('proctor / policy')).toHaveLength(1)
     const statuses = (op: string) => t.server!.calls.filter((c) => c.operationId === op).map((c) => c.status)
-    expect(statuses('issues/list-comments')).toEqual([500, 200])
+    // After each failed create, proctor looks for the comment before sending again (it was not there).
+    expect(statuses('issues/list-comments')).toEqual([500, 200, 200, 200])
     expect(statuses('issues/create-comment')).toEqual([0, 502, 201])
     expect(statuses('checks/create')).toEqual([403, 201])
     expect(t.logs.join('\n')).toMatch(/secondary rate limit on POST .*check-runs: retrying after 2s/)
+  })
+
+  it('a create GitHub applied but whose answer was lost is found, not sent again: one check run, one comment', async () => {
+    const t = await setup({
+      faults: [
+        { kind: 'lost-answer', operationId: 'issues/create-comment' },
+        { kind: 'lost-answer', operationId: 'checks/create', times: 2 },
+      ],
+    })
+    const reporter = t.make('ci/build', {}, { sessionId: 'session-lost' })
+    const round = (r: number, verdict: 'allow' | 'block') => ({
+      name: 'tests',
+      verdict,
+      reason: verdict === 'block' ? 'red' : null,
+      exit_code: verdict === 'block' ? 1 : 0,
+      duration_ms: 5,
+      round: r,
+    })
+    await reporter.start(sessionReport())
+    await reporter.hookStarted('tests')
+    await reporter.hookFinished(round(1, 'block'))
+    // Round 2's lost create must adopt round 2's run, not round 1's (same name, same session).
+    await reporter.hookStarted('tests')
+    await reporter.hookFinished(round(2, 'allow'))
+    const result = await reporter.finish(
+      sessionReport({ stop_hooks: [round(1, 'block'), round(2, 'allow')] }),
+    )
+    expect(result.errors).toEqual([])
+    expect(t.server.state.commentsOn(PR)).toHaveLength(1)
+    const tests = t.server.state.checkRunsNamed('proctor / tests')
+    expect(tests.map((r) => [r.status, r.conclusion])).toEqual([
+      ['completed', 'failure'],
+      ['completed', 'success'],
+    ])
+    expect(t.server.state.checkRunsNamed('proctor / policy')).toHaveLength(1)
+    const statuses = (op: string) => t.server!.calls.filter((c) => c.operationId === op).map((c) => c.status)
+    expect(statuses('issues/create-comment')).toEqual([0])
+    expect(statuses('checks/create')).toEqual([0, 0, 201])
   })
 
   it('GitHub down: errors reach onError, nothing throws, the job summary is still written', async () => {

@@ -25,6 +25,8 @@ export type Fault =
   | ({ kind: 'reset' } & FaultTarget)
   /** Reads the request and never answers (the connection stays open until the server closes). */
   | ({ kind: 'hang' } & FaultTarget)
+  /** Applies the request, then resets the connection: the write landed but its answer is lost. */
+  | ({ kind: 'lost-answer' } & FaultTarget)
 
 export interface Identity {
   login: string
@@ -681,6 +683,11 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     if (fault?.kind === 'body-too-long') return send(bodyTooLong(), op.operationId, body)
 
     const result = handlers[op.operationId]!(op, (body ?? {}) as JsonObject, who, url)
+    if (fault?.kind === 'lost-answer') {
+      record(0, op.operationId, body)
+      req.socket.destroy()
+      return
+    }
     const problems = validator.checkResponse(op.operationId, result.status, result.body)
     for (const message of problems)
       validationFailures.push({ method, path: url.pathname, message: `server response: ${message}` })
