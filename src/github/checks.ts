@@ -9,6 +9,7 @@ import {
   cancelledOutput,
   cap,
   hookAnnotationText,
+  hookAnnotations,
   hookCheckOutput,
   policyCheckTitle,
   violationAnnotation,
@@ -123,7 +124,11 @@ export class CheckRuns {
   /** Completes the hook's check run (creating it completed if its start was never recorded). */
   async hookFinished(result: StopHookResult): Promise<void> {
     const conclusion = hookConclusion(result)
-    const output = hookCheckOutput(result, conclusion, this.options.sanitizer)
+    const annotations = conclusion === 'success' ? [] : hookAnnotations(result, this.options.sanitizer)
+    const output = {
+      ...hookCheckOutput(result, conclusion, this.options.sanitizer),
+      ...(annotations.length > 0 ? { annotations } : {}),
+    }
     if (this.fallbackReason) return this.annotateHook(result, conclusion)
     const ok = await this.guard(async () => {
       const id = this.open.get(result.name)

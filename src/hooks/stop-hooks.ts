@@ -73,6 +73,7 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
           name: hook.name,
           command: describeCommand(hook.command),
           secrets: knownSecrets(options.env),
+          cwd: options.cwd,
         })
         const advisory = hook.advisory || (hook.on_error === 'allow' && interpreted.verdict !== 'block')
         const result: StopHookResult = {
@@ -85,6 +86,7 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
         }
         if (interpreted.verdict === 'fail' && advisory) result.verdict = 'error'
         if (run.timedOut) result.timed_out = true
+        if (interpreted.locations) result.locations = interpreted.locations
         if (advisory && result.verdict !== 'allow') result.advisory = true
         options.onResult?.(result)
         return { result, failed: interpreted.verdict === 'fail' }

@@ -2,7 +2,9 @@
 // Gemini CLI and Hermes hook scripts, so their JSON shapes are understood too (docs/hooks.md lists them).
 // Fail closed: a hook that exits non-zero (`npm test` failing exits 1) has failed, and its output is what
 // the agent needs to fix it; only a hook that could not run at all is an error, which the user must fix.
+import type { FailureLocation } from '../report/model.js'
 import { createSanitizer, stripControl } from '../util/sanitize.js'
+import { summarizeFailure, withoutBanners } from './failure-lines.js'
 
 /**
  * allow: exit 0. block: exit 2 or a blocking JSON answer. fail: any other exit (or a crash by a signal) —
@@ -29,11 +31,15 @@ export interface StopHookOutcome {
   command?: string
   /** Values to redact from the output quoted in a reason (tokens); token-shaped strings are redacted anyway. */
   secrets?: readonly string[]
+  /** The hook's working directory: absolute paths under it in the output become repository paths. */
+  cwd?: string
 }
 
 export interface InterpretedVerdict {
   verdict: StopHookOutcomeVerdict
   reason: string | null
+  /** Files and lines a failed hook's output names. */
+  locations?: FailureLocation[]
 }
 
 /** Reasons go back to the agent and into reports: long enough for a test summary, short enough to read. */
@@ -80,7 +86,7 @@ export function interpretStopHook(outcome: StopHookOutcome): InterpretedVerdict 
   if (outcome.exitCode === null) {
     return {
       verdict: 'fail',
-      reason: failureReason(`${who} was killed by ${outcome.signal ?? 'a signal'}`, outcome),
+      ...failureReason(`${who} was killed by ${outcome.signal ?? 'a signal'}`, outcome),
     }
   }
   const json = parseJsonDecision(outcome.stdout)
@@ -95,7 +101,7 @@ export function interpretStopHook(outcome: StopHookOutcome): InterpretedVerdict 
       json.reason ?? nonEmpty(outcome.stderr) ?? nonEmpty(outcome.stdout) ?? 'exited 2 without a reason'
     return { verdict: 'block', reason: cap(reason) }
   }
-  return { verdict: 'fail', reason: failureReason(`${who} exited ${outcome.exitCode}`, outcome) }
+  return { verdict: 'fail', ...failureReason(`${who} exited ${outcome.exitCode}`, outcome) }
 }
 
 /** "tests (npm test)", or "the hook" when the caller did not say. */
@@ -105,20 +111,34 @@ function label(outcome: StopHookOutcome): string {
 }
 
 /**
- * "<head>:" and the last lines of the hook's output (stdout, then stderr), redacted and stripped of
- * escape sequences — the part of a test run that says what failed.
+ * "<head>: <the lines that say what failed>", then the last lines of the hook's output (stdout, then
+ * stderr) without package-manager banners, redacted and stripped of escape sequences. The first line is
+ * what a check's title and the comment show, so it names the failure when a test runner's was recognised.
  */
-function failureReason(head: string, outcome: StopHookOutcome): string {
+function failureReason(
+  head: string,
+  outcome: StopHookOutcome,
+): { reason: string; locations?: FailureLocation[] } {
   const redact = createSanitizer({ secrets: [...(outcome.secrets ?? [])] }).redact
-  const output = [outcome.stdout, outcome.stderr]
-    .map((text) => stripControl(text).trimEnd())
-    .filter((text) => text.trim().length > 0)
-    .join('\n')
+  const output = withoutBanners(
+    redact(
+      [outcome.stdout, outcome.stderr]
+        .map((text) => stripControl(text).trimEnd())
+        .filter((text) => text.trim().length > 0)
+        .join('\n'),
+    ),
+  )
   const shortHead = head.length > 300 ? `${head.slice(0, 300)}…` : head
+  const failure = summarizeFailure(output, outcome.cwd)
+  const failures = failure.lines.join('\n')
+  const lead = failures ? `${shortHead}: ${failures}` : shortHead
   // The whole reason stays under MAX_REASON_CHARS by shortening the tail's start, never its end.
-  const budget = Math.min(FAILURE_TAIL_BYTES, MAX_REASON_CHARS - shortHead.length - 4)
-  const tail = tailOf(redact(output), FAILURE_TAIL_LINES, budget).trim()
-  return tail ? `${shortHead}: ${tail}` : `${shortHead} without output`
+  const budget = Math.min(FAILURE_TAIL_BYTES, MAX_REASON_CHARS - lead.length - 30)
+  const tail = budget > 200 ? tailOf(output, FAILURE_TAIL_LINES, budget).trim() : ''
+  const locations = failure.locations.length > 0 ? { locations: failure.locations } : {}
+  if (!failures)
+    return { reason: tail ? `${shortHead}: ${tail}` : `${shortHead} without output`, ...locations }
+  return { reason: tail ? `${lead}\n\nEnd of its output:\n${tail}` : lead, ...locations }
 }
 
 /** The last `lines` lines, at most `bytes` bytes of UTF-8, cut at a line start where possible. */

@@ -53,6 +53,18 @@ export function hookCheckOutput(
   return { title, summary, text: s.forCodeBlock(result.reason, CHECK_LIMITS.text, { keep: 'tail' }) }
 }
 
+/** A failed hook's annotations: the failing tests' files and lines its output named (at most one request's worth). */
+export function hookAnnotations(result: StopHookResult, s: Sanitizer): CheckAnnotation[] {
+  return (result.locations ?? []).slice(0, CHECK_LIMITS.annotationsPerRequest).map((where) => ({
+    path: s.redact(stripControl(where.file)),
+    start_line: where.line,
+    end_line: where.line,
+    annotation_level: 'failure',
+    title: cap(`${result.name}: ${hookWord(result)}`, 255),
+    message: cap(stripControl(s.redact(where.message)) || hookWord(result), 64_000),
+  }))
+}
+
 /** The workflow annotation of a hook that did not pass (the fallback when check runs are refused). */
 export function hookAnnotationText(result: StopHookResult, s: Sanitizer): string {
   return `${hookWord(result)}: ${result.reason ? s.forLog(result.reason) : 'no reason given'}`

@@ -91,6 +91,13 @@ export interface BaselineRecord {
   pre_existing: string[]
 }
 
+/** A file and line a failed hook's output names (a failing test), annotated on the hook's check run. */
+export interface FailureLocation {
+  file: string
+  line: number
+  message: string
+}
+
 export interface StopHookResult {
   name: string
   verdict: StopHookVerdict
@@ -101,6 +108,8 @@ export interface StopHookResult {
   timed_out?: boolean
   /** The hook did not pass but does not gate (on_error: allow, or advisory: true): its check is neutral. */
   advisory?: boolean
+  /** Where its output says the failures are (a failed hook only). */
+  locations?: FailureLocation[]
 }
 
 export interface PushRecord {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -232,3 +232,43 @@ async function waitUntil(check: () => boolean, deadlineMs = 20_000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
+
+describe('a real `npm test` that fails', () => {
+  it("is reported by its failing test, not npm's banner, with the test's file and line", async () => {
+    const shop = mkdtempSync(join(tmpdir(), 'proctor-shop-'))
+    try {
+      writeFileSync(
+        join(shop, 'package.json'),
+        JSON.stringify({ name: 'shop', version: '1.0.0', scripts: { test: 'node --test' } }),
+      )
+      writeFileSync(
+        join(shop, 'discount.test.js'),
+        [
+          "const test = require('node:test')",
+          "const assert = require('node:assert')",
+          "test('no discount under $100', () => assert.strictEqual(36, 40, 'expected 40, got 36'))",
+          '',
+        ].join('\n'),
+      )
+      const outcome = await runStopHooks({
+        hooks: hooks([{ name: 'tests', command: 'npm test' }]),
+        context: { ...context, cwd: shop },
+        cwd: shop,
+        // Not a terminal, no colours forced: what a CI job's hook sees.
+        env: { PATH: process.env.PATH, HOME: shop },
+        graceMs: 200,
+        round: 1,
+      })
+      const [result] = outcome.results
+      expect(result!.verdict).toBe('block')
+      // Node 20 prints TAP here, Node 23+ its spec reporter: either way the failing test leads.
+      expect(result!.reason!.split('\n')[0]).toMatch(
+        /^tests \(npm test\) exited 1: (?:not ok 1 - |✖ )no discount under \$100$/,
+      )
+      expect(result!.reason!.split('\n').slice(0, 4).join('\n')).toContain('expected 40, got 36')
+      expect(result!.locations).toEqual([expect.objectContaining({ file: 'discount.test.js', line: 3 })])
+    } finally {
+      rmSync(shop, { recursive: true, force: true })
+    }
+  })
+})

@@ -76,7 +76,8 @@ describe('interpretStopHook', () => {
     )
     expect(exit1).toEqual({
       verdict: 'fail',
-      reason: 'tests (npm test) exited 1: FAIL src/a.test.ts\nTypeError: boom\nnpm error Test failed',
+      // npm's own "npm error" lines are a banner, not the failure.
+      reason: 'tests (npm test) exited 1: FAIL src/a.test.ts\nTypeError: boom',
     })
     expect(interpretStopHook(outcome({ exitCode: 3, name: 'lint' }))).toEqual({
       verdict: 'fail',
