@@ -132,6 +132,10 @@ describe.each(nodes)('proctor run on %s', (_label, node) => {
     const latest = await proctor(node, r, ['report', 'latest'])
     expect(latest.code, latest.stderr).toBe(0)
     expect(latest.stdout).toContain('verdict allow')
+    expect(latest.stdout).not.toContain('\x1b[')
+    // A CI log that renders colour asks for it with FORCE_COLOR, on a pipe.
+    const forced = await proctor(node, r, ['report', 'latest'], { NO_COLOR: '', FORCE_COLOR: '1' })
+    expect(forced.stdout).toContain('\x1b[')
     const preview = await proctor(node, r, ['report', '--markdown', 'latest'])
     expect(preview.code, preview.stderr).toBe(0)
     expect(preview.stdout.split('\n', 1)[0]).toBe('<!-- proctor:preview -->')

@@ -71,6 +71,31 @@ describe('proctor config validate', () => {
     )
   })
 
+  it('--json prints one object with every issue (file, line, column, key, hint) and still exits 2', async () => {
+    writeFileSync(join(repo, 'proctor.yml'), 'agent:\n  comand: [x]\n')
+    const bad = await proctor(['config', 'validate', '--json'])
+    expect(bad.exitCode).toBe(2)
+    expect(JSON.parse(bad.stdout)).toEqual({
+      valid: false,
+      file: 'proctor.yml',
+      issues: [
+        {
+          file: 'proctor.yml',
+          line: 2,
+          col: 3,
+          path: 'agent.comand',
+          message: 'unknown key "comand"',
+          hint: 'did you mean "command"?',
+        },
+      ],
+      warnings: [],
+    })
+    writeFileSync(join(repo, 'proctor.yml'), 'max_stop_rounds: 2\n')
+    const good = await proctor(['config', 'validate', '--json'])
+    expect(good.exitCode).toBe(0)
+    expect(JSON.parse(good.stdout)).toEqual({ valid: true, file: 'proctor.yml', issues: [], warnings: [] })
+  })
+
   it('with no file, says the defaults apply', async () => {
     expect(await proctor(['config', 'validate'])).toMatchObject({
       stdout: 'no proctor.yml found; the defaults apply\n',

@@ -147,6 +147,22 @@ describe('proctor hooks', () => {
     expect(clean.stdout).toContain('hooks doctor: 0 error(s)')
   })
 
+  it('doctor --json prints the findings as one JSON object, with the same exit code', async () => {
+    const result = await proctor(repo('stop_hooks:\n  - { name: t, command: [./missing.sh] }\n'), [
+      'hooks',
+      'doctor',
+      '--json',
+    ])
+    expect(result.code).toBe(1)
+    const parsed = JSON.parse(result.stdout) as { errors: number; findings: unknown[] }
+    expect(parsed.errors).toBe(1)
+    expect(parsed.findings).toContainEqual({
+      level: 'error',
+      where: 'stop_hooks[0]',
+      message: expect.stringMatching(/^command not found: \.\/missing\.sh/),
+    })
+  })
+
   it('test fires an event with a synthetic payload and shows the output; --no-wait schedules async hooks', async () => {
     const cwd = repo(twoHooks)
     const waited = await proctor(cwd, ['hooks', 'test', 'checkpoint'])

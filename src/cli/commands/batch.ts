@@ -7,6 +7,7 @@ import { renderBatchTerminal } from '../../report/batch-terminal.js'
 import { BatchError, parseTaskFlag, runBatch, type BatchOutcome, type BatchTask } from '../../batch/batch.js'
 import { installShutdownSignals } from '../../supervisor/signals.js'
 import { CliExit, ExitCode } from '../exit.js'
+import { useColor } from '../color.js'
 
 export interface BatchFlags {
   config?: string
@@ -44,7 +45,7 @@ export function registerBatchCommand(program: Command): void {
     .option('--no-pty', 'run the agents with pipes instead of pseudo-terminals')
     .option('--json', 'print the batch report as JSON instead of the summary')
     .action(async (flags: BatchFlags) => {
-      const color = process.stdout.isTTY === true && !process.env.NO_COLOR
+      const color = useColor(process.stdout)
       const outcome = await batchCommand(flags, {
         cwd: process.cwd(),
         stdout: process.stdout,

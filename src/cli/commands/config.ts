@@ -29,7 +29,9 @@ export function registerConfigCommand(program: Command, io: CommandIO = processI
     .command('validate')
     .description('check proctor.yml and list every problem with file:line:col (exit 2 on errors)')
     .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
-    .action(async (opts: FileOption) => {
+    .option('--json', 'print {valid, file, issues, warnings} as JSON (for editors and CI annotations)')
+    .action(async (opts: FileOption & { json?: boolean }) => {
+      if (opts.json) return validateAsJson(opts, io)
       const loaded = await load(opts, io)
       const name = loaded.file ? displayName(loaded.file, io.cwd()) : null
       io.stdout(name ? `${name}: valid\n` : 'no proctor.yml found; the defaults apply\n')
@@ -55,6 +57,24 @@ export function registerConfigCommand(program: Command, io: CommandIO = processI
     })
 
   return config
+}
+
+/**
+ * `config validate --json`: one JSON object on stdout whatever the outcome, each issue with its file, line,
+ * column, key path, message and hint; the exit code is the same as without --json (2 when invalid).
+ */
+async function validateAsJson(opts: FileOption, io: CommandIO): Promise<void> {
+  const print = (value: unknown) => io.stdout(`${JSON.stringify(value, null, 2)}\n`)
+  try {
+    const loaded = await loadConfig({ file: opts.config, cwd: io.cwd() })
+    const file = loaded.file ? displayName(loaded.file, io.cwd()) : null
+    print({ valid: true, file, issues: [], warnings: loaded.warnings })
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    const file = error.issues[0]?.file ?? opts.config ?? null
+    print({ valid: false, file, issues: error.issues, warnings: [] })
+    throw new CliExit(ExitCode.usage)
+  }
 }
 
 async function load(opts: FileOption, io: CommandIO): Promise<LoadedConfig> {

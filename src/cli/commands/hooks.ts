@@ -35,12 +35,19 @@ export function registerHooksCommand(program: Command, io: HookCommandIO = proce
       'find missing or non-executable commands, async hooks on events that need an answer, duplicates, and whether git runs the pre-push hook',
     )
     .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
-    .action(async (opts: FileOption) => {
+    .option('--json', 'print {errors, warnings, findings: [{level, where, message}]} as JSON')
+    .action(async (opts: FileOption & { json?: boolean }) => {
       const config = await load(opts, io)
       const findings = [
         ...doctorHooks(config, io.cwd(), io.env().PATH ?? ''),
         ...(await doctorPrePush(io.cwd(), io.env())),
       ]
+      if (opts.json) {
+        const errors = findings.filter((finding) => finding.level === 'error').length
+        io.stdout(`${JSON.stringify({ errors, warnings: findings.length - errors, findings }, null, 2)}\n`)
+        if (errors > 0) throw new CliExit(ExitCode.failed)
+        return
+      }
       for (const finding of findings)
         io.stdout(`${finding.level.padEnd(7)} ${finding.where}: ${finding.message}\n`)
       const errors = findings.filter((finding) => finding.level === 'error').length

@@ -14,6 +14,7 @@ import { linksFor } from '../../github/context.js'
 import { createSanitizer } from '../../util/sanitize.js'
 import { findRepoRoot, sessionsPath } from '../../state/layout.js'
 import { CliExit, ExitCode } from '../exit.js'
+import { useColor } from '../color.js'
 
 interface ReportFlags {
   json?: boolean
@@ -33,7 +34,7 @@ export function registerReportCommand(program: Command): void {
       if (flags.json && flags.markdown)
         throw new CliExit(ExitCode.usage, 'proctor report: choose one of --json and --markdown')
       const inputs = files.map((file) => readChild(file === 'latest' ? latestReport(process.cwd()) : file))
-      const color = process.stdout.isTTY === true && !process.env.NO_COLOR
+      const color = useColor(process.stdout)
       if (inputs.length === 1 && inputs[0]!.report) {
         const report = inputs[0]!.report
         process.stdout.write(

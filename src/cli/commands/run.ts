@@ -15,6 +15,7 @@ import type { RedactingWriter } from '../../util/redacting-writer.js'
 import { describeSnapshotProgress } from '../../checkpoints/first-snapshot.js'
 import { startCheckpointReads } from '../../session/checkpointing.js'
 import { makeSessionId, sanitizeRefPart } from '../../session/session-id.js'
+import { useColor } from '../color.js'
 
 // What main.ts needs to report a plain run's outcome (see plain-run.ts), from this module, which loads both.
 export { CliExit, exitCodeOf } from '../exit.js'
@@ -113,7 +114,7 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
       ({ HookStatus }) =>
         new HookStatus({
           out: process.stderr,
-          color: process.stderr.isTTY === true && !process.env.NO_COLOR,
+          color: useColor(process.stderr),
         }),
     ))
   const say = (line: string) => {
@@ -174,7 +175,7 @@ async function printOutcome(outcome: SessionOutcome, json: boolean): Promise<voi
     return
   }
   const { renderSessionTerminal } = await import('../../report/terminal.js')
-  const color = process.stderr.isTTY === true && !process.env.NO_COLOR
+  const color = useColor(process.stderr)
   process.stderr.write(
     '\n' +
       renderSessionTerminal(outcome.report, {
