@@ -22,7 +22,7 @@ const root = new URL('..', import.meta.url).pathname
 const final = join(root, 'dist')
 // Build beside dist/ and swap at the end, so a test running the bundle never sees it half-written.
 const dist = join(root, `.dist-build-${process.pid}`)
-const platforms = ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']
+const platforms = ['darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64']
 
 rmSync(dist, { recursive: true, force: true })
 execFileSync(

@@ -13,10 +13,16 @@ process.stdout.write('', () => process.exit(code))
  * `::error::` line naming what failed (PROCTOR_DEBUG=1 adds the stack), never an unhandled stack trace.
  */
 async function start(): Promise<number> {
-  const [{ eventPayloadProblem }, core] = await Promise.all([
+  const [{ eventPayloadProblem }, core, { platformProblem }] = await Promise.all([
     import('../github/context.js'),
     import('@actions/core'),
+    import('../util/platform.js'),
   ])
+  const unsupported = platformProblem()
+  if (unsupported !== null) {
+    core.error(`proctor: ${unsupported}`)
+    return 2
+  }
   // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
   const problem = eventPayloadProblem()
   if (problem !== null) {

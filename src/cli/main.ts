@@ -22,6 +22,11 @@ function survivePipeErrors(): void {
 
 async function main(argv: string[]): Promise<number> {
   survivePipeErrors()
+  if (process.platform === 'win32') {
+    const { platformProblem } = await import('../util/platform.js')
+    process.stderr.write(`proctor: ${platformProblem()}\n`)
+    return 2
+  }
   // `--version` alone answers without commander (half of what `proctor --version` loaded): it is what
   // scripts and the action call to check the install. Anything else goes through the program.
   const args = argv.slice(2)
