@@ -27,7 +27,10 @@
 // - `git config` and `git remote` read the user's real config: they are how proctor reports what the
 //   repository is set to (the tamper check, a persisted credential), and they run nothing.
 // The agent could still find and rewrite the private directory (same user); it is created with a random
-// name, mode 0700, outside the repository, and removed when proctor exits.
+// name, mode 0700, outside the repository, and removed when proctor exits. Before every call proctor checks
+// that what git will read there is still what proctor wrote (the config files and copies byte for byte, the
+// links' targets, no `commondir` redirecting the shadow), and refuses to run git when it is not: a planted
+// filter or an emptied ignore copy ends the session as an error instead of running or hiding anything.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -104,6 +107,16 @@ export interface Isolation {
   pushUrls: Map<string, string>
   /** `git config --show-scope --show-origin -z --list` as it was read. */
   listing: string
+  /** What proctor wrote into its private directory, checked before every call (assertUntouched). */
+  written: { files: Map<string, Buffer>; links: Map<string, string> }
+}
+
+/** Names that would make git read another directory's config in place of the shadow's. */
+const REDIRECTS = ['commondir', 'config.worktree', 'gitdir']
+
+/** proctor's private directory no longer holds what proctor wrote: git is not run with it. */
+export class IsolationTamperedError extends Error {
+  override name = 'IsolationTamperedError'
 }
 
 interface ConfigEntry {
@@ -175,10 +188,16 @@ async function isolate(
   cleanups.push(dir)
   const shadowDir = path.join(dir, 'git')
   fs.mkdirSync(path.join(shadowDir, 'info'), { recursive: true })
+  const written = { files: new Map<string, Buffer>(), links: new Map<string, string>() }
+  const write = (file: string, content: string | Buffer, mode?: number) => {
+    const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content)
+    fs.writeFileSync(file, bytes, mode === undefined ? {} : { mode })
+    written.files.set(file, bytes)
+  }
   const format = entries.filter(
     (e) => FORMAT_KEY.test(e.key) && (e.scope === 'local' || e.scope === 'worktree'),
   )
-  fs.writeFileSync(
+  write(
     path.join(shadowDir, 'config'),
     configText([...format, { scope: 'local', key: 'core.bare', value: 'false' }]),
   )
@@ -192,6 +211,8 @@ async function isolate(
     ['info/attributes', path.join(dirs.commonDir, 'info', 'attributes')],
   ] as const) {
     fs.symlinkSync(target, path.join(shadowDir, name))
+    // A depth-limited fetch may replace the shallow link with the shadow's own file: git's doing, not checked.
+    if (name !== 'shallow') written.links.set(path.join(shadowDir, name), target)
   }
   const globalFile = path.join(dir, 'global')
   const trusted = entries.filter((e) => TRUSTED_KEY.test(e.key) && e.scope !== 'command')
@@ -201,11 +222,11 @@ async function isolate(
     let copy: string = os.devNull
     if (content !== null) {
       copy = path.join(dir, name)
-      fs.writeFileSync(copy, content, { mode: 0o600 })
+      write(copy, content, 0o600)
     }
     trusted.push({ scope: 'global', key, value: copy })
   }
-  fs.writeFileSync(globalFile, configText(trusted))
+  write(globalFile, configText(trusted))
   const isolation: Isolation = {
     shadowDir,
     globalFile,
@@ -214,6 +235,7 @@ async function isolate(
     objectDir: path.join(dirs.commonDir, 'objects'),
     pushUrls: pushUrlsOf(entries),
     listing: listed,
+    written,
   }
   syncHead(isolation)
   return isolation
@@ -230,6 +252,7 @@ export function isolatedEnv(
   base: Record<string, string>,
 ): Record<string, string> {
   if (mode === 'user') return base
+  if (isolation) assertUntouched(isolation)
   const env: Record<string, string> = {
     ...base,
     GIT_CONFIG_NOSYSTEM: '1',
@@ -243,6 +266,39 @@ export function isolatedEnv(
     env.GIT_INDEX_FILE ??= path.join(isolation.gitDir, 'index')
   }
   return env
+}
+
+/**
+ * Throws IsolationTamperedError unless every file proctor wrote into its private directory holds its bytes,
+ * every link points where proctor pointed it, and nothing redirects the shadow to another git dir. Read
+ * without blocking (a FIFO planted there cannot stall proctor); a few small reads per git call.
+ */
+export function assertUntouched(isolation: Isolation): void {
+  const tampered = (what: string) =>
+    new IsolationTamperedError(
+      `proctor's private git directory was changed by another process (${what}): refusing to run git with it`,
+    )
+  for (const [file, bytes] of isolation.written.files) {
+    let now: Buffer
+    try {
+      now = readRegularFile(file, bytes.length + 1)
+    } catch {
+      throw tampered(`${path.basename(file)} changed`)
+    }
+    if (!now.equals(bytes)) throw tampered(`${path.basename(file)} rewritten`)
+  }
+  for (const [link, target] of isolation.written.links) {
+    let now: string | null = null
+    try {
+      now = fs.readlinkSync(link)
+    } catch {
+      // replaced by a file or removed
+    }
+    if (now !== target) throw tampered(`${path.relative(path.dirname(isolation.shadowDir), link)} relinked`)
+  }
+  for (const name of REDIRECTS) {
+    if (fs.existsSync(path.join(isolation.shadowDir, name))) throw tampered(`${name} added`)
+  }
 }
 
 /**

@@ -88,6 +88,35 @@ describe('proctor run: the agent configures git to run its programs', () => {
   })
 })
 
+describe("proctor run: the agent rewrites proctor's private git directory", () => {
+  it('a filter planted in its config copy never runs; the session ends as an error that says why', async () => {
+    const r = makeTempRepo({ files: { 'README.md': '# test\n' } })
+    cleanups.push(r.cleanup)
+    // Its own temporary directory: the agent finds proctor's private directory there by name, and no other
+    // test's.
+    const tmp = tempDir('proctor-e2e-tmp-')
+    cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }))
+    const marker = path.join(tmp, 'planted-filter-ran')
+    const program = path.join(tmp, 'filter.sh')
+    fs.writeFileSync(program, `#!/bin/sh\ntouch ${JSON.stringify(marker)}\nexec cat\n`)
+    fs.chmodSync(program, 0o755)
+    const agent = [
+      `for d in "$TMPDIR"/proctor-git-*; do printf '[filter "p"]\\n\\tclean = %s\\n' ${program} >> "$d/global"; done`,
+      "printf '*.txt filter=p\\n' > .gitattributes",
+      'echo work > notes.txt',
+    ].join('\n')
+    const result = await run(r, ['run', '--no-pty', '--', 'sh', '-c', agent], {
+      ...envWithHome(r, path.join(tmp, 'home'), path.join(tmp, 'xdg')),
+      TMPDIR: tmp,
+    })
+    expect(fs.existsSync(marker)).toBe(false)
+    const report = onlyReport(r)
+    expect(result.code, result.stderr).not.toBe(0)
+    expect(report.verdict).toBe('block')
+    expect(JSON.stringify(report)).toMatch(/private git directory was changed by another process \(global/)
+  })
+})
+
 describe('proctor run --timeout with push: always and a remote that never answers', () => {
   it('ends on time: the session deadline, then checkpoints.push_timeout, and says "push timed out"', async () => {
     const sockets = new Set<Socket>()
