@@ -38,6 +38,8 @@ import { lifecycleExtra } from '../hooks/payloads.js'
 import { prepareNativeHooks } from './native-hooks.js'
 import { agentEnvironment } from '../supervisor/agent-env.js'
 import type { NativeStops } from './native-stop.js'
+import { OutputTail } from '../usage/tail.js'
+import { pricerFor } from '../usage/prices.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -132,6 +134,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     mode,
     transcriptPath: join(dir, 'transcript.log'),
     ci: opts.ci,
+    pricer: pricerFor(config),
   })
   if (opts.listener?.event) report.onEvent = (event) => opts.listener?.event?.(event)
   const progress = () => opts.listener?.progress?.(report.snapshot())
@@ -494,6 +497,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     rules: config.detect,
     presets: config.detect_presets,
   })
+  // The CLI's own usage summary, printed last (usage/cli-output.ts), read when the process has ended.
+  const usageTail = new OutputTail()
   const run = new AgentRun({
     spawn: {
       command: ctx.command,
@@ -523,6 +528,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     output: {
       write: (chunk) => {
         pipeline.write(chunk)
+        usageTail.write(chunk)
       },
       flush: () => pipeline.flush(),
     },
@@ -769,6 +775,10 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
+    const { usageFromCliOutput } = await import('../usage/cli-output.js')
+    const argv = commandArgv(ctx.command)
+    for (const sample of usageFromCliOutput(usageTail.text(), { round: ctx.round, at: report.elapsed(), argv }))
+      report.usage.add(sample)
     await Promise.all([...answers])
     return {
       exit,
