@@ -53,7 +53,9 @@ function claudeResult(output: string, context: CliUsageContext): UsageSample[] |
         cache_write_input_tokens: written,
         output_tokens: count(value.outputTokens),
         requests: 0,
-        ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { reported_cost_usd: cost } : {}),
+        ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0
+          ? { reported_cost_usd: cost }
+          : {}),
       }),
     )
   }

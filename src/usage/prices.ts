@@ -150,7 +150,8 @@ function globMatches(pattern: string, text: string): boolean {
   const parts = pattern.split('*')
   const first = parts[0]!
   const last = parts[parts.length - 1]!
-  if (!text.startsWith(first) || text.length < first.length + last.length || !text.endsWith(last)) return false
+  if (!text.startsWith(first) || text.length < first.length + last.length || !text.endsWith(last))
+    return false
   let at = first.length
   for (const part of parts.slice(1, -1)) {
     const found = text.indexOf(part, at)

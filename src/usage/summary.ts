@@ -74,3 +74,14 @@ function groupBy<K>(samples: readonly UsageSample[], key: (s: UsageSample) => K)
   }
   return groups
 }
+
+/**
+ * The action's `tokens` and `cost-usd` step outputs: every token counted, and the estimated USD; each empty
+ * when not known (no usage, or a model without a price).
+ */
+export function usageOutputs(usage: UsageFigures | undefined): { tokens: string; 'cost-usd': string } {
+  return {
+    tokens: usage ? String(usage.tokens) : '',
+    'cost-usd': usage && usage.cost_usd !== null ? String(usage.cost_usd) : '',
+  }
+}
