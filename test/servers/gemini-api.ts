@@ -37,7 +37,11 @@ export interface GeminiApiOptions {
   /** What every turn past the script answers (default: a short "done" text). */
   fallback?: ScriptedTurn
   /** The `usageMetadata` each scripted turn reports (default 10 prompt, 5 candidates, none cached). */
-  usage?: (turn: number) => { promptTokenCount: number; cachedContentTokenCount: number; candidatesTokenCount: number }
+  usage?: (turn: number) => {
+    promptTokenCount: number
+    cachedContentTokenCount: number
+    candidatesTokenCount: number
+  }
 }
 
 export const text = (value: string): JsonObject => ({ text: value })
