@@ -777,7 +777,11 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     const summary = await pipeline.close()
     const { usageFromCliOutput } = await import('../usage/cli-output.js')
     const argv = commandArgv(ctx.command)
-    for (const sample of usageFromCliOutput(usageTail.text(), { round: ctx.round, at: report.elapsed(), argv }))
+    for (const sample of usageFromCliOutput(usageTail.text(), {
+      round: ctx.round,
+      at: report.elapsed(),
+      argv,
+    }))
       report.usage.add(sample)
     await Promise.all([...answers])
     return {
