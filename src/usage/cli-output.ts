@@ -7,11 +7,16 @@
 //   cached_input_tokens, cache_write_input_tokens, output_tokens}.
 // - `codex exec` (text): "tokens used" and, on the next line, the input not read from the cache plus the
 //   output ("1,220"), unsplit; the model from its header's "model: …" line.
+// - the interactive `codex` on exit, below its screen: "Token usage: total=650 input=600 (+ 400 cached)
+//   output=50" (input here not read from the cache); the model only from the command line.
 // - `gemini -p --output-format json`: `stats.models.<model>` with api.totalRequests and tokens {prompt (cached
 //   included), cached, candidates, thoughts, tool}.
 // What an agent prints is the agent's word: it can print a forged summary, or none. The proxy's figures are
 // the ones it cannot change.
 import type { ModelApi, UsageSample } from './types.js'
+
+/** A summary naming more models than this is not one a CLI printed: the rest are not counted. */
+const MAX_MODELS = 50
 
 export interface CliUsageContext {
   /** The round the agent process started in. */
@@ -33,7 +38,9 @@ function sample(
   context: CliUsageContext,
   figures: Partial<UsageSample> & Pick<UsageSample, 'input_tokens' | 'output_tokens' | 'cached_input_tokens'>,
 ): UsageSample {
-  return { api, model, round: context.round, source: 'cli', status: 200, at: context.at, ...figures }
+  // The name is the agent's output: kept short and printable in report.json.
+  const name = model.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 200) || 'unknown'
+  return { api, model: name, round: context.round, source: 'cli', status: 200, at: context.at, ...figures }
 }
 
 function claudeResult(output: string, context: CliUsageContext): UsageSample[] | null {
@@ -41,7 +48,7 @@ function claudeResult(output: string, context: CliUsageContext): UsageSample[] |
   if (!models) return null
   const turns = numberAfter(output, '"num_turns":', output.lastIndexOf('"modelUsage":'))
   const samples: UsageSample[] = []
-  for (const [model, value] of Object.entries(models)) {
+  for (const [model, value] of Object.entries(models).slice(0, MAX_MODELS)) {
     if (!isObject(value)) continue
     const read = count(value.cacheReadInputTokens)
     const written = count(value.cacheCreationInputTokens)
@@ -72,7 +79,7 @@ function geminiStats(output: string, context: CliUsageContext): UsageSample[] | 
   const stats = objectAfter(output, '"stats":')
   if (!stats || !isObject(stats.models)) return null
   const samples: UsageSample[] = []
-  for (const [model, value] of Object.entries(stats.models)) {
+  for (const [model, value] of Object.entries(stats.models).slice(0, MAX_MODELS)) {
     if (!isObject(value) || !isObject(value.tokens)) continue
     const tokens = value.tokens
     samples.push(
@@ -107,6 +114,21 @@ function codexUsage(output: string, context: CliUsageContext): UsageSample[] | n
     })
     return samples.length ? samples : null
   }
+  const exit = lastMatch(
+    output,
+    /Token usage: total=[\d,]+ input=(\d[\d,]*)(?: \(\+ (\d[\d,]*) cached\))? output=(\d[\d,]*)/g,
+  )
+  if (exit) {
+    const cached = exit[2] ? number(exit[2]) : 0
+    return [
+      sample('openai', model, context, {
+        input_tokens: number(exit[1]!) + cached,
+        cached_input_tokens: cached,
+        output_tokens: number(exit[3]!),
+        requests: 0,
+      }),
+    ]
+  }
   const used = lastMatch(output, /^tokens used:?[ \t]*\r?\n?[ \t]*(\d[\d,]*)[ \t]*\r?$/gm)
   if (!used) return null
   return [
@@ -114,7 +136,7 @@ function codexUsage(output: string, context: CliUsageContext): UsageSample[] | n
       input_tokens: 0,
       cached_input_tokens: 0,
       output_tokens: 0,
-      unsplit_tokens: Number(used[1]!.replace(/,/g, '')),
+      unsplit_tokens: number(used[1]!),
       requests: 0,
     }),
   ]
@@ -169,6 +191,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** A token count as printed: a non-negative safe integer, anything else 0. */
 function count(value: unknown): number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0
+}
+
+/** "1,220" → 1220. */
+function number(digits: string): number {
+  return Number(digits.replace(/,/g, ''))
 }
 
 function lastMatch(text: string, pattern: RegExp): RegExpMatchArray | null {

@@ -149,6 +149,31 @@ describe('usage from the agent CLIs’ own output', () => {
   )
 
   it(
+    'the interactive codex: the "Token usage" line it prints on exit, priced for the model on the command line',
+    async () => {
+      const codex = await codexSetup(cleanups, {
+        script: [[openai.message('All done.')]],
+        usage: () => ({ input_tokens: 1000, cached_tokens: 400, output_tokens: 50 }),
+      })
+      const r = repo(cleanups, {})
+      const run = await proctorCli(
+        ['run', '--no-push', '--agent', 'codex', '--', 'codex', '-m', 'gpt-5.1-codex', 'say hi'],
+        { cwd: r.dir, env: codex.env(r), killAfterMs: RUN_MS },
+      )
+      expect(run.code, run.stderr).toBe(0)
+      const usage = onlyReport(r).usage!
+      expect(usage).toMatchObject({
+        input_tokens: 1000,
+        cached_input_tokens: 400,
+        output_tokens: 50,
+        tokens: 1050,
+      })
+      expect(usage.cost_usd).toBeCloseTo(0.0013, 9)
+    },
+    RUN_MS,
+  )
+
+  it(
     'gemini -p --output-format json: stats per model, priced by proctor.yml’s pricing',
     async () => {
       const setup = await geminiSetup(cleanups, [[gemini.text('All done.')]], undefined, () => ({
