@@ -136,8 +136,8 @@ export interface UsageFigures {
 export interface UsageReport extends UsageFigures {
   /** Always true: the cost comes from a price table or the CLI's own estimate, never from a bill. */
   estimated: true
-  /** Where the figures come from: the metering proxy, the agent CLI's own output, or both. */
-  source: 'proxy' | 'cli' | 'proxy+cli'
+  /** Where the figures come from: the metering proxy or, without it, the agent CLI's own output. */
+  source: 'proxy' | 'cli'
   by_model: (UsageFigures & { api: string; model: string })[]
   by_round: (UsageFigures & { round: number })[]
 }

@@ -775,14 +775,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
-    const { usageFromCliOutput } = await import('../usage/cli-output.js')
-    const argv = commandArgv(ctx.command)
-    for (const sample of usageFromCliOutput(usageTail.text(), {
-      round: ctx.round,
-      at: report.elapsed(),
-      argv,
-    }))
-      report.usage.add(sample)
+    await readCliUsage(usageTail, report, ctx.round, commandArgv(ctx.command))
     await Promise.all([...answers])
     return {
       exit,
@@ -940,6 +933,14 @@ async function fire(
   } catch {
     // Lifecycle hooks report their own failures as warnings; they never end a session.
   }
+}
+
+/** The usage the agent CLI printed about itself, unless the metering proxy counted the requests already. */
+async function readCliUsage(tail: OutputTail, report: ReportBuilder, round: number, argv: string[]) {
+  if (report.usage.samples().some((s) => s.source === 'proxy')) return
+  const { usageFromCliOutput } = await import('../usage/cli-output.js')
+  for (const sample of usageFromCliOutput(tail.text(), { round, at: report.elapsed(), argv }))
+    report.usage.add(sample)
 }
 
 function commandArgv(command: CommandSpec): string[] {

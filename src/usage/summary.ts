@@ -5,16 +5,17 @@ import { totalsOf } from './meter.js'
 import type { Pricer, UsageSample } from './types.js'
 
 /** The usage section, or undefined when no sample was recorded. */
-export function usageReport(samples: readonly UsageSample[], pricer: Pricer): UsageReport | undefined {
+export function usageReport(all: readonly UsageSample[], pricer: Pricer): UsageReport | undefined {
+  // The proxy saw every request on the wire: what the CLI printed about the same requests would count them twice.
+  const proxy = all.some((s) => s.source === 'proxy')
+  const samples = proxy ? all.filter((s) => s.source === 'proxy') : all
   if (samples.length === 0) return undefined
-  const proxy = samples.some((s) => s.source === 'proxy')
-  const cli = samples.some((s) => s.source === 'cli')
   const byModel = groupBy(samples, (s) => `${s.api}\u0000${s.model}`)
   const byRound = groupBy(samples, (s) => s.round)
   return {
     ...figures(samples, pricer),
     estimated: true,
-    source: proxy && cli ? 'proxy+cli' : proxy ? 'proxy' : 'cli',
+    source: proxy ? 'proxy' : 'cli',
     by_model: [...byModel.values()].map((group) => ({
       api: group[0]!.api,
       model: group[0]!.model,

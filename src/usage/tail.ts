@@ -12,13 +12,19 @@ export class OutputTail {
 
   write(chunk: Uint8Array): void {
     const buffer = (this.#buffer ??= Buffer.allocUnsafe(this.capacity))
+    this.#total += chunk.length
+    // The common case, a chunk that fits before the end, copies without making a view.
+    if (chunk.length <= this.capacity - this.#end) {
+      buffer.set(chunk, this.#end)
+      this.#end = (this.#end + chunk.length) % this.capacity
+      return
+    }
     // Only the last `capacity` bytes of a chunk larger than the buffer can survive it.
     const data = chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk
-    const first = Math.min(data.length, this.capacity - this.#end)
+    const first = this.capacity - this.#end
     buffer.set(data.subarray(0, first), this.#end)
-    if (first < data.length) buffer.set(data.subarray(first), 0)
-    this.#end = (this.#end + data.length) % this.capacity
-    this.#total += chunk.length
+    buffer.set(data.subarray(first), 0)
+    this.#end = data.length - first
   }
 
   /** The kept bytes, oldest first, as text. */

@@ -154,6 +154,14 @@ describe('the report’s usage', () => {
     ])
   })
 
+  it('counts the proxy’s samples only, once it has any: the CLI’s summary of the same requests is not added', () => {
+    const usage = reportWith([
+      sample({ source: 'proxy', input_tokens: 100, output_tokens: 10 }),
+      sample({ source: 'cli', input_tokens: 100, output_tokens: 10, requests: 1 }),
+    ]).usage!
+    expect(usage).toMatchObject({ source: 'proxy', requests: 1, input_tokens: 100, output_tokens: 10 })
+  })
+
   it('is absent when nothing was used, and so is every line about it', () => {
     const report = reportWith([])
     expect(report.usage).toBeUndefined()
