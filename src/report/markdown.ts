@@ -14,7 +14,7 @@ import type {
 import type { Sanitizer } from '../util/sanitize.js'
 import { formatDuration, formatSize } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
-import { HOOK_ICON, describePreExisting, describeUsage, hookWord } from './words.js'
+import { HOOK_ICON, describePreExisting, describeUsage, formatTokens, formatUsd, hookWord } from './words.js'
 
 /** GitHub's limit for an issue comment body (API: "Body is too long (maximum is 65536 characters)"). */
 export const COMMENT_MAX_CHARS = 65_536
@@ -427,6 +427,34 @@ function checkpointsSection(ctx: Ctx): Section {
   }
 }
 
+/** The job summary's record of the usage line: each model's figures (names are what an API or CLI said). */
+function usageSection(ctx: Ctx): Section {
+  const { report, s, links } = ctx
+  return {
+    cap: 4_000,
+    render(budget) {
+      const models = report.usage?.by_model ?? []
+      if (models.length === 0) return ''
+      const title = '#### Model usage\n\n'
+      const rows = models.map((m) => [
+        s.forMarkdown(m.model, 100),
+        String(m.requests),
+        formatTokens(m.input_tokens),
+        formatTokens(m.cached_input_tokens),
+        formatTokens(m.output_tokens),
+        m.cost_usd === null ? 'unknown' : `≈ ${formatUsd(m.cost_usd)}`,
+      ])
+      const body = table(
+        ['model', 'requests', 'tokens in', 'cached', 'out', 'cost (estimate)'],
+        rows,
+        budget - title.length,
+        (n) => seeSummary(links, `${n} more models`),
+      )
+      return body ? title + body : ''
+    },
+  }
+}
+
 /** The session's starting commit when the CI context names it (`base_sha`, else `sha`). */
 function compareBase(report: SessionReport): string | null {
   const ci = report.ci ?? {}
@@ -605,6 +633,7 @@ export function renderJobSummary(report: SessionReport, options: SummaryOptions)
       share(violationsSection(ctx), 0.35),
       share(filesSection(ctx, 1000), 0.1),
       share(checkpointsSection(ctx), 0.15),
+      share(usageSection(ctx), 0.02),
       share(timelineSection(ctx, 200), 0.02),
       transcriptSection(ctx, true),
     ]

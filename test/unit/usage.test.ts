@@ -179,11 +179,23 @@ describe('the report’s usage', () => {
     expect(renderSessionTerminal(report, { color: false })).toContain(`\n  usage: ${line}\n`)
     const comment = renderSessionComment(report, { key: 'k', links, sanitizer })
     expect(comment.split('\n').slice(1, 5)).toContain(`<sub>model usage: ${line}</sub>`)
-    expect(renderJobSummary(report, { links, sanitizer })).toContain(`<br>\n<sub>model usage: ${line}</sub>`)
+    const summary = renderJobSummary(report, { links, sanitizer })
+    expect(summary).toContain(`<br>\n<sub>model usage: ${line}</sub>`)
+    // The summary is the complete record: each model's figures.
+    expect(summary).toContain(
+      '#### Model usage\n\n| model | requests | tokens in | cached | out | cost (estimate) |\n| --- | --- | --- | --- | --- | --- |\n' +
+        '| claude-sonnet-4-5 | 2 | 12.3k | 8.0k | 1.1k | ≈ $0.03 |',
+    )
     expect(policyCheckSummary(sessionReport({ usage, violations: [] }))).toBe(
       `No policy violations in this session.\n\nModel usage: ${line}.`,
     )
     expect(usageOutputs(usage)).toEqual({ tokens: '13445', 'cost-usd': String(usage.cost_usd) })
+  })
+
+  it('a model name from the agent’s output stays text in the summary’s table', () => {
+    const usage = reportWith([sample({ model: 'evil|model @admin <b>x</b>', input_tokens: 5 })]).usage!
+    const summary = renderJobSummary(sessionReport({ usage }), { links, sanitizer })
+    expect(summary).toContain('| evil\\|model @&#8203;admin &lt;b&gt;x&lt;/b&gt; | 1 | 5 | 0 | 0 | unknown |')
   })
 
   it('says "cost unknown" when a model has no price, and the cost-usd output is empty', () => {
