@@ -22,6 +22,7 @@ import { canWrite, expandKey, linksFor, readActionsContext, type ActionsContext 
 import { BatchReporter } from '../github/batch-reporter.js'
 import { resolvePullRequest } from '../github/pull-request.js'
 import { writeOutputs } from '../github/summary.js'
+import { usageOutputs } from '../usage/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { applyInputs, InputError, type ActionInputs } from './inputs.js'
 import { downloadReportArtifacts } from './artifact.js'
@@ -115,6 +116,7 @@ export async function runAggregate(inputs: ActionInputs, env: Env): Promise<numb
     violations: batch.children.reduce((sum, c) => sum + c.violation_count, 0),
     'report-path': batchPath ?? '',
     'comment-url': published.commentUrl ?? '',
+    ...usageOutputs(batch.usage),
   })
   if (config.github.fail_on === 'never') return 0
   return batch.verdict === 'allow' ? 0 : 1

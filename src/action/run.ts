@@ -15,6 +15,7 @@ import { refuseTask } from './refuse-task.js'
 import { runAcknowledge } from './acknowledge.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { appendJobSummary, stepOutputProblem, writeOutputs } from '../github/summary.js'
+import { usageOutputs } from '../usage/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { ActionLog } from './log.js'
 import { withDeadline } from '../util/deadline.js'
@@ -240,6 +241,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     violations: report.violations.length,
     'report-path': outcome.reportPath,
     'comment-url': commentUrl ?? '',
+    ...usageOutputs(report.usage),
   })
   log.verdict(report, exitCode)
 

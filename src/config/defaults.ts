@@ -49,6 +49,7 @@ const DEFAULTS: Config = {
   hooks_async_pool_size: 10,
   hooks_async_shutdown_grace: 5000,
   hooks_async_drain_timeout: 30000,
+  pricing: {},
   batch: { concurrency: 4, keep_worktrees: false, tasks: [] },
   github: {
     comment: 'sticky',

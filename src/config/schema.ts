@@ -335,6 +335,22 @@ export const configSchema = z.strictObject({
   hooks_async_drain_timeout: lazyDefault(() => duration({ max: 10 * 60_000 }), 30_000).meta({
     description: 'How long async hooks still running at the end may take before they are stopped',
   }),
+  pricing: lazyDefault(
+    () =>
+      z.record(
+        z.string().min(1),
+        z.strictObject({
+          input: z.number().min(0),
+          output: z.number().min(0),
+          cached_input: z.number().min(0).optional(),
+          cache_write: z.number().min(0).optional(),
+        }),
+      ),
+    {},
+  ).meta({
+    description:
+      'USD per million tokens by model id or glob, over the built-in price table (docs/configuration.md#pricing)',
+  }),
   batch: lazySection(
     () =>
       z.strictObject({

@@ -6,7 +6,9 @@ import {
   type BatchReport,
   type SessionReport,
   type SessionStatus,
+  type UsageFigures,
 } from './model.js'
+import { sumFigures } from '../usage/summary.js'
 
 export interface ChildInput {
   /** Where the report came from (a path or artifact name), for messages. */
@@ -56,9 +58,11 @@ export function aggregateReports(
       checkpoint_ref: last?.ref ?? null,
       violation_count: report.violations.length,
       report_path: input.source,
+      ...(report.usage ? { usage: usageFigures(report.usage) } : {}),
     }
   })
   const count = (status: SessionStatus) => children.filter((c) => c.status === status).length
+  const used = children.flatMap((c) => (c.usage ? [c.usage] : []))
   const starts = inputs.flatMap((i) => (i.report ? [Date.parse(i.report.started_at)] : []))
   const ends = inputs.flatMap((i) => (i.report ? [Date.parse(i.report.ended_at)] : []))
   const started =
@@ -83,6 +87,21 @@ export function aggregateReports(
     verdict: allowed && children.length > 0 ? 'allow' : 'block',
     children,
     problems,
+    ...(used.length ? { usage: { ...sumFigures(used), estimated: true, sessions: used.length } } : {}),
+  }
+}
+
+/** A report's usage totals, read defensively: a report from another proctor may lack or mistype a field. */
+function usageFigures(usage: UsageFigures): UsageFigures {
+  const n = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0
+  return {
+    requests: n(usage.requests),
+    tokens: n(usage.tokens),
+    input_tokens: n(usage.input_tokens),
+    output_tokens: n(usage.output_tokens),
+    cached_input_tokens: n(usage.cached_input_tokens),
+    cost_usd: typeof usage.cost_usd === 'number' && Number.isFinite(usage.cost_usd) ? usage.cost_usd : null,
   }
 }
 

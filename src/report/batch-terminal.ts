@@ -1,6 +1,7 @@
 // The terminal rendering of a BatchReport: the counters, then one line per child.
 import type { BatchReport } from './model.js'
 import { formatDuration } from '../util/units.js'
+import { describeUsage } from './words.js'
 
 export function renderBatchTerminal(batch: BatchReport, opts: { color: boolean }): string {
   const paint = (code: number, text: string) => (opts.color ? `\x1b[${code}m${text}\x1b[0m` : text)
@@ -10,6 +11,8 @@ export function renderBatchTerminal(batch: BatchReport, opts: { color: boolean }
     `  completed ${batch.completed_count} · failed ${batch.failed_count} · errored ${batch.errored_count} · ` +
       `interrupted ${batch.interrupted_count} · timeout ${batch.timeout_count}`,
   ]
+  const usage = describeUsage(batch.usage)
+  if (usage) lines.push(`  usage: ${usage}`)
   for (const child of batch.children) {
     const role = child.role ? ` [${child.role}]` : ''
     lines.push(

@@ -14,6 +14,10 @@ import {
   type Verdict,
   type Violation,
 } from './model.js'
+import { UsageMeter } from '../usage/meter.js'
+import { pricerFor } from '../usage/prices.js'
+import { usageReport } from '../usage/summary.js'
+import type { Pricer } from '../usage/types.js'
 
 export interface SessionStart {
   sessionId: string
@@ -24,6 +28,10 @@ export interface SessionStart {
   ci?: Record<string, string | number | null>
   /** When the session began, if not now (a report finished by another process: the action's post step). */
   startedAt?: Date
+  /** The session's usage tally, when another part made it (the metering proxy); else the builder makes one. */
+  meter?: UsageMeter
+  /** Prices the usage (proctor.yml `pricing`: usage/prices.ts pricerFor); default: the built-in table. */
+  pricer?: Pricer
 }
 
 export interface SessionEnd {
@@ -53,9 +61,12 @@ export class ReportBuilder {
   private endedAtMs: number | null = null
   /** Sees every event as it is recorded (a live log); a throwing listener cannot break the report. */
   onEvent: ((event: SessionEvent) => void) | null = null
+  /** The session's one usage tally: the proxy and the CLI-output readers add to it, the report reads it. */
+  readonly usage: UsageMeter
 
   constructor(private readonly start: SessionStart) {
     this.startedAtMs = start.startedAt?.getTime() ?? Date.now()
+    this.usage = start.meter ?? new UsageMeter()
   }
 
   get sessionId(): string {
@@ -136,6 +147,7 @@ export class ReportBuilder {
           },
         ]
       : [...this.events]
+    const usage = usageReport(this.usage.samples(), this.start.pricer ?? pricerFor({}))
     return {
       schema: REPORT_SCHEMA_VERSION,
       session_id: this.start.sessionId,
@@ -165,6 +177,7 @@ export class ReportBuilder {
       },
       output_tail: end?.outputTail ?? '',
       ...(this.start.ci ? { ci: this.start.ci } : {}),
+      ...(usage ? { usage } : {}),
     }
   }
 }

@@ -1,7 +1,7 @@
 // What check runs say: a stop hook's check (title, summary, output), a violation's annotation, the policy
 // check. Rendered here, in the words of every other rendering (words.ts); github/checks.ts only sends it.
 import type { SessionReport, Severity, StopHookResult, Violation } from './model.js'
-import { firstLine, hookWord } from './words.js'
+import { describeUsage, firstLine, hookWord } from './words.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { stripControl } from '../util/sanitize.js'
 import { formatDuration } from '../util/units.js'
@@ -102,6 +102,12 @@ export function policyCheckTitle(violations: readonly Violation[]): string {
 
 /** The `proctor / policy` check's summary for one session. */
 export function policyCheckSummary(report: SessionReport): string {
+  const usage = describeUsage(report.usage)
+  const summary = violationSummary(report)
+  return usage ? `${summary}\n\nModel usage: ${usage}.` : summary
+}
+
+function violationSummary(report: SessionReport): string {
   const n = report.violations.length
   if (n === 0) return 'No policy violations in this session.'
   const bySeverity = ['critical', 'error', 'warning', 'info']

@@ -14,7 +14,7 @@ import type {
 import type { Sanitizer } from '../util/sanitize.js'
 import { formatDuration, formatSize } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
-import { HOOK_ICON, describePreExisting, hookWord } from './words.js'
+import { HOOK_ICON, describePreExisting, describeUsage, formatTokens, formatUsd, hookWord } from './words.js'
 
 /** GitHub's limit for an issue comment body (API: "Body is too long (maximum is 65536 characters)"). */
 export const COMMENT_MAX_CHARS = 65_536
@@ -226,8 +226,9 @@ function heading(ctx: Ctx, running: boolean, checkRuns: CheckRunLink[] = []): st
   if (agent) facts.push(agent)
   const reason = !running && report.reason ? `\n\n> ${s.forMarkdown(report.reason, 1000)}` : ''
   const nav = navigation(ctx, checkRuns)
+  const usage = describeUsage(report.usage)
   // <br>: a job summary joins consecutive lines into one paragraph (a comment would keep them apart).
-  return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${reason}`
+  return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${usage ? `<br>\n<sub>model usage: ${usage}</sub>` : ''}${reason}`
 }
 
 /** The task, quoted: escaped like all report text, so its mentions ping no one and its markup is inert. */
@@ -426,6 +427,34 @@ function checkpointsSection(ctx: Ctx): Section {
   }
 }
 
+/** The job summary's record of the usage line: each model's figures (names are what an API or CLI said). */
+function usageSection(ctx: Ctx): Section {
+  const { report, s, links } = ctx
+  return {
+    cap: 4_000,
+    render(budget) {
+      const models = report.usage?.by_model ?? []
+      if (models.length === 0) return ''
+      const title = '#### Model usage\n\n'
+      const rows = models.map((m) => [
+        s.forMarkdown(m.model, 100),
+        String(m.requests),
+        formatTokens(m.input_tokens),
+        formatTokens(m.cached_input_tokens),
+        formatTokens(m.output_tokens),
+        m.cost_usd === null ? 'unknown' : `≈ ${formatUsd(m.cost_usd)}`,
+      ])
+      const body = table(
+        ['model', 'requests', 'tokens in', 'cached', 'out', 'cost (estimate)'],
+        rows,
+        budget - title.length,
+        (n) => seeSummary(links, `${n} more models`),
+      )
+      return body ? title + body : ''
+    },
+  }
+}
+
 /** The session's starting commit when the CI context names it (`base_sha`, else `sha`). */
 function compareBase(report: SessionReport): string | null {
   const ci = report.ci ?? {}
@@ -604,6 +633,7 @@ export function renderJobSummary(report: SessionReport, options: SummaryOptions)
       share(violationsSection(ctx), 0.35),
       share(filesSection(ctx, 1000), 0.1),
       share(checkpointsSection(ctx), 0.15),
+      share(usageSection(ctx), 0.02),
       share(timelineSection(ctx, 200), 0.02),
       transcriptSection(ctx, true),
     ]
@@ -643,7 +673,8 @@ export function batchCheckTitle(batch: BatchReport): string {
 function batchHeading(batch: BatchReport): string {
   const icon = batch.verdict === 'allow' ? '✅' : '❌'
   const counts = batchCounts(batch)
-  return `### ${icon} proctor batch · ${batch.verdict} · ${batch.child_count} session${batch.child_count === 1 ? '' : 's'} · ${formatDuration(batch.total_duration_ms)}\n<sub>${counts.join(' · ')}</sub>`
+  const usage = describeUsage(batch.usage)
+  return `### ${icon} proctor batch · ${batch.verdict} · ${batch.child_count} session${batch.child_count === 1 ? '' : 's'} · ${formatDuration(batch.total_duration_ms)}\n<sub>${counts.join(' · ')}</sub>${usage ? `<br>\n<sub>model usage: ${usage}</sub>` : ''}`
 }
 
 function batchSections(
@@ -667,13 +698,15 @@ function batchSections(
           formatDuration(c.duration_ms),
           c.violation_count ? `⚠️ ${c.violation_count}` : '0',
           c.checkpoint_ref ? `\`${s.redact(c.checkpoint_ref).replace(/`/g, "'").slice(0, 200)}\`` : '—',
+          describeUsage(c.usage) ?? '',
           s.forMarkdown(c.summary, cell),
         ])
         const body = table(
-          ['#', 'task', 'role', 'status', 'duration', 'violations', 'checkpoints', 'summary'],
+          ['#', 'task', 'role', 'status', 'duration', 'violations', 'checkpoints', 'usage', 'summary'],
           rows,
           budget - title.length,
           (n) => seeSummary(links, `${n} more session${n === 1 ? '' : 's'}`),
+          ['usage'],
         )
         return body ? title + body : ''
       },

@@ -127,6 +127,30 @@ export interface AgentExit {
   signal: string | null
 }
 
+/** Model usage in figures: what a session, a model, a round or a batch used. */
+export interface UsageFigures {
+  /** Model requests (for usage a CLI printed: the turns it counted). */
+  requests: number
+  /** Every token counted (input + output + tokens the source did not split). */
+  tokens: number
+  /** Prompt tokens, those read from the cache included. */
+  input_tokens: number
+  output_tokens: number
+  cached_input_tokens: number
+  /** USD, an estimate (docs/configuration.md#pricing); null when a model's price is unknown. */
+  cost_usd: number | null
+}
+
+/** What the session's agent used of the model APIs (additive to schema 1: absent when none is known). */
+export interface UsageReport extends UsageFigures {
+  /** Always true: the cost comes from a price table or the CLI's own estimate, never from a bill. */
+  estimated: true
+  /** Where the figures come from: the metering proxy or, without it, the agent CLI's own output. */
+  source: 'proxy' | 'cli'
+  by_model: (UsageFigures & { api: string; model: string })[]
+  by_round: (UsageFigures & { round: number })[]
+}
+
 export interface SessionReport {
   schema: typeof REPORT_SCHEMA_VERSION
   session_id: string
@@ -163,6 +187,8 @@ export interface SessionReport {
    * the verify job's own; events, transcript and output_tail are only what the agent job reported.
    */
   agent_job?: AgentJobClaim
+  /** Model usage and its estimated cost (additive to schema 1: absent when no usage is known). */
+  usage?: UsageReport
 }
 
 /** What the agent job said about its own session: shown as reported, never used as a verdict. */
@@ -185,6 +211,8 @@ export interface BatchChild {
   checkpoint_ref: string | null
   violation_count: number
   report_path: string | null
+  /** The session's usage totals, when its report had any. */
+  usage?: UsageFigures
 }
 
 export interface BatchReport {
@@ -203,4 +231,9 @@ export interface BatchReport {
   children: BatchChild[]
   /** Inputs that could not be read (aggregate mode): path and why. */
   problems: { source: string; message: string }[]
+  /**
+   * The sessions' usage summed (absent when none reported any); cost_usd null when any session's cost is
+   * unknown. `sessions`: how many of the children reported usage.
+   */
+  usage?: UsageFigures & { estimated: true; sessions: number }
 }

@@ -2,7 +2,7 @@
 import type { SessionReport, Severity, StopHookResult } from './model.js'
 import { formatDuration } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
-import { describePreExisting, hookWord } from './words.js'
+import { describePreExisting, describeUsage, hookWord } from './words.js'
 import { printableLine, printablePath } from '../util/sanitize.js'
 
 export interface TerminalOptions {
@@ -23,6 +23,8 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   const agent = agentExitText(report.agent)
   if (agent) lines.push(`  ${printableLine(agent)}`)
   lines.push(`  session: ${report.session_id}`)
+  const usage = describeUsage(report.usage)
+  if (usage) lines.push(`  usage: ${usage}`)
 
   const responses = report.events.filter((e) => e.kind === 'response')
   const undelivered = responses.filter((e) => e.data?.delivered === false).length

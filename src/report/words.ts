@@ -1,6 +1,6 @@
 // The words every rendering of a report uses for the same fact — terminal, job log, PR comment, job
 // summary and check runs — so they cannot drift: a hook that could not run is a "hook error" everywhere.
-import type { StopHookResult } from './model.js'
+import type { StopHookResult, UsageFigures } from './model.js'
 
 export type HookWord = 'passed' | 'blocked' | 'hook error' | 'timed out'
 
@@ -38,4 +38,43 @@ export function firstLine(text: string | null | undefined): string | undefined {
  */
 export function describePreExisting(count: number): string {
   return `${count} file${count === 1 ? ' was' : 's were'} already changed before the session; not judged`
+}
+
+/**
+ * A session's or batch's model usage in one line, the same in every rendering: "12.3k tokens in (8.0k
+ * cached) · 1.1k out · ≈ $0.04 (estimate)"; "cost unknown" when a model has no price; undefined when no usage
+ * is known.
+ */
+export function describeUsage(usage: UsageFigures | undefined): string | undefined {
+  if (!usage || usage.tokens === 0) return undefined
+  const split = usage.input_tokens + usage.output_tokens
+  const unsplit = usage.tokens - split
+  const parts: string[] = []
+  if (split > 0) {
+    const cached = usage.cached_input_tokens ? ` (${formatTokens(usage.cached_input_tokens)} cached)` : ''
+    parts.push(
+      `${formatTokens(usage.input_tokens)} tokens in${cached}`,
+      `${formatTokens(usage.output_tokens)} out`,
+    )
+  }
+  // Codex's "tokens used N" does not say which were input and which output.
+  if (unsplit > 0)
+    parts.push(`${formatTokens(unsplit)} ${split > 0 ? 'more ' : ''}tokens (in and out not told apart)`)
+  parts.push(usage.cost_usd === null ? 'cost unknown' : `≈ ${formatUsd(usage.cost_usd)} (estimate)`)
+  return parts.join(' · ')
+}
+
+/** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.50M". */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n)
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`
+  return `${(n / 1_000_000).toFixed(2)}M`
+}
+
+/** $12.34, $0.04; below a cent two significant digits ($0.0014), below a hundredth of a cent "< $0.0001". */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return '$0.00'
+  if (usd >= 0.01) return `$${usd.toFixed(2)}`
+  if (usd < 0.0001) return '< $0.0001'
+  return `$${Number(usd.toPrecision(2))}`
 }

@@ -38,6 +38,8 @@ import { lifecycleExtra } from '../hooks/payloads.js'
 import { prepareNativeHooks } from './native-hooks.js'
 import { agentEnvironment } from '../supervisor/agent-env.js'
 import type { NativeStops } from './native-stop.js'
+import { OutputTail } from '../usage/tail.js'
+import { pricerFor } from '../usage/prices.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -132,6 +134,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     mode,
     transcriptPath: join(dir, 'transcript.log'),
     ci: opts.ci,
+    pricer: pricerFor(config),
   })
   if (opts.listener?.event) report.onEvent = (event) => opts.listener?.event?.(event)
   const progress = () => opts.listener?.progress?.(report.snapshot())
@@ -494,6 +497,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     rules: config.detect,
     presets: config.detect_presets,
   })
+  // The CLI's own usage summary, printed last (usage/cli-output.ts), read when the process has ended.
+  const usageTail = new OutputTail()
   const run = new AgentRun({
     spawn: {
       command: ctx.command,
@@ -523,6 +528,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     output: {
       write: (chunk) => {
         pipeline.write(chunk)
+        usageTail.write(chunk)
       },
       flush: () => pipeline.flush(),
     },
@@ -769,6 +775,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
+    await readCliUsage(usageTail, report, ctx.round, commandArgv(ctx.command))
     await Promise.all([...answers])
     return {
       exit,
@@ -926,6 +933,14 @@ async function fire(
   } catch {
     // Lifecycle hooks report their own failures as warnings; they never end a session.
   }
+}
+
+/** The usage the agent CLI printed about itself, unless the metering proxy counted the requests already. */
+async function readCliUsage(tail: OutputTail, report: ReportBuilder, round: number, argv: string[]) {
+  if (report.usage.samples().some((s) => s.source === 'proxy')) return
+  const { usageFromCliOutput } = await import('../usage/cli-output.js')
+  for (const sample of usageFromCliOutput(tail.text(), { round, at: report.elapsed(), argv }))
+    report.usage.add(sample)
 }
 
 function commandArgv(command: CommandSpec): string[] {

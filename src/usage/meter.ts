@@ -20,12 +20,13 @@ export class UsageMeter {
 
 export function totalsOf(samples: readonly UsageSample[], pricer?: Pricer): UsageTotals {
   let cost: number | null = 0
-  const totals = { requests: 0, input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 }
+  const totals = { requests: 0, input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, tokens: 0 }
   for (const sample of samples) {
-    totals.requests += 1
+    totals.requests += sample.requests ?? 1
     totals.input_tokens += sample.input_tokens
     totals.output_tokens += sample.output_tokens
     totals.cached_input_tokens += sample.cached_input_tokens
+    totals.tokens += sample.input_tokens + sample.output_tokens + (sample.unsplit_tokens ?? 0)
     const price = pricer ? pricer(sample) : null
     cost = cost === null || price === null ? null : cost + price
   }

@@ -118,8 +118,9 @@ export async function geminiSetup(
   cleanups: Cleanups,
   script: gemini.ScriptedTurn[],
   fallback?: gemini.ScriptedTurn,
+  usage?: gemini.GeminiApiOptions['usage'],
 ) {
-  const api = await gemini.startGeminiApi({ script, fallback })
+  const api = await gemini.startGeminiApi({ script, fallback, usage })
   cleanups.push(() => api.close())
   const home = tempDir('proctor-gemini-home-')
   mkdirSync(join(home, '.gemini'))

@@ -84,7 +84,19 @@ export function userTexts(request: AnthropicRequest): string {
     .join('\n')
 }
 
-export async function startAnthropicApi(script: Script): Promise<AnthropicApiServer> {
+/** The `usage` an answer reports (default 10 in, 5 out, nothing cached). */
+export interface AnthropicUsage {
+  input_tokens: number
+  output_tokens: number
+  cache_creation_input_tokens: number
+  cache_read_input_tokens: number
+}
+
+export async function startAnthropicApi(
+  script: Script,
+  options: { usage?: () => AnthropicUsage } = {},
+): Promise<AnthropicApiServer> {
+  const usage = options.usage ?? defaultUsage
   const requests: AnthropicRequest[] = []
   const waiters: { predicate: (r: AnthropicRequest) => boolean; resolve: (r: AnthropicRequest) => void }[] =
     []
@@ -139,10 +151,10 @@ export async function startAnthropicApi(script: Script): Promise<AnthropicApiSer
           })
         : { text: 'ok' }
       const id = ++ids
-      if (body.stream) streamTurn(res, turn, body.model ?? 'claude-test', id)
+      if (body.stream) streamTurn(res, turn, body.model ?? 'claude-test', id, usage())
       else {
         res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(wholeMessage(turn, body.model ?? 'claude-test', id)))
+        res.end(JSON.stringify(wholeMessage(turn, body.model ?? 'claude-test', id, usage())))
       }
     })
   })
@@ -167,7 +179,7 @@ export async function startAnthropicApi(script: Script): Promise<AnthropicApiSer
   }
 }
 
-function usage() {
+function defaultUsage(): AnthropicUsage {
   return { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
 }
 
@@ -179,7 +191,7 @@ function contentBlocks(turn: ScriptedTurn, id: number) {
   return blocks
 }
 
-function wholeMessage(turn: ScriptedTurn, model: string, id: number) {
+function wholeMessage(turn: ScriptedTurn, model: string, id: number, usage: AnthropicUsage) {
   return {
     id: `msg_${id}`,
     type: 'message',
@@ -188,12 +200,18 @@ function wholeMessage(turn: ScriptedTurn, model: string, id: number) {
     content: contentBlocks(turn, id),
     stop_reason: turn.toolUse ? 'tool_use' : 'end_turn',
     stop_sequence: null,
-    usage: usage(),
+    usage,
   }
 }
 
 /** The event sequence of a streamed message, as the Messages API sends it. */
-function streamTurn(res: import('node:http').ServerResponse, turn: ScriptedTurn, model: string, id: number) {
+function streamTurn(
+  res: import('node:http').ServerResponse,
+  turn: ScriptedTurn,
+  model: string,
+  id: number,
+  usage: AnthropicUsage,
+) {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -203,7 +221,13 @@ function streamTurn(res: import('node:http').ServerResponse, turn: ScriptedTurn,
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
   send('message_start', {
     type: 'message_start',
-    message: { ...wholeMessage({}, model, id), content: [], stop_reason: null, usage: usage() },
+    // As the API does: message_start carries the input and cache counts, message_delta the output.
+    message: {
+      ...wholeMessage({}, model, id, usage),
+      content: [],
+      stop_reason: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
   })
   let index = 0
   if (turn.text !== undefined) {
@@ -236,7 +260,7 @@ function streamTurn(res: import('node:http').ServerResponse, turn: ScriptedTurn,
   send('message_delta', {
     type: 'message_delta',
     delta: { stop_reason: turn.toolUse ? 'tool_use' : 'end_turn', stop_sequence: null },
-    usage: { output_tokens: 5 },
+    usage: { output_tokens: usage.output_tokens },
   })
   send('message_stop', { type: 'message_stop' })
   res.end()

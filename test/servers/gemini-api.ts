@@ -36,6 +36,12 @@ export interface GeminiApiOptions {
   script: ScriptedTurn[]
   /** What every turn past the script answers (default: a short "done" text). */
   fallback?: ScriptedTurn
+  /** The `usageMetadata` each scripted turn reports (default 10 prompt, 5 candidates, none cached). */
+  usage?: (turn: number) => {
+    promptTokenCount: number
+    cachedContentTokenCount: number
+    candidatesTokenCount: number
+  }
 }
 
 export const text = (value: string): JsonObject => ({ text: value })
@@ -47,6 +53,10 @@ export function contentsText(request: LoggedRequest): string {
 }
 
 const usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }
+
+function usageMetadata(u: NonNullable<GeminiApiOptions['usage']> extends (t: number) => infer U ? U : never) {
+  return { ...u, totalTokenCount: u.promptTokenCount + u.candidatesTokenCount }
+}
 
 export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiApi> {
   const requests: LoggedRequest[] = []
@@ -85,7 +95,7 @@ export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiA
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
       const chunk = {
         candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: usage,
+        usageMetadata: options.usage ? usageMetadata(options.usage(logged.turn)) : usage,
         modelVersion: 'scripted',
       }
       res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`)

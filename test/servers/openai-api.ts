@@ -34,6 +34,8 @@ export interface OpenAIApiOptions {
   script: ScriptedTurn[]
   /** What every turn past the script answers (default: a short "done" message). */
   fallback?: ScriptedTurn
+  /** The `usage` each answer reports, by turn (-1: a side request); default 10 in, 5 out, none cached. */
+  usage?: (turn: number) => { input_tokens: number; cached_tokens: number; output_tokens: number }
 }
 
 export const message = (text: string): JsonObject => ({
@@ -91,7 +93,7 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
     requests.push(logged)
     if (req.method === 'POST' && path.endsWith('/responses') && isTitleRequest(logged)) {
       // The interactive Codex asks the model for a title for the task on the side: not a scripted turn.
-      streamResponse(res, [message('Scripted task')], -1)
+      streamResponse(res, [message('Scripted task')], -1, options.usage)
       return
     }
     if (req.method === 'POST' && path.endsWith('/responses')) {
@@ -99,7 +101,7 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
       const step = options.script[turn] ?? options.fallback ?? [message('done')]
       turn++
       const items = typeof step === 'function' ? step(logged) : step
-      streamResponse(res, items, logged.turn)
+      streamResponse(res, items, logged.turn, options.usage)
       return
     }
     if (req.method === 'GET' && path.endsWith('/models')) {
@@ -125,7 +127,13 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
   }
 }
 
-function streamResponse(res: ServerResponse, items: JsonObject[], turn: number): void {
+function streamResponse(
+  res: ServerResponse,
+  items: JsonObject[],
+  turn: number,
+  usageOf: OpenAIApiOptions['usage'] = () => ({ input_tokens: 10, cached_tokens: 0, output_tokens: 5 }),
+): void {
+  const usage = usageOf(turn)
   const id = `resp_${turn}_${Math.random().toString(36).slice(2, 8)}`
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
   let sequence = 0
@@ -157,11 +165,11 @@ function streamResponse(res: ServerResponse, items: JsonObject[], turn: number):
     response: {
       ...response('completed', items),
       usage: {
-        input_tokens: 10,
-        input_tokens_details: { cached_tokens: 0 },
-        output_tokens: 5,
+        input_tokens: usage.input_tokens,
+        input_tokens_details: { cached_tokens: usage.cached_tokens },
+        output_tokens: usage.output_tokens,
         output_tokens_details: { reasoning_tokens: 0 },
-        total_tokens: 15,
+        total_tokens: usage.input_tokens + usage.output_tokens,
       },
     },
   })
