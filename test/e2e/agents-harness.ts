@@ -118,8 +118,9 @@ export async function geminiSetup(
   cleanups: Cleanups,
   script: gemini.ScriptedTurn[],
   fallback?: gemini.ScriptedTurn,
+  refuse?: gemini.Refusal,
 ) {
-  const api = await gemini.startGeminiApi({ script, fallback })
+  const api = await gemini.startGeminiApi({ script, ...(fallback ? { fallback } : {}), ...(refuse ? { refuse } : {}) })
   cleanups.push(() => api.close())
   const home = tempDir('proctor-gemini-home-')
   mkdirSync(join(home, '.gemini'))

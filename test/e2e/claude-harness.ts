@@ -10,6 +10,7 @@ import {
   startAnthropicApi,
   startRefusingProxy,
   type AnthropicApiServer,
+  type Refusal,
   type RefusingProxy,
   type Script,
 } from '../servers/anthropic-api.js'
@@ -47,9 +48,10 @@ export async function claudeWorld(
   binary: ClaudeBinary,
   script: Script,
   files: Record<string, string>,
+  options: { refuse?: Refusal } = {},
 ): Promise<ClaudeWorld> {
   const repo = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
-  const api = await startAnthropicApi(script)
+  const api = await startAnthropicApi(script, options)
   const proxy = await startRefusingProxy()
   const home = tempDir('proctor-claude-home-')
   const configDir = join(home, '.claude')

@@ -30,7 +30,30 @@ export interface OpenAIApi {
   close(): Promise<void>
 }
 
+/** The API refusing `/responses` the way api.openai.com does; `times` refusals, then it answers (default: all). */
+export interface Refusal {
+  status: 401 | 429 | 500
+  times?: number
+}
+
+const refusalBodies: Record<Refusal['status'], JsonObject> = {
+  401: {
+    message: 'Incorrect API key provided: sk-test-***-real.',
+    type: 'invalid_request_error',
+    param: null,
+    code: 'invalid_api_key',
+  },
+  429: {
+    message: 'Rate limit reached for gpt-5.1-codex on tokens per min (TPM). Please try again in 1s.',
+    type: 'tokens',
+    param: null,
+    code: 'rate_limit_exceeded',
+  },
+  500: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null },
+}
+
 export interface OpenAIApiOptions {
+  refuse?: Refusal
   script: ScriptedTurn[]
   /** What every turn past the script answers (default: a short "done" message). */
   fallback?: ScriptedTurn
@@ -65,6 +88,7 @@ function isTitleRequest(request: LoggedRequest): boolean {
 export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIApi> {
   const requests: LoggedRequest[] = []
   let turn = 0
+  let refusals = 0
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       res.writeHead(500, { 'content-type': 'application/json' })
@@ -89,6 +113,20 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
       turn: null,
     }
     requests.push(logged)
+    const refuse = options.refuse
+    if (
+      refuse &&
+      req.method === 'POST' &&
+      path.endsWith('/responses') &&
+      (refuse.times === undefined || refusals < refuse.times)
+    ) {
+      refusals++
+      const headers: Record<string, string> = { 'content-type': 'application/json' }
+      if (refuse.status === 429) headers['retry-after'] = '1'
+      res.writeHead(refuse.status, headers)
+      res.end(JSON.stringify({ error: refusalBodies[refuse.status] }))
+      return
+    }
     if (req.method === 'POST' && path.endsWith('/responses') && isTitleRequest(logged)) {
       // The interactive Codex asks the model for a title for the task on the side: not a scripted turn.
       streamResponse(res, [message('Scripted task')], -1)
