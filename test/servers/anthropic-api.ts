@@ -16,9 +16,13 @@ export interface AnthropicMessage {
 }
 
 export interface AnthropicRequest {
+  /** When it arrived (Date.now()). */
+  at: number
   method: string
   url: string
   headers: IncomingHttpHeaders
+  /** The status it was refused with (options.refuse), if it was. */
+  refused?: number
   /** The parsed JSON body (null when there was none or it was not JSON). */
   body: {
     model?: string
@@ -123,6 +127,7 @@ export async function startAnthropicApi(
         body = null
       }
       const request: AnthropicRequest = {
+        at: Date.now(),
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
@@ -149,6 +154,7 @@ export async function startAnthropicApi(
       const refuse = options.refuse
       if (refuse && (refuse.times === undefined || refusals < refuse.times)) {
         refusals++
+        request.refused = refuse.status
         const headers: Record<string, string> = { 'content-type': 'application/json' }
         // A short wait asked for, so a limit that clears is retried soon; the CLI decides how often.
         if (refuse.status !== 401) headers['retry-after'] = '1'

@@ -10,6 +10,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
 
 export interface LoggedRequest {
+  /** When it arrived (Date.now()). */
+  at: number
+  /** The status it was refused with (options.refuse), if it was. */
+  refused?: number
   method: string
   path: string
   /** The method after the colon: streamGenerateContent, generateContent, countTokens... */
@@ -94,6 +98,7 @@ export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiA
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     const action = path.includes(':') ? path.slice(path.lastIndexOf(':') + 1) : ''
     const logged: LoggedRequest = {
+      at: Date.now(),
       method: req.method ?? 'GET',
       path,
       action,
@@ -106,6 +111,7 @@ export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiA
     const modelCall = action === 'streamGenerateContent' || action === 'generateContent'
     if (refuse && req.method === 'POST' && modelCall && (refuse.times === undefined || refusals < refuse.times)) {
       refusals++
+      logged.refused = refuse.status
       res.writeHead(refuse.status, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ error: refusalBodies[refuse.status] }))
       return

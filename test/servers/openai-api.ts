@@ -10,6 +10,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
 
 export interface LoggedRequest {
+  /** When it arrived (Date.now()). */
+  at: number
+  /** The status it was refused with (options.refuse), if it was. */
+  refused?: number
   method: string
   path: string
   headers: Record<string, string | string[] | undefined>
@@ -106,6 +110,7 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     const logged: LoggedRequest = {
+      at: Date.now(),
       method: req.method ?? 'GET',
       path,
       headers: req.headers,
@@ -121,6 +126,7 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
       (refuse.times === undefined || refusals < refuse.times)
     ) {
       refusals++
+      logged.refused = refuse.status
       const headers: Record<string, string> = { 'content-type': 'application/json' }
       if (refuse.status === 429) headers['retry-after'] = '1'
       res.writeHead(refuse.status, headers)

@@ -68,7 +68,8 @@ const screens: RuleInput[] = [
 const failures: RuleInput[] = [
   {
     name: 'gemini:api-error',
-    match: String.raw`(?:_ApiError|\[API Error): \{"error":\{"code":\d{3},"message":"(?<reason>[^"]+)`,
+    // Not "Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {…}": Gemini retries that.
+    match: String.raw`(?:Error when talking to Gemini API\b.*?_ApiError|✕ \[API Error): \{"error":\{"code":\d{3},"message":"(?<reason>[^"]+)`,
     kind: 'agent_error',
     respond: { stop: true },
   },
