@@ -269,7 +269,10 @@ describe.each([
     AGENT_TEST_MS,
   )
 
-  it(
+  // Not in the TUI: on a 429 that never clears, Gemini's TUI (0.61.0) falls back to another model and starts
+  // its attempts over, for good (111 refused requests in 4m40s), showing only its "Thinking…" spinner; there
+  // is nothing on its screen to recognise, and the session ends at its timeout (docs/agents.md).
+  it.runIf(!tui)(
     '429 that does not clear: ends failed with the quota message once Gemini stops retrying',
     async () => {
       const o = await runGemini(tui, { status: 429 }, 2)
