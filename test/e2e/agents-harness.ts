@@ -127,7 +127,11 @@ export async function geminiSetup(
   /** general.maxAttempts: Gemini's tries of a refused request (its default, 10, takes ~4 min on a 429). */
   maxAttempts?: number,
 ) {
-  const api = await gemini.startGeminiApi({ script, ...(fallback ? { fallback } : {}), ...(refuse ? { refuse } : {}) })
+  const api = await gemini.startGeminiApi({
+    script,
+    ...(fallback ? { fallback } : {}),
+    ...(refuse ? { refuse } : {}),
+  })
   cleanups.push(() => api.close())
   const home = tempDir('proctor-gemini-home-')
   mkdirSync(join(home, '.gemini'))

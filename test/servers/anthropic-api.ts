@@ -99,7 +99,10 @@ export interface Refusal {
 
 const refusalBodies: Record<Refusal['status'], { type: string; message: string }> = {
   401: { type: 'authentication_error', message: 'invalid x-api-key' },
-  429: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
+  429: {
+    type: 'rate_limit_error',
+    message: 'Number of request tokens has exceeded your per-minute rate limit',
+  },
   529: { type: 'overloaded_error', message: 'Overloaded' },
 }
 

@@ -48,7 +48,13 @@ const refusalBodies: Record<Refusal['status'], JsonObject> = {
     code: 400,
     message: 'API key not valid. Please pass a valid API key.',
     status: 'INVALID_ARGUMENT',
-    details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }],
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'API_KEY_INVALID',
+        domain: 'googleapis.com',
+      },
+    ],
   },
   401: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
   429: {
@@ -109,7 +115,12 @@ export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiA
     requests.push(logged)
     const refuse = options.refuse
     const modelCall = action === 'streamGenerateContent' || action === 'generateContent'
-    if (refuse && req.method === 'POST' && modelCall && (refuse.times === undefined || refusals < refuse.times)) {
+    if (
+      refuse &&
+      req.method === 'POST' &&
+      modelCall &&
+      (refuse.times === undefined || refusals < refuse.times)
+    ) {
       refusals++
       logged.refused = refuse.status
       res.writeHead(refuse.status, { 'content-type': 'application/json' })

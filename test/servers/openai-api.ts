@@ -53,7 +53,12 @@ const refusalBodies: Record<Refusal['status'], JsonObject> = {
     param: null,
     code: 'rate_limit_exceeded',
   },
-  500: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null },
+  500: {
+    message: 'The server had an error while processing your request.',
+    type: 'server_error',
+    param: null,
+    code: null,
+  },
 }
 
 export interface OpenAIApiOptions {
