@@ -54,7 +54,8 @@ const seen: [preset: string, argv: string[], line: string, rule: string | null, 
     'claude-code:api-error',
     'agent_error: API Error: Request rejected (429) · rate limited',
   ],
-  // The model quoting an error is not Claude giving up.
+  // A tool's output, or the model quoting an error, is not Claude giving up.
+  ['claude-code', ['claude', 'x'], '  ⎿  API Error: 503 from the staging server', null],
   ['claude-code', ['claude', 'x'], '⏺ The log says "API Error: 500" twice.', null],
   // Codex: exec, then the TUI; the request URL is not part of the reason.
   [

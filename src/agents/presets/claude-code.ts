@@ -94,7 +94,9 @@ const errors: RuleInput[] = [
   },
   {
     name: 'claude-code:api-error',
-    match: String.raw`^\s*[⎿●⏺]?\s*(?<reason>API Error: \S.*)`,
+    // At the line's start ("● " in the TUI, at column 0): a tool's output that says "API Error: …" is
+    // indented under "  ⎿  " and is not Claude giving up.
+    match: String.raw`^(?:[●⏺] )?(?<reason>API Error: \S.*)`,
     kind: 'agent_error',
     respond: { stop: true },
   },
