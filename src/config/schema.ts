@@ -132,7 +132,7 @@ const detectRule = () =>
       .optional(),
     kind: lazyDefault(() => z.string().min(1), 'approval_request').meta({
       description:
-        'approval_request, error, completion, idle (the agent waits at its input prompt), working (the agent is busy: gates completion, never reported), or a custom kind',
+        'approval_request, error, agent_error (the agent gave up on a failure of its own: the session ends failed with the match, or its (?<reason>…) group, as the reason), completion, idle (the agent waits at its input prompt), working (the agent is busy: gates completion, never reported), or a custom kind',
     }),
     respond: lazyDefault(respond, { notify: true }),
     max_fires: z

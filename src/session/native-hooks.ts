@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type { CommandSpec } from '../supervisor/types.js'
 import type { NativeHookTarget } from '../hooks/adapters/index.js'
+import { describeFlags, mergeFlags } from '../agents/presets/flags.js'
 
 export interface PreparedNativeHooks {
   command: CommandSpec
@@ -14,6 +15,8 @@ export interface PreparedNativeHooks {
   env: Record<string, string>
   /** Absolute paths of the settings files proctor wrote: never checkpointed, never the agent's work. */
   files: string[]
+  /** What was added to the agent's command, in one line, and what it already had (for the report). */
+  summary: string
   /** The same wiring for another command of this agent (an agent.continue re-run). */
   wire(command: CommandSpec): CommandSpec
   /** Restores every touched file byte for byte; returns the ones the agent changed meanwhile. */
@@ -45,6 +48,7 @@ export async function prepareNativeHooks(
       active: false,
       env: {},
       files: [],
+      summary: '',
       wire: (other) => other,
       restore: async () => [],
     }
@@ -60,14 +64,26 @@ export async function prepareNativeHooks(
     timeoutMs: slowest + 30_000,
   })
   const installed = await installNativeHooks(setup, cwd)
-  const wire = (other: CommandSpec): CommandSpec =>
-    setup.args.length === 0
-      ? other
-      : 'shell' in other
-        ? { shell: `${other.shell} ${setup.args.map(shellQuote).join(' ')}` }
-        : { file: other.file, args: [...other.args, ...setup.args] }
+  // A flag the command already has is not given again (Codex exits 2 on a repeated flag).
+  const merged = (other: CommandSpec) =>
+    mergeFlags('shell' in other ? other.shell.split(/\s+/) : other.args, setup.args)
+  const wire = (other: CommandSpec): CommandSpec => {
+    const { added } = merged(other)
+    if (added.length === 0) return other
+    return 'shell' in other
+      ? { shell: `${other.shell} ${added.map(shellQuote).join(' ')}` }
+      : { file: other.file, args: [...other.args, ...added] }
+  }
+  const { added, present } = merged(command)
   return {
     command: wire(command),
+    summary: [
+      added.length ? `added ${describeFlags(added)}` : '',
+      installed.paths.length ? `merged its hook into ${installed.paths.join(', ')}` : '',
+      present.length ? `already given: ${present.join(' ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; '),
     active: true,
     env: setup.env,
     // The real path: the checkpoint store compares against the repository root git reports.

@@ -17,7 +17,7 @@ import { AgentRun, type AgentExit } from '../supervisor/agent-run.js'
 import { OutputPipeline } from '../supervisor/output.js'
 import { loadRenderer } from '../supervisor/screen.js'
 import { loadNodePty } from '../supervisor/pty.js'
-import { decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
+import { AGENT_ERROR_KIND, agentErrorReason, decodeKeys, type DetectionEvent } from '../supervisor/detect.js'
 import { liveSessions, pruneFinished, reconcileOrphans } from '../supervisor/registry.js'
 import { removeStaleRepoIndexes } from '../checkpoints/stale-indexes.js'
 import { installShutdownSignals, exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
@@ -285,7 +285,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     for (const file of native.files) proctorFiles.add(file)
     Object.assign(env, native.env)
     restoreNative = native.restore
-    if (native.active) report.event('session_start', `wired proctor into ${adapter}'s own Stop hook`)
+    if (native.active)
+      report.event('session_start', `wired proctor into ${adapter}'s own Stop hook: ${native.summary}`)
     // <<< native Stop hook
     let command = native.command
     for (;;) {
@@ -474,6 +475,8 @@ interface AttemptResult {
   /** Set when stop hooks were evaluated while the agent was still running (interactive completion). */
   decided: { verdict: Verdict; reason: string | null } | null
   stopReason: string | null
+  /** The agent gave up on a failure of its own (a detector rule of kind agent_error): the session's reason. */
+  agentError: string | null
 }
 
 /** Runs the agent once (one process), answering detections, until it exits or is stopped. */
@@ -536,6 +539,11 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
   let round = ctx.round
   let decided: AttemptResult['decided'] = null
   let stopReason: string | null = null
+  let agentError: string | null = null
+  // The screen as it was when the session was decided: what the agent draws while being ended (Claude
+  // Code redraws its API-key dialog on SIGTERM) is not what it ended on.
+  let tailAtDecision: string | null = null
+  run.once('decided', () => (tailAtDecision = pipeline.tailText(40)))
   let evaluation: Promise<void> | null = null
   const answers = new Set<Promise<void>>()
 
@@ -590,10 +598,11 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if (event.kind === 'approval_request')
       void fire(ctx.lifecycle, 'approval_request', lifecycleExtra.approval_request(event.rule, event.text))
     if (config.checkpoints.on_events.includes(event.kind)) ctx.checkpoints.onEvent(event.kind)
+    if (event.kind === AGENT_ERROR_KIND) agentError ??= agentErrorReason(event)
     if ((response.type === 'send' || response.type === 'deny') && response.text !== undefined) {
       answer(event, response.text, `${response.type}: ${JSON.stringify(response.text)}`)
     } else if (response.type === 'stop') {
-      stopReason = `stopped by detector rule "${event.rule}": ${event.text}`
+      stopReason = agentError ?? `stopped by detector rule "${event.rule}": ${event.text}`
       report.event('response', 'stop the agent', { name: event.rule })
       void run.stop('detector')
       return
@@ -638,6 +647,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     if (ended) return
     ended = true
     decided = verdict
+    run.decide()
     const quit = await quitAgent(run, config.agent.quit ? decodeKeys(config.agent.quit) : undefined, {
       submitDelayMs: config.agent.typing.submit_delay,
       graceMs: config.timeouts.grace,
@@ -780,10 +790,11 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     return {
       exit,
       round,
-      outputTail: pipeline.tailText(40),
+      outputTail: tailAtDecision ?? pipeline.tailText(40),
       transcript: { bytes: summary.bytes, capped: summary.capped },
       decided,
       stopReason,
+      agentError,
     }
   } finally {
     offSettle()
@@ -1089,6 +1100,8 @@ function endingOfAttempt(
 ): Ending | null {
   const exit = attempt.exit
   if (interruptedBy || exit.cause === 'signal') return interrupted(interruptedBy ?? 'SIGINT')
+  // The agent said why it gave up (before any timeout could): that, not its exit code, is the reason.
+  if (attempt.agentError) return failed(attempt.agentError)
   if (exit.cause === 'timeout') {
     return {
       ...failed(`total timeout of ${formatDuration(config.timeouts.total)} reached`),

@@ -45,8 +45,13 @@ export interface AgentRunEvents {
   timeout: [info: { limitMs: number }]
   idle_timeout: [info: { limitMs: number }]
   output_cap: [info: { limitBytes: number; bytes: number }]
+  /** The session is decided (decide(), or any stop): emitted once, before a stop's signal is sent. */
+  decided: []
   exit: [exit: AgentExit]
 }
+
+/** What write() answers once the session is decided. */
+export const DECIDED = 'the session is decided: nothing more is typed into the agent'
 
 export class AgentRun extends EventEmitter<AgentRunEvents> {
   /** Resolves once with the run's end (after the 'exit' event). Pending until start() succeeds. */
@@ -64,6 +69,7 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
   private startedAt = new Date()
   private startedMs = 0
   private watchdog: Watchdog | null = null
+  private isDecided = false
 
   constructor(private readonly options: AgentRunOptions) {
     super()
@@ -110,10 +116,26 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     return this.child?.pid
   }
 
-  /** Bytes for the agent (an answer, typed text); resolves with whether they reached it. */
-  write(data: string | Buffer): Promise<WriteResult> {
+  /**
+   * Bytes for the agent (an answer, typed text); resolves with whether they reached it. Once the session
+   * is decided only `final` bytes (agent.quit) go through: a dialog the agent draws while it is being
+   * ended (Claude Code's API-key dialog after a timeout) is never answered, whoever asks.
+   */
+  write(data: string | Buffer, { final = false }: { final?: boolean } = {}): Promise<WriteResult> {
     if (!this.child) return Promise.resolve({ delivered: false, reason: 'the agent has not started' })
+    if (this.isDecided && !final) return Promise.resolve({ delivered: false, reason: DECIDED })
     return this.child.write(data)
+  }
+
+  /** The session is decided: from now on only agent.quit is typed, and the run is about to end. */
+  decide(): void {
+    if (this.isDecided) return
+    this.isDecided = true
+    this.emit('decided')
+  }
+
+  get decided(): boolean {
+    return this.isDecided
   }
 
   /** Freezes the agent's whole group (around a checkpoint); the idle clock stops too. */
@@ -139,6 +161,7 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
   /** Stops the agent's group (TERM → grace → KILL). The first cause wins; later calls share its result. */
   async stop(cause: StopCause, graceMs?: number): Promise<AgentExit> {
     if (!this.child) throw new Error('AgentRun.stop() before start()')
+    this.decide()
     this.paused = false
     void this.child.stop(cause, graceMs)
     return this.finished

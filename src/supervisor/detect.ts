@@ -22,6 +22,8 @@ export interface DetectionEvent {
   text: string
   /** The matched part of the line. */
   match: string
+  /** What the rule's named group `reason` matched, when it has one: the words an agent_error reports. */
+  reason?: string
   response: DetectionResponse
   /** When the match was seen (the pipeline's clock; Date.now() by default). */
   at: number
@@ -53,6 +55,22 @@ export interface CompiledRule {
 /** A rule of this kind says the agent is busy: it gates completions and is never reported itself. */
 export const WORKING_KIND = 'working'
 export const COMPLETION_KIND = 'completion'
+/**
+ * A rule of this kind recognises the agent giving up on a failure of its own (the model API refused: a bad
+ * key, a rate limit or overload it stopped retrying, no network). The session ends failed with the agent's
+ * own words as its reason, whether proctor stops the agent or it exits by itself.
+ */
+export const AGENT_ERROR_KIND = 'agent_error'
+const MAX_REASON = 300
+
+/**
+ * The session's reason for an agent_error event: the rule's `reason` group, else the whole match, on one
+ * line, at most MAX_REASON long.
+ */
+export function agentErrorReason(event: Pick<DetectionEvent, 'match' | 'reason'>): string {
+  const words = (event.reason ?? event.match).replace(/\s+/g, ' ').trim()
+  return `${AGENT_ERROR_KIND}: ${words.length > MAX_REASON ? `${words.slice(0, MAX_REASON - 1)}…` : words}`
+}
 
 /** A detect rule that cannot be used, with what to change. */
 export class DetectRuleError extends Error {
@@ -584,6 +602,7 @@ export class Detector {
       kind: rule.kind,
       text: excerpt(lineText, hit.match.index, hit.match[0].length),
       match: hit.match[0].slice(0, MAX_EVENT_TEXT),
+      ...(hit.match.groups?.reason ? { reason: hit.match.groups.reason.slice(0, MAX_EVENT_TEXT) } : {}),
       response: { ...rule.response },
       at,
       fire,

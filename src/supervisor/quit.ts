@@ -7,7 +7,8 @@ import type { AgentExit } from './agent-run.js'
 import type { StopCause, WriteResult } from './types.js'
 
 export interface QuitTarget {
-  write(data: string): Promise<WriteResult>
+  /** `final`: the quit keys are the one thing typed after the session is decided. */
+  write(data: string, options: { final: true }): Promise<WriteResult>
   stop(cause: StopCause): Promise<AgentExit>
   readonly finished: Promise<AgentExit>
 }
@@ -26,10 +27,10 @@ export async function quitAgent(
     // A final Enter goes as its own write, like typed reasons: a TUI may take one long write for a paste.
     const enter = keys.length > 1 && keys.endsWith('\r')
     const text = enter ? keys.slice(0, -1) : keys
-    let delivered = (await target.write(text)).delivered
+    let delivered = (await target.write(text, { final: true })).delivered
     if (delivered && enter) {
       await sleep(submitDelayMs)
-      delivered = (await target.write('\r')).delivered
+      delivered = (await target.write('\r', { final: true })).delivered
     }
     if (delivered && (await exitsWithin(target.finished, graceMs))) return { graceful: true }
   }

@@ -9,6 +9,8 @@ import type { OutputPipeline } from './output.js'
 
 export interface TypingTarget {
   write(data: string): void
+  /** The session is decided (AgentRun.decided): no more Enters are pressed, the agent is being ended. */
+  readonly decided?: boolean
 }
 
 export interface TypingResult {
@@ -37,7 +39,7 @@ export async function typeAndSubmit(
   await delay(typing.submit_delay, signal)
   const activity = () => (pipeline.detector.hasWorkingRules ? pipeline.detector.workingSeen : pipeline.bytes)
   let attempts = 0
-  while (attempts < typing.submit_attempts && !signal?.aborted) {
+  while (attempts < typing.submit_attempts && !signal?.aborted && !target.decided) {
     const before = activity()
     attempts++
     target.write('\r')

@@ -85,7 +85,12 @@ function rmHome(home: string): void {
 }
 
 /** A Codex HOME whose only model provider is the scripted Responses API. */
-export async function codexSetup(cleanups: Cleanups, options: openai.OpenAIApiOptions) {
+export async function codexSetup(
+  cleanups: Cleanups,
+  options: openai.OpenAIApiOptions,
+  /** Codex's own retries of a refused request (default none, so a scripted failure is seen at once). */
+  retries = 0,
+) {
   const api = await openai.startOpenAIApi(options)
   cleanups.push(() => api.close())
   const home = tempDir('proctor-codex-home-')
@@ -103,8 +108,8 @@ export async function codexSetup(cleanups: Cleanups, options: openai.OpenAIApiOp
       `base_url = "${api.url}"`,
       'wire_api = "responses"',
       'env_key = "OPENAI_API_KEY"',
-      'request_max_retries = 0',
-      'stream_max_retries = 0',
+      `request_max_retries = ${retries}`,
+      `stream_max_retries = ${retries}`,
       '',
     ].join('\n'),
   )
@@ -118,9 +123,20 @@ export async function geminiSetup(
   cleanups: Cleanups,
   script: gemini.ScriptedTurn[],
   fallback?: gemini.ScriptedTurn,
-  usage?: gemini.GeminiApiOptions['usage'],
+  more: {
+    usage?: gemini.GeminiApiOptions['usage']
+    refuse?: gemini.Refusal
+    /** general.maxAttempts: Gemini's tries of a refused request (its default, 10, takes ~4 min on a 429). */
+    maxAttempts?: number
+  } = {},
 ) {
-  const api = await gemini.startGeminiApi({ script, fallback, usage })
+  const { usage, refuse, maxAttempts } = more
+  const api = await gemini.startGeminiApi({
+    script,
+    ...(fallback ? { fallback } : {}),
+    ...(usage ? { usage } : {}),
+    ...(refuse ? { refuse } : {}),
+  })
   cleanups.push(() => api.close())
   const home = tempDir('proctor-gemini-home-')
   mkdirSync(join(home, '.gemini'))
@@ -130,7 +146,11 @@ export async function geminiSetup(
       security: { auth: { selectedType: 'gemini-api-key' } },
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
-      general: { disableAutoUpdate: true, disableUpdateNag: true },
+      general: {
+        disableAutoUpdate: true,
+        disableUpdateNag: true,
+        ...(maxAttempts ? { maxAttempts } : {}),
+      },
     }),
   )
   cleanups.push(() => rmHome(home))

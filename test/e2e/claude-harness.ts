@@ -11,6 +11,7 @@ import {
   startRefusingProxy,
   type AnthropicApiServer,
   type AnthropicUsage,
+  type Refusal,
   type RefusingProxy,
   type Script,
 } from '../servers/anthropic-api.js'
@@ -48,7 +49,7 @@ export async function claudeWorld(
   binary: ClaudeBinary,
   script: Script,
   files: Record<string, string>,
-  apiOptions: { usage?: () => AnthropicUsage } = {},
+  apiOptions: { usage?: () => AnthropicUsage; refuse?: Refusal } = {},
 ): Promise<ClaudeWorld> {
   const repo = makeTempRepo({ files: { 'README.md': '# test\n', ...files } })
   const api = await startAnthropicApi(script, apiOptions)

@@ -176,11 +176,13 @@ describe('usage from the agent CLIs’ own output', () => {
   it(
     'gemini -p --output-format json: stats per model, priced by proctor.yml’s pricing',
     async () => {
-      const setup = await geminiSetup(cleanups, [[gemini.text('All done.')]], undefined, () => ({
-        promptTokenCount: 1000,
-        cachedContentTokenCount: 400,
-        candidatesTokenCount: 50,
-      }))
+      const setup = await geminiSetup(cleanups, [[gemini.text('All done.')]], undefined, {
+        usage: () => ({
+          promptTokenCount: 1000,
+          cachedContentTokenCount: 400,
+          candidatesTokenCount: 50,
+        }),
+      })
       const r = repo(cleanups, {
         'proctor.yml':
           'pricing:\n  "*": { input: 1, output: 2, cached_input: 0.5 }\n  scripted: { input: 3, output: 4 }\n',

@@ -16,9 +16,13 @@ export interface AnthropicMessage {
 }
 
 export interface AnthropicRequest {
+  /** When it arrived (Date.now()). */
+  at: number
   method: string
   url: string
   headers: IncomingHttpHeaders
+  /** The status it was refused with (options.refuse), if it was. */
+  refused?: number
   /** The parsed JSON body (null when there was none or it was not JSON). */
   body: {
     model?: string
@@ -92,11 +96,30 @@ export interface AnthropicUsage {
   cache_read_input_tokens: number
 }
 
+/**
+ * The API refusing model requests the way api.anthropic.com does: 401 (a bad key), 429 (rate limited), 529
+ * (overloaded). `times` refusals, then it answers again (a limit that clears); without it, every request.
+ */
+export interface Refusal {
+  status: 401 | 429 | 529
+  times?: number
+}
+
+const refusalBodies: Record<Refusal['status'], { type: string; message: string }> = {
+  401: { type: 'authentication_error', message: 'invalid x-api-key' },
+  429: {
+    type: 'rate_limit_error',
+    message: 'Number of request tokens has exceeded your per-minute rate limit',
+  },
+  529: { type: 'overloaded_error', message: 'Overloaded' },
+}
+
 export async function startAnthropicApi(
   script: Script,
-  options: { usage?: () => AnthropicUsage } = {},
+  options: { usage?: () => AnthropicUsage; refuse?: Refusal } = {},
 ): Promise<AnthropicApiServer> {
   const usage = options.usage ?? defaultUsage
+  let refusals = 0
   const requests: AnthropicRequest[] = []
   const waiters: { predicate: (r: AnthropicRequest) => boolean; resolve: (r: AnthropicRequest) => void }[] =
     []
@@ -116,6 +139,7 @@ export async function startAnthropicApi(
         body = null
       }
       const request: AnthropicRequest = {
+        at: Date.now(),
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
@@ -137,6 +161,17 @@ export async function startAnthropicApi(
         res.end(
           JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not scripted' } }),
         )
+        return
+      }
+      const refuse = options.refuse
+      if (refuse && (refuse.times === undefined || refusals < refuse.times)) {
+        refusals++
+        request.refused = refuse.status
+        const headers: Record<string, string> = { 'content-type': 'application/json' }
+        // A short wait asked for, so a limit that clears is retried soon; the CLI decides how often.
+        if (refuse.status !== 401) headers['retry-after'] = '1'
+        res.writeHead(refuse.status, headers)
+        res.end(JSON.stringify({ type: 'error', error: refusalBodies[refuse.status] }))
         return
       }
       const messages = body.messages ?? []

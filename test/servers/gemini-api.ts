@@ -10,6 +10,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
 
 export interface LoggedRequest {
+  /** When it arrived (Date.now()). */
+  at: number
+  /** The status it was refused with (options.refuse), if it was. */
+  refused?: number
   method: string
   path: string
   /** The method after the colon: streamGenerateContent, generateContent, countTokens... */
@@ -32,7 +36,37 @@ export interface GeminiApi {
   close(): Promise<void>
 }
 
+/** The API refusing model requests the way generativelanguage does; `times` refusals, then it answers. */
+export interface Refusal {
+  status: 400 | 401 | 429 | 503
+  times?: number
+}
+
+const refusalBodies: Record<Refusal['status'], JsonObject> = {
+  // An invalid key is a 400 on the Gemini API (API_KEY_INVALID), not a 401.
+  400: {
+    code: 400,
+    message: 'API key not valid. Please pass a valid API key.',
+    status: 'INVALID_ARGUMENT',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'API_KEY_INVALID',
+        domain: 'googleapis.com',
+      },
+    ],
+  },
+  401: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
+  429: {
+    code: 429,
+    message: 'You exceeded your current quota, please check your plan and billing details.',
+    status: 'RESOURCE_EXHAUSTED',
+  },
+  503: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
+}
+
 export interface GeminiApiOptions {
+  refuse?: Refusal
   script: ScriptedTurn[]
   /** What every turn past the script answers (default: a short "done" text). */
   fallback?: ScriptedTurn
@@ -61,6 +95,7 @@ function usageMetadata(u: NonNullable<GeminiApiOptions['usage']> extends (t: num
 export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiApi> {
   const requests: LoggedRequest[] = []
   let turn = 0
+  let refusals = 0
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       res.writeHead(500, { 'content-type': 'application/json' })
@@ -79,6 +114,7 @@ export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiA
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     const action = path.includes(':') ? path.slice(path.lastIndexOf(':') + 1) : ''
     const logged: LoggedRequest = {
+      at: Date.now(),
       method: req.method ?? 'GET',
       path,
       action,
@@ -87,6 +123,20 @@ export async function startGeminiApi(options: GeminiApiOptions): Promise<GeminiA
       turn: null,
     }
     requests.push(logged)
+    const refuse = options.refuse
+    const modelCall = action === 'streamGenerateContent' || action === 'generateContent'
+    if (
+      refuse &&
+      req.method === 'POST' &&
+      modelCall &&
+      (refuse.times === undefined || refusals < refuse.times)
+    ) {
+      refusals++
+      logged.refused = refuse.status
+      res.writeHead(refuse.status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: refusalBodies[refuse.status] }))
+      return
+    }
     if (req.method === 'POST' && action === 'streamGenerateContent') {
       logged.turn = turn
       const step = options.script[turn] ?? options.fallback ?? [text('done')]

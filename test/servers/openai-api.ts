@@ -10,6 +10,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
 
 export interface LoggedRequest {
+  /** When it arrived (Date.now()). */
+  at: number
+  /** The status it was refused with (options.refuse), if it was. */
+  refused?: number
   method: string
   path: string
   headers: Record<string, string | string[] | undefined>
@@ -30,7 +34,35 @@ export interface OpenAIApi {
   close(): Promise<void>
 }
 
+/** The API refusing `/responses` the way api.openai.com does; `times` refusals, then it answers (default: all). */
+export interface Refusal {
+  status: 401 | 429 | 500
+  times?: number
+}
+
+const refusalBodies: Record<Refusal['status'], JsonObject> = {
+  401: {
+    message: 'Incorrect API key provided: sk-test-***-real.',
+    type: 'invalid_request_error',
+    param: null,
+    code: 'invalid_api_key',
+  },
+  429: {
+    message: 'Rate limit reached for gpt-5.1-codex on tokens per min (TPM). Please try again in 1s.',
+    type: 'tokens',
+    param: null,
+    code: 'rate_limit_exceeded',
+  },
+  500: {
+    message: 'The server had an error while processing your request.',
+    type: 'server_error',
+    param: null,
+    code: null,
+  },
+}
+
 export interface OpenAIApiOptions {
+  refuse?: Refusal
   script: ScriptedTurn[]
   /** What every turn past the script answers (default: a short "done" message). */
   fallback?: ScriptedTurn
@@ -67,6 +99,7 @@ function isTitleRequest(request: LoggedRequest): boolean {
 export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIApi> {
   const requests: LoggedRequest[] = []
   let turn = 0
+  let refusals = 0
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       res.writeHead(500, { 'content-type': 'application/json' })
@@ -84,6 +117,7 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     const logged: LoggedRequest = {
+      at: Date.now(),
       method: req.method ?? 'GET',
       path,
       headers: req.headers,
@@ -91,6 +125,21 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
       turn: null,
     }
     requests.push(logged)
+    const refuse = options.refuse
+    if (
+      refuse &&
+      req.method === 'POST' &&
+      path.endsWith('/responses') &&
+      (refuse.times === undefined || refusals < refuse.times)
+    ) {
+      refusals++
+      logged.refused = refuse.status
+      const headers: Record<string, string> = { 'content-type': 'application/json' }
+      if (refuse.status === 429) headers['retry-after'] = '1'
+      res.writeHead(refuse.status, headers)
+      res.end(JSON.stringify({ error: refusalBodies[refuse.status] }))
+      return
+    }
     if (req.method === 'POST' && path.endsWith('/responses') && isTitleRequest(logged)) {
       // The interactive Codex asks the model for a title for the task on the side: not a scripted turn.
       streamResponse(res, [message('Scripted task')], -1, options.usage)

@@ -11,6 +11,7 @@ import { exitCodeFor } from '../../src/action/run.js'
 import { batchStatus, readReportGlobs } from '../../src/action/aggregate.js'
 import { aggregateReports } from '../../src/report/aggregate.js'
 import { sessionReport } from './github-fixtures.js'
+import { usageOutputs } from '../../src/usage/summary.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as {
@@ -48,6 +49,8 @@ describe('action.yml', () => {
         return [...block.matchAll(/(?:^|\{)\s*'?([a-z-]+)'?:/gm)].map((m) => m[1]!)
       },
     )
+    // Spread into run and aggregate's outputs from the usage summary.
+    written.push(...Object.keys(usageOutputs(undefined)))
     expect(written).toContain('checkpoint-sha')
     expect(written).toContain('errored-count')
     expect(written).toContain('task')

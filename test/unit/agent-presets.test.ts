@@ -25,7 +25,7 @@ describe('agent presets', () => {
       argv: ['claude', '-p', 'fix it'],
     }).config
     expect(print.agent.adapter).toBe('claude')
-    expect(names(print)).toEqual(['claude-code:not-logged-in'])
+    expect(names(print)).toEqual(['claude-code:not-logged-in', 'claude-code:api-error'])
     expect(print.agent.continue).toEqual(['claude', '--continue', '-p', '{reason}'])
     const tui = parseConfigText('', 'proctor.yml', {
       preset: 'claude-code',
@@ -33,7 +33,7 @@ describe('agent presets', () => {
     }).config
     expect(tui.agent.adapter).toBe('generic')
     expect(tui.detect.map((r) => r.kind)).toEqual(
-      expect.arrayContaining(['dialog', 'approval_request', 'working', 'completion', 'error']),
+      expect.arrayContaining(['dialog', 'approval_request', 'working', 'completion', 'agent_error']),
     )
     const yes = tui.detect.find((r) => r.name === 'claude-code:yes')!
     expect(yes.respond).toMatchObject({ send: '\r', delay: 300, retry_after: 2_000, max_attempts: 5 })
@@ -57,13 +57,14 @@ describe('agent presets', () => {
     for (const c of cases) {
       const once = parseConfigText('', 'proctor.yml', { preset: c.preset, argv: c.once }).config
       expect(once.agent.adapter).toBe(c.preset)
-      expect(once.detect).toEqual([])
+      // One-shot: only the rules for the CLI giving up on its model API.
+      expect(once.detect.map((r) => r.kind)).toEqual(once.detect.map(() => 'agent_error'))
       expect(once.agent.quit).toBeUndefined()
       const tui = parseConfigText('', 'proctor.yml', { preset: c.preset, argv: c.tui }).config
       expect(tui.agent.adapter).toBe(c.preset)
       expect(tui.agent.quit).toBe(c.quit)
       expect(tui.detect.map((r) => r.kind)).toEqual(
-        expect.arrayContaining(['dialog', 'approval_request', 'working', 'error']),
+        expect.arrayContaining(['dialog', 'approval_request', 'working', 'error', 'agent_error']),
       )
     }
   })

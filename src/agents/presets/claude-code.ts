@@ -77,12 +77,27 @@ const dialogs: RuleInput[] = [
   },
 ]
 
+// Claude giving up, in its own words (seen from 2.1.330 against a refusing API, print mode and TUI alike):
+// an auth failure is one "<problem> · <fix>" line ("Invalid API key · Fix external API key", under the
+// prompt as "⎿  …" in the TUI); any other API failure, once its retries are spent, is "API Error: 529
+// Overloaded. This is a server-side issue…" ("● API Error: …" in the TUI), "API Error: Request rejected
+// (429) …". Both end the session at once: the TUI would sit at its prompt until the timeout, print mode
+// exits 1 with the cause only in its output. Retrying is Claude's business (CLAUDE_CODE_MAX_RETRIES, 10 by
+// default); only the line it prints when it stopped is matched.
 const errors: RuleInput[] = [
   {
     name: 'claude-code:not-logged-in',
-    // No usable credentials: the TUI would wait forever, print mode exits 1 anyway.
-    match: String.raw`(?:Not logged in|Invalid API key) · Please run /login`,
-    kind: 'error',
+    // No usable credentials (the line names the fix), or credentials the API refused.
+    match: String.raw`(?<reason>(?:Not logged in|Invalid API key|Invalid auth token|OAuth token revoked|Login expired|Authentication required|Your ANTHROPIC_API_KEY belongs to a disabled organization|Your organization has disabled API key authentication) · \S.*)`,
+    kind: 'agent_error',
+    respond: { stop: true },
+  },
+  {
+    name: 'claude-code:api-error',
+    // At the line's start ("● " in the TUI, at column 0): a tool's output that says "API Error: …" is
+    // indented under "  ⎿  " and is not Claude giving up.
+    match: String.raw`^(?:[●⏺] )?(?<reason>API Error: \S.*)`,
+    kind: 'agent_error',
     respond: { stop: true },
   },
 ]

@@ -64,6 +64,20 @@ const screens: RuleInput[] = [
   },
 ]
 
+// Codex giving up on the model API, in its own words (seen from 0.169.0 against a refusing API): `codex exec`
+// prints "ERROR: unexpected status 401 Unauthorized: Incorrect API key provided: …, url: …" or "ERROR: exceeded
+// retry limit, last status: 429 Too Many Requests" and exits 1; the TUI shows the same words after "■ " and
+// waits at its prompt. Codex retries by itself first (request_max_retries / stream_max_retries of the model
+// provider); these lines come once it stopped. The request URL is left out of the reason.
+const failures: RuleInput[] = [
+  {
+    name: 'codex:api-error',
+    match: String.raw`^\s*(?:ERROR:|■) (?<reason>(?:unexpected status \d{3}|exceeded retry limit|stream disconnected before completion|Quota exceeded|You've hit your usage limit)(?:[^,]|, (?!url:))*)`,
+    kind: 'agent_error',
+    respond: { stop: true },
+  },
+]
+
 export const codexPreset: AgentPreset = {
   name: 'codex',
   description: 'OpenAI Codex CLI: native Stop hook on the command line, resume as continue',
@@ -74,6 +88,7 @@ export const codexPreset: AgentPreset = {
       adapter: 'codex',
       continue: ['codex', 'exec', 'resume', '--last', '{reason}'],
     },
+    detect: failures,
   },
   // `codex exec …` (alias `e`) is the one-shot mode; anything else starts the TUI.
   isInteractive: (argv) => !argv.slice(1).some((a) => a === 'exec' || a === 'e'),

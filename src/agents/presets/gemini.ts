@@ -60,6 +60,27 @@ const screens: RuleInput[] = [
   },
 ]
 
+// Gemini giving up on the model API, in its own words (seen from 0.61.0 against a refusing API): the API's
+// error JSON ("Error when talking to Gemini API … _ApiError: {"error":{"code":400,"message":"API key not
+// valid. …"}}" in -p mode, "✕ [API Error: {"error":{…,"message":"…"" in the TUI), and after its retries
+// (general.maxAttempts, 10 by default, ~4 min on a 429) "Attempt 10 failed: <message>. Max attempts reached".
+// The reason is the API's message.
+const failures: RuleInput[] = [
+  {
+    name: 'gemini:api-error',
+    // Not "Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {…}": Gemini retries that.
+    match: String.raw`(?:Error when talking to Gemini API\b.*?_ApiError|✕ \[API Error): \{"error":\{"code":\d{3},"message":"(?<reason>[^"]+)`,
+    kind: 'agent_error',
+    respond: { stop: true },
+  },
+  {
+    name: 'gemini:gave-up',
+    match: String.raw`Attempt \d+ failed: (?<reason>.+?)\.? Max attempts reached`,
+    kind: 'agent_error',
+    respond: { stop: true },
+  },
+]
+
 export const geminiPreset: AgentPreset = {
   name: 'gemini',
   description: 'Google Gemini CLI: native AfterAgent hook, trusted workspace, resume as continue',
@@ -71,6 +92,7 @@ export const geminiPreset: AgentPreset = {
       env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
       continue: ['gemini', '--resume', 'latest', '-p', '{reason}'],
     },
+    detect: failures,
   },
   // `-p`/`--prompt` is the one-shot (headless) mode; a positional prompt or `-i` starts the TUI.
   isInteractive: (argv) =>
