@@ -72,6 +72,7 @@ function checkStopHookNames(raw: Record<string, unknown>): Problem[] {
   const firstIndex = new Map<string, number>()
   const problems: Problem[] = []
   raw.stop_hooks.forEach((hook, index) => {
+    if (isObject(hook)) problems.push(...checkStopHookKind(hook, index))
     if (!isObject(hook) || typeof hook.name !== 'string') return
     if (hook.name === 'policy') {
       problems.push({
@@ -93,6 +94,35 @@ function checkStopHookNames(raw: Record<string, unknown>): Problem[] {
     })
   })
   return problems
+}
+
+/** A stop hook runs a command or a built-in (`uses`), exactly one; `with` only configures a built-in. */
+function checkStopHookKind(hook: Record<string, unknown>, index: number): Problem[] {
+  if (hook.command !== undefined && hook.uses !== undefined)
+    return [
+      {
+        path: ['stop_hooks', index, 'uses'],
+        message: 'a stop hook has either a command or uses, not both',
+        hint: 'remove command (uses: ci-checks is the whole hook) or uses',
+      },
+    ]
+  if (hook.command === undefined && hook.uses === undefined)
+    return [
+      {
+        path: ['stop_hooks', index],
+        message: 'a stop hook needs a command (or uses: ci-checks)',
+        hint: 'add command: "npm test" or uses: ci-checks',
+      },
+    ]
+  if (hook.with !== undefined && hook.uses === undefined)
+    return [
+      {
+        path: ['stop_hooks', index, 'with'],
+        message: 'with configures a built-in hook, and this hook has no uses',
+        hint: 'add uses: ci-checks, or remove with',
+      },
+    ]
+  return []
 }
 
 function checkAnsweredHooks(raw: Record<string, unknown>): Problem[] {
