@@ -66,7 +66,7 @@ export async function runCiChecks(o: {
   const reader = new CiReader(o.builtins.github)
   const redact = createSanitizer({ secrets: [...(o.secrets ?? [])] }).redact
   let watched: { names: string[] | null; from: string } | null = null
-  let lastTrouble: string | null = null
+  let lastTrouble: string | null
   let quietPolls = 0
   let pending: string[] = ['(nothing read yet)']
   for (;;) {
