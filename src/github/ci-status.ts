@@ -68,11 +68,17 @@ type Headers = Record<string, string | number | undefined>
 export class CiReader {
   /** The latest rate-limit window seen: requests left, and when it resets (epoch ms). */
   rate: { remaining: number; resetAt: number } | null = null
+  /** Ends the requests under way (the deadline, a shutdown): a stalled request must not outlast either. */
+  signal: AbortSignal | undefined
 
   constructor(private readonly gh: CiGitHub) {}
 
   private get base() {
-    return { owner: this.gh.owner, repo: this.gh.repo }
+    return {
+      owner: this.gh.owner,
+      repo: this.gh.repo,
+      ...(this.signal ? { request: { signal: this.signal } } : {}),
+    }
   }
 
   /** The branch whose requirements count: the configured or pull request's, else the default branch. */

@@ -72,6 +72,10 @@ export async function runCiChecks(o: {
   for (;;) {
     if (o.signal?.aborted) return error('stopped while waiting for CI (proctor is shutting down)')
     let waitMs = pollMs
+    const remaining = Math.max(1, deadline - Date.now())
+    reader.signal = o.signal
+      ? AbortSignal.any([o.signal, AbortSignal.timeout(remaining)])
+      : AbortSignal.timeout(remaining)
     try {
       watched ??= await watchedChecks(reader, o.hook)
       const { runs, statuses } = await reader.commitChecks(pushed.sha)
@@ -105,6 +109,7 @@ export async function runCiChecks(o: {
       } else quietPolls = 0
       if (!seenAny) pending = ['no check has been reported on the commit yet']
     } catch (thrown) {
+      if (o.signal?.aborted) return error('stopped while waiting for CI (proctor is shutting down)')
       const trouble = classifyTrouble(thrown)
       if (trouble.kind === 'permanent') return error(permanentReason(trouble.status, trouble.message))
       lastTrouble = trouble.message

@@ -62,7 +62,7 @@ async function setup(api: Omit<GitHubApiServerOptions, 'ci'>, ci: (app: string, 
 /** A session whose agent writes `first` to app.txt and, sent back, writes `fixed` and keeps the reason. */
 function session(
   s: Awaited<ReturnType<typeof setup>>,
-  o: { first: string; timeout?: string; with?: Record<string, unknown> },
+  o: { first: string; timeout?: string; with?: Record<string, unknown>; signal?: AbortSignal },
 ) {
   const reasons = path.join(tempDir('proctor-ci-reason-'), 'reasons.txt')
   cleanups.push(() => fs.rmSync(path.dirname(reasons), { recursive: true, force: true }))
@@ -102,6 +102,7 @@ function session(
         installSignalHandlers: false,
         env: { ...process.env, ...s.work.env, CI: 'true' },
         github: { octokit: s.octokit, owner: 'acme', repo: 'widgets', branch: null },
+        ...(o.signal ? { signal: o.signal } : {}),
       }),
   }
 }
@@ -177,6 +178,31 @@ describe('ci-checks stop hook', () => {
     expect(agent.reasons()).toBe('')
     expect(report.stop_hooks.filter((r) => r.name === 'ci')).toHaveLength(1)
     expect(s.server.validationFailures).toEqual([])
+  })
+
+  it('stops waiting at once when the session is interrupted (no wait outlasts a cancel)', async () => {
+    const interrupt = new AbortController()
+    const s = await setup({ branches: { main: { requiredChecks: ['build'] } } }, (_app, sha) => {
+      s.server.state.addCheckRun({ name: 'build', head_sha: sha, status: 'queued' })
+      // CI has picked the commit up; the user cancels the run while proctor waits for it.
+      setImmediate(() => interrupt.abort('SIGINT'))
+    })
+    const agent = session(s, {
+      first: 'slow',
+      timeout: '10m',
+      with: { poll_interval: '5m' },
+      signal: interrupt.signal,
+    })
+    const started = Date.now()
+    const { report } = await agent.run()
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(report.status).toBe('interrupted')
+    const [ci] = report.stop_hooks.filter((r) => r.name === 'ci')
+    expect(ci).toMatchObject({
+      verdict: 'error',
+      reason: 'stopped while waiting for CI (proctor is shutting down)',
+    })
+    expect(agent.reasons()).toBe('')
   })
 
   it('waits out GitHub errors and rate limits on the way, and still sees the checks go green', async () => {
