@@ -3,6 +3,8 @@ import { ConfigError, parseConfigText } from '../../src/config/index.js'
 import { classifyTrouble, type CiCheckRun } from '../../src/github/ci-status.js'
 import { currentChecks, failureReason, judgeChecks } from '../../src/hooks/ci-checks-judge.js'
 import { MAX_REASON_CHARS } from '../../src/hooks/verdict.js'
+import { listHooks } from '../../src/cli/commands/hooks.js'
+import { doctorHooks } from '../../src/hooks/doctor.js'
 
 const run = (id: number, name: string, status: string, conclusion: string | null = null): CiCheckRun => ({
   id,
@@ -162,5 +164,14 @@ describe('proctor.yml', () => {
     expect(
       problems('stop_hooks:\n  - { name: ci, uses: ci-checks, with: { poll_interval: 100ms } }\n'),
     ).toMatch(/poll_interval: must be at least 1000ms/)
+  })
+
+  it('is listed as the built-in it is, and the doctor looks for no command', () => {
+    const { config } = parseConfigText(
+      'stop_hooks:\n  - { name: ci, uses: ci-checks, timeout: 30m }\n',
+      'proctor.yml',
+    )
+    expect(listHooks(config)).toMatch(/^ {2}ci {4}uses: ci-checks {2}\(timeout 30m\)$/m)
+    expect(doctorHooks(config, process.cwd(), '')).toEqual([])
   })
 })
