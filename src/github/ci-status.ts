@@ -171,21 +171,22 @@ export class CiReader {
 
   /**
    * An Actions job's log (plain text; `actions: read`), or why it cannot be had. The job is named by the
-   * check run's details URL (`…/actions/runs/<run>/job/<job>`), so a check run of another app has none.
+   * check run's details URL (`…/actions/runs/<run>/job/<job>`): a check run of another app has none (null).
    */
-  async jobLog(detailsUrl: string | null): Promise<{ text: string } | { unavailable: string }> {
+  async jobLog(detailsUrl: string | null): Promise<{ text: string } | { unavailable: string } | null> {
     const job = /\/actions\/runs\/\d+\/job\/(\d+)/.exec(detailsUrl ?? '')?.[1]
-    if (!job) return { unavailable: 'not a GitHub Actions job' }
+    if (!job) return null
     try {
+      // Streamed, keeping only the end: a job's log can be any size (a test run printing gigabytes).
       const response = await this.gh.octokit.rest.actions.downloadJobLogsForWorkflowRun({
         ...this.base,
         job_id: Number(job),
+        request: { ...(this.signal ? { signal: this.signal } : {}), parseSuccessResponseBody: false },
       })
       this.note(response.headers as Headers)
-      const data: unknown = response.data
-      if (typeof data === 'string') return { text: data }
-      if (data instanceof ArrayBuffer) return { text: new TextDecoder().decode(data) }
-      return { unavailable: 'the log came back in an unknown form' }
+      const body = response.data as unknown as ReadableStream<Uint8Array> | null
+      if (!body) return { text: '' }
+      return { text: await streamTail(body, LOG_TAIL_BYTES) }
     } catch (error) {
       const { status } = describeError(error)
       return {
@@ -215,6 +216,21 @@ export class CiReader {
     const reset = Number(headers['x-ratelimit-reset'])
     if (Number.isFinite(remaining) && Number.isFinite(reset)) this.rate = { remaining, resetAt: reset * 1000 }
   }
+}
+
+/** How much of the end of a job's log is kept: far more than a reason quotes, bounded whatever the log. */
+export const LOG_TAIL_BYTES = 64 * 1024
+
+/** The last `bytes` bytes of a stream, read to its end with no more than twice that held at once. */
+export async function streamTail(stream: ReadableStream<Uint8Array>, bytes: number): Promise<string> {
+  let kept = Buffer.alloc(0)
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    kept = Buffer.concat([kept, chunk])
+    if (kept.length > 2 * bytes) kept = kept.subarray(kept.length - bytes)
+  }
+  const tail = kept.length > bytes ? kept.subarray(kept.length - bytes) : kept
+  // A cut through a multi-byte character leaves replacement characters at the start: drop them.
+  return tail.toString('utf8').replace(/^\uFFFD+/, '')
 }
 
 /** Not readable with this token (403) or not there (404): null; anything else is tried again later. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, parseConfigText } from '../../src/config/index.js'
-import { classifyTrouble, type CiCheckRun } from '../../src/github/ci-status.js'
+import { classifyTrouble, streamTail, type CiCheckRun } from '../../src/github/ci-status.js'
 import { currentChecks, failureReason, judgeChecks } from '../../src/hooks/ci-checks-judge.js'
 import { MAX_REASON_CHARS } from '../../src/hooks/verdict.js'
 import { listHooks } from '../../src/cli/commands/hooks.js'
@@ -101,6 +101,30 @@ describe('the reason sent back', () => {
     })
     expect(reason).toMatch(/… \(\d+ more characters\)$/)
     expect(reason.length).toBeLessThan(MAX_REASON_CHARS + 40)
+  })
+})
+
+describe('a job log of any size', () => {
+  it('keeps only its end, reading it through', async () => {
+    let sent = 0
+    const line = Buffer.from(`${'é'.repeat(40)} a log line\n`)
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 8 * 1024 * 1024) {
+          controller.enqueue(Buffer.from('the last line\n'))
+          controller.close()
+          return
+        }
+        const chunk = Buffer.concat(Array.from({ length: 1000 }, () => line))
+        sent += chunk.length
+        controller.enqueue(chunk)
+      },
+    })
+    const tail = await streamTail(stream, 64 * 1024)
+    expect(tail.endsWith('the last line\n')).toBe(true)
+    expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(64 * 1024)
+    expect(Buffer.byteLength(tail)).toBeGreaterThan(60 * 1024)
+    expect(tail).not.toContain('\uFFFD')
   })
 })
 
