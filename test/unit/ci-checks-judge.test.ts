@@ -186,6 +186,11 @@ describe('proctor.yml', () => {
     )
     expect(problems('stop_hooks:\n  - { name: ci, uses: github-ci }\n')).toMatch(/stop_hooks\[0\]\.uses/)
     expect(
+      problems('checkpoints: { push: never }\nstop_hooks:\n  - { name: ci, uses: ci-checks }\n'),
+    ).toMatch(
+      /proctor\.yml:3:\d+ stop_hooks\[0\]\.uses: ci-checks pushes the checkpoint for CI to run on, and checkpoints\.push is never/,
+    )
+    expect(
       problems('stop_hooks:\n  - { name: ci, uses: ci-checks, with: { poll_interval: 100ms } }\n'),
     ).toMatch(/poll_interval: must be at least 1000ms/)
   })
