@@ -180,6 +180,19 @@ describe('ci-checks stop hook', () => {
     expect(s.server.validationFailures).toEqual([])
   })
 
+  it('ends at its deadline even while GitHub holds a request open without answering', async () => {
+    const s = await setup({ rulesets: { main: ['build'] } }, () => {})
+    s.server.inject({ kind: 'hang', operationId: 'checks/list-for-ref', times: 100 })
+    const agent = session(s, { first: 'slow', timeout: '3s' })
+    const started = Date.now()
+    const { report } = await agent.run()
+    expect(Date.now() - started).toBeLessThan(12_000)
+    const [ci] = report.stop_hooks.filter((r) => r.name === 'ci')
+    expect(ci).toMatchObject({ verdict: 'error', timed_out: true })
+    expect(ci!.reason).toMatch(/CI did not finish .*last GitHub error/)
+    expect(agent.reasons()).toBe('')
+  })
+
   it('stops waiting at once when the session is interrupted (no wait outlasts a cancel)', async () => {
     const interrupt = new AbortController()
     const s = await setup({ branches: { main: { requiredChecks: ['build'] } } }, (_app, sha) => {
