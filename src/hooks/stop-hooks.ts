@@ -134,13 +134,18 @@ async function runBuiltin(hook: StopHookConfig, options: RunStopHooksOptions): P
   const started = performance.now()
   // Loaded when a config uses it, like the rest of what only a stop needs.
   const { runCiChecks } = await import('./ci-checks.js')
+  // Never throws, like a hook process: anything unforeseen is this hook's error, not the session's end.
   const outcome = await runCiChecks({
     hook,
     context: options.context,
     builtins: options.builtins,
     ...(options.signal ? { signal: options.signal } : {}),
     secrets: knownSecrets(options.env),
-  })
+  }).catch((error: unknown) => ({
+    verdict: 'error' as const,
+    reason: `${hook.uses} failed: ${error instanceof Error ? error.message : String(error)}`,
+    timedOut: false,
+  }))
   return {
     interpreted: { verdict: outcome.verdict, reason: outcome.reason },
     exitCode: null,
