@@ -33,6 +33,9 @@ export interface BuiltinOutcome {
   timedOut: boolean
 }
 
+/** How long GitHub may take to answer past the deadline (the last read, made at the deadline itself). */
+const LAST_READ_MS = 5_000
+
 /** Below this many requests left in the rate-limit window, the next read waits for the window to reset. */
 const LOW_RATE_REMAINING = 50
 
@@ -72,7 +75,8 @@ export async function runCiChecks(o: {
   for (;;) {
     if (o.signal?.aborted) return error('stopped while waiting for CI (proctor is shutting down)')
     let waitMs = pollMs
-    const remaining = Math.max(1, deadline - Date.now())
+    // The read at the deadline still gets a moment to answer: a check that finished just then counts.
+    const remaining = Math.max(0, deadline - Date.now()) + LAST_READ_MS
     reader.signal = o.signal
       ? AbortSignal.any([o.signal, AbortSignal.timeout(remaining)])
       : AbortSignal.timeout(remaining)

@@ -177,7 +177,26 @@ describe('ci-checks stop hook', () => {
     expect(report.verdict).toBe('block')
     expect(agent.reasons()).toBe('')
     expect(report.stop_hooks.filter((r) => r.name === 'ci')).toHaveLength(1)
+    // Polite: one read of the checks per poll_interval (1s) over 3s, no busy loop.
+    expect(s.server.count('checks/list-for-ref')).toBeGreaterThanOrEqual(2)
+    expect(s.server.count('checks/list-for-ref')).toBeLessThanOrEqual(5)
     expect(s.server.validationFailures).toEqual([])
+  })
+
+  it('reads less often while the rate limit runs low: it waits for the window to reset', async () => {
+    // 10 requests left, the window resets in 60s: past the hook's 3s deadline.
+    const s = await setup(
+      { rulesets: { main: ['build'] }, rateLimit: { remaining: 10, resetIn: 60 } },
+      (_app, sha) => {
+        s.server.state.addCheckRun({ name: 'build', head_sha: sha, status: 'in_progress' })
+      },
+    )
+    const agent = session(s, { first: 'slow', timeout: '3s' })
+    const { report } = await agent.run()
+    const [ci] = report.stop_hooks.filter((r) => r.name === 'ci')
+    expect(ci).toMatchObject({ verdict: 'error', timed_out: true })
+    // The first read, then one at the deadline: not one per poll_interval (1s).
+    expect(s.server.count('checks/list-for-ref')).toBe(2)
   })
 
   it('ends at its deadline even while GitHub holds a request open without answering', async () => {
@@ -186,7 +205,7 @@ describe('ci-checks stop hook', () => {
     const agent = session(s, { first: 'slow', timeout: '3s' })
     const started = Date.now()
     const { report } = await agent.run()
-    expect(Date.now() - started).toBeLessThan(12_000)
+    expect(Date.now() - started).toBeLessThan(25_000) // not the client's 30 s per attempt, retried
     const [ci] = report.stop_hooks.filter((r) => r.name === 'ci')
     expect(ci).toMatchObject({ verdict: 'error', timed_out: true })
     expect(ci!.reason).toMatch(/CI did not finish .*last GitHub error/)

@@ -125,6 +125,11 @@ export interface GitHubApiServerOptions {
    * (state.addCheckRun, state.setStatus) for the commit, as workflows that ran on its push would have.
    */
   ci?: (sha: string) => void
+  /**
+   * Rate-limit headers on every answer: this many requests left in a window that resets `resetIn` seconds
+   * after the server started (what GitHub sends; without it, no such headers).
+   */
+  rateLimit?: { remaining: number; resetIn: number }
 }
 
 /** A commit status (`repos/get-combined-status-for-ref`). */
@@ -270,6 +275,12 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     },
   }
   const jobLogs = new Map<number, string>()
+  const rateWindow = options.rateLimit
+    ? {
+        remaining: options.rateLimit.remaining,
+        reset: Math.ceil(Date.now() / 1000) + options.rateLimit.resetIn,
+      }
+    : null
 
   // ----- response shapes: synthesized from the schema (required fields), overlaid with real values -----
   const repoUrl = () => `${base}/repos/${owner}/${repo}`
@@ -799,6 +810,13 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       res.writeHead(result.status, {
         'content-type': 'application/json; charset=utf-8',
         'x-github-request-id': `PROCTOR:${calls.length}`,
+        ...(rateWindow
+          ? {
+              'x-ratelimit-limit': '5000',
+              'x-ratelimit-remaining': String(rateWindow.remaining),
+              'x-ratelimit-reset': String(rateWindow.reset),
+            }
+          : {}),
         ...(result.headers ?? {}),
       })
       res.end(payload)
