@@ -9,6 +9,7 @@ import { makeSessionId } from '../session/session-id.js'
 import { actionClient } from './client.js'
 import { canWrite, expandKey, linksFor, readEventPayload } from '../github/context.js'
 import { triggerOf } from '../github/trigger.js'
+import { baseBranchOf } from '../github/ci-status.js'
 import { acknowledge } from '../github/reactions.js'
 import { commandWithTask, taskEnv } from './task.js'
 import { refuseTask } from './refuse-task.js'
@@ -197,6 +198,12 @@ export async function main(env: Record<string, string | undefined> = process.env
     installSignalHandlers: true,
     env: { ...env, ...taskEnv(task) },
     ...(pushSecretConfig ? { pushSecretConfig } : {}),
+    // `uses: ci-checks` pushes and reads checks: only where this job may push (not a fork, not a handoff).
+    ...(readOnly || !inputs.githubToken
+      ? {}
+      : {
+          github: { octokit, owner: ctx.owner, repo: ctx.repo, branch: baseBranchOf(env.GITHUB_EVENT_PATH) },
+        }),
     ci: ciOf(ctx),
     listener: {
       started: (report) => void reporter.start(report),

@@ -172,6 +172,25 @@ export class PushQueue {
     return this.state
   }
 
+  /**
+   * Pushes now and waits (the `ci-checks` stop hook): the remote commit that carries checkpoint `sha` —
+   * `sha` itself, or its tree re-committed on a branch someone else moved — or why there is none. Only a
+   * push of exactly `sha` counts: CI must run on the commit that was judged.
+   */
+  async pushOf(sha: string): Promise<{ ok: true; sha: string } | { ok: false; reason: string }> {
+    if (this.options.mode === 'never')
+      return { ok: false, reason: 'pushing is off (checkpoints.push: never)' }
+    this.schedule()
+    while (this.running) await this.running
+    if (this.pushedLocal === sha && this.pushedRemote) return { ok: true, sha: this.pushedRemote }
+    return {
+      ok: false,
+      reason:
+        this.record.reason ??
+        `the latest push carried ${this.pushedLocal?.slice(0, 12) ?? 'nothing'}, not checkpoint ${sha.slice(0, 12)}`,
+    }
+  }
+
   private async drain(): Promise<void> {
     while (this.pending) {
       this.pending = false

@@ -72,6 +72,8 @@ function checkStopHookNames(raw: Record<string, unknown>): Problem[] {
   const firstIndex = new Map<string, number>()
   const problems: Problem[] = []
   raw.stop_hooks.forEach((hook, index) => {
+    if (isObject(hook))
+      problems.push(...checkStopHookKind(hook, index), ...checkCiChecksPush(raw, hook, index))
     if (!isObject(hook) || typeof hook.name !== 'string') return
     if (hook.name === 'policy') {
       problems.push({
@@ -93,6 +95,59 @@ function checkStopHookNames(raw: Record<string, unknown>): Problem[] {
     })
   })
   return problems
+}
+
+/** A stop hook runs a command or a built-in (`uses`), exactly one; `with` only configures a built-in. */
+function checkStopHookKind(hook: Record<string, unknown>, index: number): Problem[] {
+  if (hook.command !== undefined && hook.uses !== undefined)
+    return [
+      {
+        path: ['stop_hooks', index, 'uses'],
+        message: 'a stop hook has either a command or uses, not both',
+        hint: 'remove command (uses: ci-checks is the whole hook) or uses',
+      },
+    ]
+  if (hook.command === undefined && hook.uses === undefined)
+    return [
+      {
+        path: ['stop_hooks', index],
+        message: 'a stop hook needs a command (or uses: ci-checks)',
+        hint: 'add command: "npm test" or uses: ci-checks',
+      },
+    ]
+  if (hook.with !== undefined && hook.uses === undefined)
+    return [
+      {
+        path: ['stop_hooks', index, 'with'],
+        message: 'with configures a built-in hook, and this hook has no uses',
+        hint: 'add uses: ci-checks, or remove with',
+      },
+    ]
+  return []
+}
+
+/** `uses: ci-checks` pushes the checkpoint CI runs on: a config that never pushes one can never pass it. */
+function checkCiChecksPush(
+  raw: Record<string, unknown>,
+  hook: Record<string, unknown>,
+  index: number,
+): Problem[] {
+  if (hook.uses !== 'ci-checks') return []
+  const checkpoints = isObject(raw.checkpoints) ? raw.checkpoints : {}
+  const off =
+    checkpoints.enabled === false
+      ? 'checkpoints.enabled is false'
+      : checkpoints.push === 'never'
+        ? 'checkpoints.push is never'
+        : null
+  if (!off) return []
+  return [
+    {
+      path: ['stop_hooks', index, 'uses'],
+      message: `ci-checks pushes the checkpoint for CI to run on, and ${off}`,
+      hint: 'set checkpoints.push to auto or always (and checkpoints.enabled to true), or remove this hook',
+    },
+  ]
 }
 
 function checkAnsweredHooks(raw: Record<string, unknown>): Problem[] {

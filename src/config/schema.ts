@@ -311,7 +311,29 @@ export const configSchema = z.strictObject({
       z.array(
         z.strictObject({
           name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-"'),
-          command: commandField(),
+          // One of command and uses (cross-checks.ts says which is missing).
+          command: commandField().optional(),
+          uses: z.enum(['ci-checks']).optional().meta({
+            description:
+              "A built-in hook instead of a command: ci-checks pushes the checkpoint and waits for the repository's CI on it (docs/hooks.md#the-prs-ci-as-a-stop-hook)",
+          }),
+          with: z
+            .strictObject({
+              checks: z.array(z.string().min(1)).optional().meta({
+                description:
+                  "ci-checks: the checks to wait for when the repository's required checks cannot be read (or none are required); default every check on the commit",
+              }),
+              branch: z.string().min(1).optional().meta({
+                description:
+                  "ci-checks: whose required checks count (default the pull request's base branch, else the repository's default branch)",
+              }),
+              poll_interval: lazyDefault(() => duration({ min: 1_000, max: 10 * 60_000 }), 15_000).meta({
+                description:
+                  'ci-checks: time between two reads of the checks (longer when the rate limit runs low)',
+              }),
+            })
+            .optional()
+            .meta({ description: 'Options of the built-in hook named by uses' }),
           timeout: lazyDefault(() => duration(), 10 * 60_000),
           on_error: lazyDefault(() => z.enum(['allow', 'block']), 'block').meta({
             description:

@@ -25,7 +25,8 @@ export function doctorHooks(config: Config, cwd: string, pathEnv = process.env.P
         message: `duplicate stop hook name "${hook.name}" (also stop_hooks[${first}]); names must be unique because each is a check run`,
       })
     } else stopNames.set(hook.name, index)
-    findings.push(...checkCommand(hook.command, where, cwd, pathEnv))
+    // A built-in (uses:) has no command to look up.
+    if (hook.command !== undefined) findings.push(...checkCommand(hook.command, where, cwd, pathEnv))
   })
   for (const [event, entries] of Object.entries(config.hooks) as [
     LifecycleEvent,

@@ -201,8 +201,11 @@ export async function gateOf(git: Git, base: string, spec: GateSpec): Promise<Ga
   }
 
   for (const [index, hook] of spec.hooks.entries()) {
-    texts.push(Array.isArray(hook.command) ? hook.command.join(' ') : String(hook.command))
-    await follow(commandRefs(hook.command, spec.hookDir ?? ''), hook, 0)
+    // A built-in hook (uses: ci-checks) executes nothing of the repository's.
+    if (hook.command !== undefined) {
+      texts.push(Array.isArray(hook.command) ? hook.command.join(' ') : String(hook.command))
+      await follow(commandRefs(hook.command, spec.hookDir ?? ''), hook, 0)
+    }
     if (hook.gate_files?.length)
       userGlobs.push({
         matcher: compileAreas('gate_files', hook.gate_files, `stop_hooks[${index}]`),

@@ -6,7 +6,8 @@ import type { StopHookResult } from '../report/model.js'
 import { describeCommand, toCommandSpec } from './command.js'
 import { stopEnv, stopPayload, type StopContext } from './context.js'
 import { startHookProcess, type StartedHook } from './run-hook.js'
-import { interpretStopHook } from './verdict.js'
+import { interpretStopHook, type InterpretedVerdict } from './verdict.js'
+import type { BuiltinHooks } from './ci-checks.js'
 
 export interface RunStopHooksOptions {
   hooks: StopHookConfig[]
@@ -26,6 +27,8 @@ export interface RunStopHooksOptions {
   signal?: AbortSignal
   /** Run registry (the state dir) so hooks of a crashed proctor are reaped by the next start. */
   registry?: { dir: string; session?: string }
+  /** What built-in hooks (`uses: ci-checks`) need: a session's push and GitHub; absent, they are errors. */
+  builtins?: BuiltinHooks
 }
 
 export interface StopHooksOutcome {
@@ -47,45 +50,52 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
     for (const hook of running) void hook.process?.stop('shutdown')
   }
   options.signal?.addEventListener('abort', stopAll, { once: true })
+  const runCommand = async (
+    hook: StopHookConfig,
+    command: NonNullable<StopHookConfig['command']>,
+  ): Promise<Ran> => {
+    const started = startHookProcess({
+      command: toCommandSpec(command),
+      cwd: options.cwd,
+      env: { ...options.env, ...stopEnv(options.context, options.round, hook.name) },
+      stdin,
+      timeoutMs: hook.timeout,
+      graceMs: options.graceMs,
+      label: `stop hook ${hook.name}`,
+      registry: options.registry,
+      ...(options.onOutput ? { onOutput: (chunk: Uint8Array) => options.onOutput?.(hook.name, chunk) } : {}),
+    })
+    running.push(started)
+    if (options.signal?.aborted) void started.process?.stop('shutdown')
+    const run = await started.done
+    const interpreted = interpretStopHook({
+      ...run,
+      timeoutMs: hook.timeout,
+      name: hook.name,
+      command: describeCommand(command),
+      secrets: knownSecrets(options.env),
+      cwd: options.cwd,
+    })
+    return { interpreted, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut }
+  }
   try {
     const settled = await Promise.all(
       options.hooks.map(async (hook) => {
         options.onStart?.(hook.name)
-        const started = startHookProcess({
-          command: toCommandSpec(hook.command),
-          cwd: options.cwd,
-          env: { ...options.env, ...stopEnv(options.context, options.round, hook.name) },
-          stdin,
-          timeoutMs: hook.timeout,
-          graceMs: options.graceMs,
-          label: `stop hook ${hook.name}`,
-          registry: options.registry,
-          ...(options.onOutput
-            ? { onOutput: (chunk: Uint8Array) => options.onOutput?.(hook.name, chunk) }
-            : {}),
-        })
-        running.push(started)
-        if (options.signal?.aborted) void started.process?.stop('shutdown')
-        const run = await started.done
-        const interpreted = interpretStopHook({
-          ...run,
-          timeoutMs: hook.timeout,
-          name: hook.name,
-          command: describeCommand(hook.command),
-          secrets: knownSecrets(options.env),
-          cwd: options.cwd,
-        })
+        const ran =
+          hook.command === undefined ? await runBuiltin(hook, options) : await runCommand(hook, hook.command)
+        const { interpreted, exitCode, durationMs, timedOut } = ran
         const advisory = hook.advisory || (hook.on_error === 'allow' && interpreted.verdict !== 'block')
         const result: StopHookResult = {
           name: hook.name,
           verdict: interpreted.verdict === 'fail' ? 'block' : interpreted.verdict,
           reason: interpreted.reason,
-          exit_code: run.exitCode,
-          duration_ms: Math.round(run.durationMs),
+          exit_code: exitCode,
+          duration_ms: Math.round(durationMs),
           round: options.round,
         }
         if (interpreted.verdict === 'fail' && advisory) result.verdict = 'error'
-        if (run.timedOut) result.timed_out = true
+        if (timedOut) result.timed_out = true
         if (interpreted.locations) result.locations = interpreted.locations
         if (advisory && result.verdict !== 'allow') result.advisory = true
         options.onResult?.(result)
@@ -110,6 +120,39 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
     }
   } finally {
     options.signal?.removeEventListener('abort', stopAll)
+  }
+}
+
+/** A hook's verdict before the advisory rules, from a process or a built-in. */
+interface Ran {
+  interpreted: InterpretedVerdict
+  exitCode: number | null
+  durationMs: number
+  timedOut: boolean
+}
+
+/** A built-in hook (`uses:`), in proctor's own process: it needs proctor's push and token, never a shell's. */
+async function runBuiltin(hook: StopHookConfig, options: RunStopHooksOptions): Promise<Ran> {
+  const started = performance.now()
+  // Loaded when a config uses it, like the rest of what only a stop needs.
+  const { runCiChecks } = await import('./ci-checks.js')
+  // Never throws, like a hook process: anything unforeseen is this hook's error, not the session's end.
+  const outcome = await runCiChecks({
+    hook,
+    context: options.context,
+    builtins: options.builtins,
+    ...(options.signal ? { signal: options.signal } : {}),
+    secrets: knownSecrets(options.env),
+  }).catch((error: unknown) => ({
+    verdict: 'error' as const,
+    reason: `${hook.uses} failed: ${error instanceof Error ? error.message : String(error)}`,
+    timedOut: false,
+  }))
+  return {
+    interpreted: { verdict: outcome.verdict, reason: outcome.reason },
+    exitCode: null,
+    durationMs: performance.now() - started,
+    timedOut: outcome.timedOut,
   }
 }
 

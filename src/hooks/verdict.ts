@@ -202,7 +202,8 @@ function lastLines(text: string, count: number): string {
   return text.trim().split(/\r?\n/).slice(-count).join('\n').trim()
 }
 
-function cap(text: string): string {
+/** A reason at most MAX_REASON_CHARS long, saying how much was cut. */
+export function cap(text: string): string {
   const trimmed = text.trim()
   if (trimmed.length <= MAX_REASON_CHARS) return trimmed
   return `${trimmed.slice(0, MAX_REASON_CHARS)}… (${trimmed.length - MAX_REASON_CHARS} more characters)`

@@ -18,6 +18,7 @@ import { describeBlocker, findBlocker, scanForBlocker } from '../checkpoints/git
 import { GitError } from '../git/errors.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
 import { PushQueue, type RefMoved } from '../checkpoints/push.js'
+import type { PushedCheckpoint } from '../hooks/ci-checks.js'
 import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -317,6 +318,29 @@ export class SessionCheckpoints {
     } catch (error) {
       this.o.report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`)
     }
+  }
+
+  /**
+   * Pushes checkpoint `sha` now and waits (the `ci-checks` stop hook): the remote commit and branch, or
+   * why not. Outside CI, `checkpoints.push: auto` does not push, so this says so.
+   */
+  async pushCheckpoint(sha: string): Promise<PushedCheckpoint> {
+    await this.opening.catch(() => undefined)
+    if (!this.push)
+      return {
+        ok: false,
+        reason: 'checkpoints are not pushed in this session (no git repository, or checkpoints are off)',
+      }
+    if (this.pushMode() === 'never')
+      return {
+        ok: false,
+        reason:
+          this.o.config.checkpoints.push === 'never'
+            ? 'pushing is off (checkpoints.push: never)'
+            : 'checkpoints.push is auto, which pushes only in CI',
+      }
+    const pushed = await this.push.pushOf(sha)
+    return pushed.ok ? { ...pushed, branch: this.push.branch } : pushed
   }
 
   latest(): CheckpointRecord | null {

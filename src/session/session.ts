@@ -40,6 +40,7 @@ import { agentEnvironment } from '../supervisor/agent-env.js'
 import type { NativeStops } from './native-stop.js'
 import { OutputTail } from '../usage/tail.js'
 import { pricerFor } from '../usage/prices.js'
+import type { CiGitHub } from '../github/ci-status.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -80,6 +81,8 @@ export interface SessionOptions {
   role?: string
   /** proctor's credential for the checkpoint pushes only (tokenHeaderConfig); never in .git/config. */
   pushSecretConfig?: readonly [string, string][]
+  /** GitHub for the built-in `ci-checks` stop hook (the action's one-job layout); without it, it is an error. */
+  github?: CiGitHub
   /**
    * The git reads checkpoints need before the agent starts, begun before the config was parsed
    * (startCheckpointReads, for `sessionId` and `cwd`); used when nothing ran in between that may have
@@ -259,6 +262,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
             evaluate: (nativeRound, finalText) =>
               evaluateStop({
                 config,
+                github: opts.github,
                 registryDir: dirs.state,
                 sessionId,
                 cwd: opts.cwd,
@@ -352,6 +356,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       const { reasons, step } = await decideStop(
         {
           config,
+          github: opts.github,
           registryDir: dirs.state,
           sessionId,
           cwd: opts.cwd,
@@ -694,6 +699,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       const { reasons, step } = await decideStop(
         {
           config,
+          github: opts.github,
           registryDir: ctx.registryDir,
           sessionId: ctx.sessionId,
           cwd: opts.cwd,
@@ -820,6 +826,8 @@ interface StopEvaluation {
   checkpoints: SessionCheckpoints
   listener: SessionListener | undefined
   signal: AbortSignal
+  /** For `uses: ci-checks` (SessionOptions.github). */
+  github?: CiGitHub | undefined
 }
 
 /**
@@ -915,6 +923,7 @@ async function runHooks(
     round: e.round,
     signal: e.signal,
     registry: { dir: e.registryDir, session: e.sessionId },
+    ...(e.github ? { builtins: { push: (sha) => e.checkpoints.pushCheckpoint(sha), github: e.github } } : {}),
     onStart: (name) => e.listener?.hookStarted?.(name, e.round),
     onResult: (result) => {
       e.report.stopHook(result)

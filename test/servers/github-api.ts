@@ -21,6 +21,8 @@ interface FaultTarget {
 export type Fault =
   | ({ kind: 'status'; status: 500 | 502 | 503 } & FaultTarget)
   | ({ kind: 'secondary-rate-limit'; retryAfter: number } & FaultTarget)
+  /** The primary limit: 403 with x-ratelimit-remaining 0 and the window's reset `resetIn` seconds away. */
+  | ({ kind: 'rate-limit'; resetIn: number } & FaultTarget)
   | ({ kind: 'body-too-long' } & FaultTarget)
   | ({ kind: 'reset' } & FaultTarget)
   /** Reads the request and never answers (the connection stays open until the server closes). */
@@ -36,6 +38,8 @@ export interface Identity {
   write: { checks: boolean; issues: boolean }
   /** `actions: read` (list a run's jobs); false answers 403 as a token without it does. Default true. */
   actionsRead?: boolean
+  /** `checks: read` (a commit's check runs); false answers 403 as a token without it does. Default true. */
+  checksRead?: boolean
 }
 
 /** A job of a workflow run, for `actions/list-jobs-for-workflow-run-attempt`. */
@@ -111,6 +115,30 @@ export interface GitHubApiServerOptions {
   artifacts?: ArtifactStore
   /** Jobs of workflow runs (`actions/list-jobs-for-workflow-run-attempt`); the array may grow while running. */
   jobs?: StoredJob[]
+  /**
+   * Branches `repos/get-branch` knows (others answer 404): the status checks their classic protection
+   * requires (undefined: not protected).
+   */
+  branches?: Record<string, { requiredChecks?: string[] }>
+  /** Required status checks from rulesets, per branch (`repos/get-branch-rules`). */
+  rulesets?: Record<string, string[]>
+  /**
+   * The repository's CI, asked before a commit's check runs or statuses are read: it may add them
+   * (state.addCheckRun, state.setStatus) for the commit, as workflows that ran on its push would have.
+   */
+  ci?: (sha: string) => void
+  /**
+   * Rate-limit headers on every answer: this many requests left in a window that resets `resetIn` seconds
+   * after the server started (what GitHub sends; without it, no such headers).
+   */
+  rateLimit?: { remaining: number; resetIn: number }
+}
+
+/** A commit status (`repos/get-combined-status-for-ref`). */
+export interface StoredStatus {
+  context: string
+  state: 'error' | 'failure' | 'pending' | 'success'
+  description: string | null
 }
 
 /** A reaction proctor put on a comment (`issue`: an issue or PR comment; `review`: a PR review comment). */
@@ -130,6 +158,22 @@ export interface GitHubApiState {
   addComment(issueNumber: number, body: string, author: Partial<Identity> & { login: string }): StoredComment
   commentsOn(issueNumber: number): StoredComment[]
   checkRunsNamed(name: string): StoredCheckRun[]
+  /**
+   * A check run made by CI (any app, unlike `checks/create`); `job` makes it a GitHub Actions job with
+   * that log (`actions/download-job-logs-for-workflow-run`).
+   */
+  addCheckRun(run: {
+    name: string
+    head_sha: string
+    status?: string
+    conclusion?: string | null
+    title?: string
+    annotations?: JsonObject[]
+    job?: { id: number; log: string }
+  }): StoredCheckRun
+  /** Statuses by commit, latest per context. */
+  statuses: Map<string, StoredStatus[]>
+  setStatus(sha: string, status: StoredStatus): void
 }
 
 export interface GitHubApiServer {
@@ -205,7 +249,40 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     commentsOn: (n) =>
       [...state.comments.values()].filter((c) => c.issue_number === n).sort((a, b) => a.id - b.id),
     checkRunsNamed: (name) => [...state.checkRuns.values()].filter((r) => r.name === name),
+    addCheckRun(run) {
+      const now = new Date().toISOString()
+      const conclusion = run.conclusion ?? null
+      const stored: StoredCheckRun = {
+        id: nextId++,
+        name: run.name,
+        head_sha: run.head_sha,
+        status: run.status ?? (conclusion ? 'completed' : 'queued'),
+        conclusion,
+        started_at: now,
+        completed_at: conclusion ? now : null,
+        details_url: run.job ? `${web}/actions/runs/77/job/${run.job.id}` : null,
+        external_id: '',
+        output: { title: run.title ?? null, summary: null, text: null },
+        annotations: run.annotations ?? [],
+        updates: [],
+      }
+      if (run.job) jobLogs.set(run.job.id, run.job.log)
+      state.checkRuns.set(stored.id, stored)
+      return stored
+    },
+    statuses: new Map(),
+    setStatus(sha, status) {
+      const list = (state.statuses.get(sha) ?? []).filter((s) => s.context !== status.context)
+      state.statuses.set(sha, [...list, status])
+    },
   }
+  const jobLogs = new Map<number, string>()
+  const rateWindow = options.rateLimit
+    ? {
+        remaining: options.rateLimit.remaining,
+        reset: Math.ceil(Date.now() / 1000) + options.rateLimit.resetIn,
+      }
+    : null
 
   // ----- response shapes: synthesized from the schema (required fields), overlaid with real values -----
   const repoUrl = () => `${base}/repos/${owner}/${repo}`
@@ -476,8 +553,10 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       }
       return { status: 200, body: checkRunJson(run) }
     },
-    'checks/list-for-ref': (op) => {
+    'checks/list-for-ref': (op, _b, who) => {
+      if (who.checksRead === false) return error(403, 'Resource not accessible by integration')
       const ref = String(op.pathParams.ref)
+      options.ci?.(ref)
       const name = op.query.check_name as string | undefined
       const status = op.query.status as string | undefined
       const runs = [...state.checkRuns.values()]
@@ -553,6 +632,99 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         body: { total_count: all.length, jobs: all.slice((page - 1) * perPage, page * perPage).map(jobJson) },
       }
     },
+    'repos/get-branch': (op) => {
+      const name = String(op.pathParams.branch)
+      const branch = options.branches?.[name]
+      if (!branch) return error(404, 'Branch not found')
+      const required = branch.requiredChecks
+      return {
+        status: 200,
+        body: synthesize(schemas['branch-with-protection'], schemas, {
+          name,
+          protected: required !== undefined,
+          protection_url: `${repoUrl()}/branches/${name}/protection`,
+          protection: {
+            enabled: required !== undefined,
+            ...(required
+              ? {
+                  required_status_checks: {
+                    enforcement_level: 'non_admins',
+                    contexts: required,
+                    checks: required.map((context) => ({ context, app_id: null })),
+                  },
+                }
+              : {}),
+          },
+        }),
+      }
+    },
+    'repos/get-branch-rules': (op) => {
+      const required = options.rulesets?.[String(op.pathParams.branch)] ?? []
+      return {
+        status: 200,
+        body: required.length
+          ? [
+              {
+                type: 'required_status_checks',
+                parameters: {
+                  strict_required_status_checks_policy: false,
+                  required_status_checks: required.map((context) => ({ context })),
+                },
+                ruleset_source_type: 'Repository',
+                ruleset_source: `${owner}/${repo}`,
+                ruleset_id: 1,
+              },
+            ]
+          : [],
+      }
+    },
+    'repos/get-combined-status-for-ref': (op) => {
+      const ref = String(op.pathParams.ref)
+      options.ci?.(ref)
+      const list = state.statuses.get(ref) ?? []
+      const combined = list.some((s) => s.state === 'failure' || s.state === 'error')
+        ? 'failure'
+        : list.some((s) => s.state === 'pending') || list.length === 0
+          ? 'pending'
+          : 'success'
+      return {
+        status: 200,
+        body: synthesize(schemas['combined-commit-status'], schemas, {
+          state: combined,
+          sha: ref,
+          total_count: list.length,
+          statuses: list.map((s, i) =>
+            synthesize(schemas['simple-commit-status'], schemas, {
+              id: 60_000 + i,
+              node_id: `SC_${i}`,
+              context: s.context,
+              state: s.state,
+              description: s.description,
+              target_url: null,
+              avatar_url: null,
+              url: `${repoUrl()}/statuses/${ref}`,
+              created_at: '2026-01-01T00:00:00Z',
+              updated_at: '2026-01-01T00:00:00Z',
+            }),
+          ),
+          repository: synthesize(schemas['minimal-repository'], schemas, {
+            name: repo,
+            full_name: `${owner}/${repo}`,
+            owner: user({ ...OCTOCAT, login: owner }),
+            html_url: web,
+            url: repoUrl(),
+          }),
+          commit_url: `${repoUrl()}/commits/${ref}`,
+          url: `${repoUrl()}/commits/${ref}/status`,
+        }),
+      }
+    },
+    'actions/download-job-logs-for-workflow-run': (op, _b, who) => {
+      if (who.actionsRead === false) return error(403, 'Resource not accessible by integration')
+      const id = Number(op.pathParams.job_id)
+      if (!jobLogs.has(id)) return error(404, 'Not Found')
+      return { status: 302, headers: { location: `${base}/_job-logs/${id}` } }
+    },
     'checks/get': (op) => {
       const run = state.checkRuns.get(Number(op.pathParams.check_run_id))
       return run ? { status: 200, body: checkRunJson(run) } : error(404, 'Not Found')
@@ -617,6 +789,21 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     const url = new URL(req.url ?? '/', base)
     const method = req.method ?? 'GET'
     const raw = await readBody(req)
+    // Where a job log download redirects (blob storage on GitHub): plain text, no API, no token.
+    const logJob = /^\/_job-logs\/(\d+)$/.exec(url.pathname)?.[1]
+    if (logJob !== undefined && method === 'GET') {
+      const log = jobLogs.get(Number(logJob))
+      calls.push({
+        method,
+        path: url.pathname,
+        operationId: null,
+        status: log === undefined ? 404 : 200,
+        body: undefined,
+      })
+      res.writeHead(log === undefined ? 404 : 200, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(log ?? '')
+      return
+    }
     const record = (status: number, operationId: string | null, body: unknown) =>
       calls.push({ method, path: url.pathname + url.search, operationId, status, body })
     const send = (result: Result, operationId: string | null, requestBody: unknown) => {
@@ -625,6 +812,13 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       res.writeHead(result.status, {
         'content-type': 'application/json; charset=utf-8',
         'x-github-request-id': `PROCTOR:${calls.length}`,
+        ...(rateWindow
+          ? {
+              'x-ratelimit-limit': '5000',
+              'x-ratelimit-remaining': String(rateWindow.remaining),
+              'x-ratelimit-reset': String(rateWindow.reset),
+            }
+          : {}),
         ...(result.headers ?? {}),
       })
       res.end(payload)
@@ -681,6 +875,21 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       )
     }
     if (fault?.kind === 'body-too-long') return send(bodyTooLong(), op.operationId, body)
+    if (fault?.kind === 'rate-limit') {
+      return send(
+        {
+          ...error(403, `API rate limit exceeded for installation ID 1.`),
+          headers: {
+            'x-ratelimit-limit': '5000',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-used': '5000',
+            'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + fault.resetIn),
+          },
+        },
+        op.operationId,
+        body,
+      )
+    }
 
     const result = handlers[op.operationId]!(op, (body ?? {}) as JsonObject, who, url)
     if (fault?.kind === 'lost-answer') {

@@ -87,7 +87,7 @@ export function listHooks(config: Config): string {
     // The default (on_error: block) fails closed; only an advisory hook is worth pointing out.
     const onError = hook.advisory ? '  advisory' : hook.on_error === 'allow' ? '  on_error: allow' : ''
     lines.push(
-      `  ${hook.name.padEnd(width)}  ${describeCommand(hook.command)}  (timeout ${formatDuration(hook.timeout)}${onError})`,
+      `  ${hook.name.padEnd(width)}  ${hook.command !== undefined ? describeCommand(hook.command) : `uses: ${hook.uses}`}  (timeout ${formatDuration(hook.timeout)}${onError})`,
     )
   }
   lines.push(

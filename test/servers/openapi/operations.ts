@@ -21,6 +21,11 @@ export const OPERATIONS = [
   // A comment that starts a session gets an `eyes` reaction at once (issue or PR comment, review comment).
   'reactions/create-for-issue-comment',
   'reactions/create-for-pull-request-review-comment',
+  // The ci-checks stop hook: what a branch requires, the commit's statuses, a failed job's log.
+  'repos/get-branch',
+  'repos/get-branch-rules',
+  'repos/get-combined-status-for-ref',
+  'actions/download-job-logs-for-workflow-run',
 ] as const
 
 export const TRIMMED_SPEC_FILE = 'api.github.com.trimmed.json'

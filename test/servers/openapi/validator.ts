@@ -201,6 +201,11 @@ function rewriteRefs(value: Json): Json {
   // OpenAPI 3.0 `nullable` + `enum`: GitHub's enums omit null, and ajv (rightly) wants it listed.
   if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null))
     out.enum = [...out.enum, null]
+  // `nullable` beside a oneOf and no type (a commit's author): ajv needs a type, so null becomes an option.
+  if (out.nullable === true && out.type === undefined) {
+    const { nullable: _nullable, ...rest } = out
+    return { anyOf: [{ type: 'null' }, rest] }
+  }
   return out
 }
 
