@@ -37,6 +37,11 @@ import { writeFileAtomic } from '../util/safe-file.js'
 import { lifecycleExtra } from '../hooks/payloads.js'
 import { prepareNativeHooks } from './native-hooks.js'
 import { agentEnvironment } from '../supervisor/agent-env.js'
+import { UsageMeter } from '../usage/meter.js'
+import type { Pricer } from '../usage/types.js'
+import type { ProxyStop } from '../proxy/server.js'
+import { hasBudget } from '../proxy/budget.js'
+import { ExitCode } from '../cli/exit.js'
 import type { NativeStops } from './native-stop.js'
 
 export interface SessionListener {
@@ -84,6 +89,13 @@ export interface SessionOptions {
    * changed the repository.
    */
   checkpointReads?: CheckpointReads | null
+  /** The session's usage tally (model_api's proxy adds a sample per model call); a fresh one by default. */
+  usage?: UsageMeter
+  /**
+   * Prices a usage sample for budget.usd. Seam: the lead wires the usage helper's price table (src/usage/)
+   * here; without a pricer a USD budget is never reached (token and request limits still hold).
+   */
+  pricer?: Pricer
 }
 
 export interface SessionOutcome {
@@ -164,6 +176,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let interruptedBy: ShutdownSignal | null = null
   /** Checkpoints failed beyond checkpoints.max_failures: the agent is stopped, the session ends errored. */
   let fatal: string | null = null
+  /** The metering proxy ended the session: the budget is spent or the model API refused the key or kept failing. */
+  let proxyStop: ProxyStop | null = null
   let currentRun: AgentRun | null = null
   const hooksAbort = new AbortController()
   // Set once the session's checkpoints exist (below); a signal may come before.
@@ -220,8 +234,21 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let transcript = { bytes: 0, capped: false }
   let restoreNative = async (): Promise<string[]> => []
   let nativeStops: NativeStops | null = null
+  let modelProxy: { close(): Promise<void> } | null = null
+  let round = 1
 
   try {
+    // Before anything that sees the environment runs (session_start hooks, the agent): the model key is
+    // swapped for the proxy's placeholder there.
+    modelProxy = await startModelApiProxy(opts, env, () => round, {
+      warning: (reason) => report.event('warning', reason),
+      budget: (reason) => report.event('budget', reason),
+      stop: (stop) => {
+        proxyStop ??= stop
+        report.event(stop.kind === 'budget' ? 'budget' : 'error', stop.reason)
+        void currentRun?.stop('requested')
+      },
+    })
     await fire(
       lifecycle,
       'session_start',
@@ -241,7 +268,6 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     await starting
     opts.listener?.started?.(report.snapshot())
 
-    let round = 1
     // >>> native Stop hook (agents/native): the agent's own Stop hook hands each stop to this session.
     const adapter = config.agent.adapter
     nativeStops =
@@ -295,6 +321,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         ending = errored(fatal)
         break
       }
+      if (proxyStop) {
+        ending = endingOfProxyStop(proxyStop)
+        break
+      }
       report.round(round)
       const attempt = await superviseAgent({
         opts,
@@ -323,6 +353,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       round = attempt.round
       if (fatal && !interruptedBy) {
         ending = errored(fatal)
+        break
+      }
+      if (proxyStop && !interruptedBy) {
+        ending = endingOfProxyStop(proxyStop)
         break
       }
       const early = endingOfAttempt(attempt, interruptedBy, config)
@@ -389,6 +423,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       : errored(message, error instanceof SpawnError ? 2 : 1)
   }
   // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
+  await modelProxy?.close().catch(() => undefined)
   await restoreNative()
     .then((changed) => {
       for (const file of changed)
@@ -972,6 +1007,43 @@ const failed = (reason: string, signal: string | null = null): Ending => ({
   signal,
   reason,
 })
+
+/**
+ * The metering proxy's stop: a spent budget ends the session like a timeout (status budget, its own exit
+ * code); a model API that refused the key or kept failing, like a detector's stop (failed, with the reason).
+ */
+function endingOfProxyStop(stop: ProxyStop): Ending {
+  if (stop.kind === 'budget') return { ...failed(stop.reason), status: 'budget', exitCode: ExitCode.budget }
+  return failed(stop.reason)
+}
+
+/** Starts model_api's metering proxy for the session (src/proxy/), or null when it is off. */
+async function startModelApiProxy(
+  opts: SessionOptions,
+  env: Record<string, string | undefined>,
+  round: () => number,
+  on: {
+    warning: (reason: string) => void
+    budget: (reason: string) => void
+    stop: (stop: ProxyStop) => void
+  },
+): Promise<{ close(): Promise<void> } | null> {
+  if (!opts.config.model_api.proxy && !hasBudget(opts.config)) return null
+  const { startSessionProxy } = await import('../proxy/session-proxy.js')
+  const proxy = await startSessionProxy({
+    config: opts.config,
+    base: opts.env ?? process.env,
+    agentEnv: env,
+    meter: (opts.usage ??= new UsageMeter()),
+    ...(opts.pricer ? { pricer: opts.pricer } : {}),
+    round,
+    startedAt: Date.now(),
+    onWarning: on.warning,
+    onBudgetWarning: on.budget,
+    onStop: on.stop,
+  })
+  return proxy
+}
 
 /** Only hooks that could not run block: the agent cannot fix proctor.yml, so it is not sent back. */
 function hookErrors(errors: readonly string[]): string {

@@ -71,6 +71,8 @@ export const geminiPreset: AgentPreset = {
       env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
       continue: ['gemini', '--resume', 'latest', '-p', '{reason}'],
     },
+    // Gemini reads GOOGLE_GEMINI_BASE_URL: its model calls go through proctor's metering proxy (docs/agents.md).
+    model_api: { proxy: true, api: 'gemini' },
   },
   // `-p`/`--prompt` is the one-shot (headless) mode; a positional prompt or `-i` starts the TUI.
   isInteractive: (argv) =>

@@ -1,0 +1,64 @@
+// The three model API families the metering proxy speaks: where each CLI reads its key and base URL, how the
+// key travels on the wire, which requests are model calls (one usage sample each), and the error body each
+// CLI shows when the proxy refuses a request. One row per API; the proxy and the session wiring read it.
+import type { ModelApi } from '../usage/types.js'
+
+export interface ApiSpec {
+  /** The public endpoint, used when neither model_api.upstream nor the base-URL variable names another. */
+  defaultUpstream: string
+  /** Variables the CLIs read the key from, first found wins; all are withheld from the agent. */
+  keyEnv: readonly string[]
+  /** Variables that point the CLI elsewhere: proctor's own value is the upstream, the agent's is the proxy. */
+  baseUrlEnv: readonly string[]
+  /** Request headers that may carry the key (lower case); `authorization` is "Bearer <key>". */
+  keyHeaders: readonly string[]
+  /** Whether a `?key=` query parameter may carry it (Gemini). */
+  keyQuery: boolean
+  /** A model call: one usage sample. Anything else (model lists, token counts) passes unmetered. */
+  metered(method: string, path: string): boolean
+  /** The body of a refusal, in the API's own error shape, so the CLI prints `message`. */
+  errorBody(status: number, message: string): string
+}
+
+const anthropic: ApiSpec = {
+  defaultUpstream: 'https://api.anthropic.com',
+  keyEnv: ['ANTHROPIC_API_KEY'],
+  baseUrlEnv: ['ANTHROPIC_BASE_URL'],
+  keyHeaders: ['x-api-key', 'authorization'],
+  keyQuery: false,
+  metered: (method, path) => method === 'POST' && /\/v1\/messages$/.test(path),
+  errorBody: (status, message) =>
+    JSON.stringify({
+      type: 'error',
+      error: { type: status === 401 ? 'authentication_error' : 'invalid_request_error', message },
+    }),
+}
+
+const openai: ApiSpec = {
+  defaultUpstream: 'https://api.openai.com/v1',
+  // Codex reads CODEX_API_KEY in exec mode and OPENAI_API_KEY otherwise.
+  keyEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+  baseUrlEnv: ['OPENAI_BASE_URL'],
+  keyHeaders: ['authorization'],
+  keyQuery: false,
+  metered: (method, path) => method === 'POST' && /\/(responses|chat\/completions)$/.test(path),
+  errorBody: (status, message) =>
+    JSON.stringify({
+      error: { message, type: status === 401 ? 'invalid_api_key' : 'invalid_request_error', code: null },
+    }),
+}
+
+const gemini: ApiSpec = {
+  defaultUpstream: 'https://generativelanguage.googleapis.com',
+  keyEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  baseUrlEnv: ['GOOGLE_GEMINI_BASE_URL'],
+  keyHeaders: ['x-goog-api-key'],
+  keyQuery: true,
+  metered: (method, path) => method === 'POST' && /:(generateContent|streamGenerateContent)$/.test(path),
+  errorBody: (status, message) =>
+    JSON.stringify({
+      error: { code: status, message, status: status === 401 ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT' },
+    }),
+}
+
+export const API_SPECS: Readonly<Record<ModelApi, ApiSpec>> = { anthropic, openai, gemini }
