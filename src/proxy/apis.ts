@@ -18,6 +18,11 @@ export interface ApiSpec {
   metered(method: string, path: string): boolean
   /** The body of a refusal, in the API's own error shape, so the CLI prints `message`. */
   errorBody(status: number, message: string): string
+  /**
+   * Arguments that point a CLI reading no base-URL variable at the proxy, by the executable's name (appended
+   * to its command, as the Codex hook wiring is).
+   */
+  agentArgs?(executable: string, proxyUrl: string): string[]
 }
 
 const anthropic: ApiSpec = {
@@ -46,6 +51,18 @@ const openai: ApiSpec = {
     JSON.stringify({
       error: { message, type: status === 401 ? 'invalid_api_key' : 'invalid_request_error', code: null },
     }),
+  // Codex 0.169 ignores OPENAI_BASE_URL, and its built-in provider tries a WebSocket first (the proxy speaks
+  // HTTP): a provider of proctor's own, chosen with -c, sends Responses requests over HTTP to the proxy.
+  agentArgs: (executable, proxyUrl) =>
+    /(^|\/)codex$/.test(executable)
+      ? [
+          ['model_provider', 'proctor'],
+          ['model_providers.proctor.name', 'proctor'],
+          ['model_providers.proctor.base_url', proxyUrl],
+          ['model_providers.proctor.wire_api', 'responses'],
+          ['model_providers.proctor.env_key', 'OPENAI_API_KEY'],
+        ].flatMap(([key, value]) => ['-c', `${key}=${JSON.stringify(value)}`])
+      : [],
 }
 
 const gemini: ApiSpec = {

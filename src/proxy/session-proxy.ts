@@ -3,6 +3,7 @@
 // running as the same user, could read), starts the proxy with it, and points the agent at the proxy with a
 // per-session placeholder key instead. docs/agents.md#the-model-api-proxy says what this protects and not.
 import type { Config } from '../config/schema.js'
+import type { CommandSpec } from '../supervisor/types.js'
 import { withholdVariables } from '../supervisor/agent-env.js'
 import type { UsageMeter } from '../usage/meter.js'
 import type { Pricer } from '../usage/types.js'
@@ -29,7 +30,12 @@ export interface SessionProxyOptions {
   onStop: (stop: ProxyStop) => void
 }
 
-export type SessionProxy = ModelProxy & { api: string; upstream: string }
+export type SessionProxy = ModelProxy & {
+  api: string
+  upstream: string
+  /** The agent's command with what points it at the proxy (Codex's provider), for each run and re-run. */
+  command(command: CommandSpec): CommandSpec
+}
 
 /** Keys already taken out of proctor's environment (a batch's later sessions need them too). */
 const held = new Map<string, string>()
@@ -98,7 +104,13 @@ export async function startSessionProxy(opts: SessionProxyOptions): Promise<Sess
     if (held.has(name) || opts.agentEnv[name] !== undefined) opts.agentEnv[name] = placeholder
   }
   for (const name of spec.baseUrlEnv) opts.agentEnv[name] = proxy.url
+  // A CLI told by arguments where its provider is reads the key from OPENAI_API_KEY (agentArgs).
+  if (spec.agentArgs) opts.agentEnv[spec.keyEnv[0]!] = placeholder
   if (taken.problem && process.platform === 'linux')
     opts.onWarning(`the model key could not be removed from proctor's /proc environment: ${taken.problem}`)
-  return { ...proxy, api, upstream }
+  const command = (c: CommandSpec): CommandSpec =>
+    'shell' in c || !spec.agentArgs
+      ? c
+      : { file: c.file, args: [...c.args, ...spec.agentArgs(c.file, proxy.url)] }
+  return { ...proxy, api, upstream, command }
 }

@@ -40,6 +40,7 @@ import { agentEnvironment } from '../supervisor/agent-env.js'
 import { UsageMeter } from '../usage/meter.js'
 import type { Pricer } from '../usage/types.js'
 import type { ProxyStop } from '../proxy/server.js'
+import type { SessionProxy } from '../proxy/session-proxy.js'
 import { hasBudget } from '../proxy/budget.js'
 import { ExitCode } from '../cli/exit.js'
 import type { NativeStops } from './native-stop.js'
@@ -234,7 +235,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let transcript = { bytes: 0, capped: false }
   let restoreNative = async (): Promise<string[]> => []
   let nativeStops: NativeStops | null = null
-  let modelProxy: { close(): Promise<void> } | null = null
+  let modelProxy: SessionProxy | null = null
   let round = 1
 
   try {
@@ -310,7 +311,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     restoreNative = native.restore
     if (native.active) report.event('session_start', `wired proctor into ${adapter}'s own Stop hook`)
     // <<< native Stop hook
-    let command = native.command
+    // The proxy's arguments (Codex's provider) go on every run, agent.continue's re-runs too.
+    const pointed = (c: CommandSpec) => modelProxy?.command(c) ?? c
+    let command = pointed(native.command)
     for (;;) {
       // Interrupted between rounds (e.g. during the stop hooks): no new agent run starts.
       if (interruptedBy) {
@@ -410,7 +413,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       }
       if (step.plan.kind !== 'rerun') throw new Error('unreachable: an exited agent is re-run')
       round++
-      command = native.wire(step.plan.command)
+      command = pointed(native.wire(step.plan.command))
       report.event('continue', `round ${round}: re-running the agent with agent.continue`, {
         data: { reasons },
       })
@@ -1027,7 +1030,7 @@ async function startModelApiProxy(
     budget: (reason: string) => void
     stop: (stop: ProxyStop) => void
   },
-): Promise<{ close(): Promise<void> } | null> {
+): Promise<SessionProxy | null> {
   if (!opts.config.model_api.proxy && !hasBudget(opts.config)) return null
   const { startSessionProxy } = await import('../proxy/session-proxy.js')
   const proxy = await startSessionProxy({
