@@ -3,6 +3,7 @@
 // budget stops the agent with status budget and exit code 3 at the tokens the API reported, and a key the
 // API refuses ends the session within 10 s with the reason. Runs the built CLI: `npm run build` first.
 import { afterEach, describe, expect, it } from 'vitest'
+import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
@@ -274,6 +275,276 @@ describe('codex exec through the metering proxy (model_api on, the built-in Open
       expect(seen.env, 'the agent was seen running').not.toBeNull()
       expect(seen.env!.agent).not.toContain(realKey)
       expect(seen.env!.proctor).not.toContain(realKey)
+    },
+    AGENT_TEST_MS,
+  )
+})
+
+/** A model API that answers every request 401 with the API's error body; when the first one came. */
+async function refusingApi(body: string): Promise<{ url: string; first: () => number }> {
+  let first = 0
+  const server = createServer((req, res) => {
+    req.resume()
+    first ||= Date.now()
+    res.writeHead(401, { 'content-type': 'application/json' })
+    res.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  )
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, first: () => first }
+}
+
+describe('the TUI and the other CLIs end promptly on a refused key, and a budget stops the TUI', () => {
+  it(
+    'claude (TUI): a token budget stops it with status budget',
+    async () => {
+      const here = { dir: '' }
+      const world = await claudeWorld(
+        claude,
+        (_req, h) => ({
+          text: 'More.',
+          toolUse: { name: 'Write', input: { file_path: join(here.dir, `f${h.turn}.txt`), content: 'x\n' } },
+        }),
+        { 'proctor.yml': 'budget:\n  tokens: 40\ncheckpoints:\n  push: never\ntimeouts:\n  total: 100s\n' },
+      )
+      worlds.push(world)
+      here.dir = world.repo.dir
+      world.repo.commitAll('proctor.yml')
+      const run = await runProctor(world, [
+        '--agent',
+        'claude-code',
+        '--',
+        'claude',
+        '--permission-mode',
+        'acceptEdits',
+        'write files',
+      ])
+      const diagnostics = `exit ${run.code}\n${run.stderr.slice(-2000)}\n${JSON.stringify(run.report?.events?.slice(-15), null, 1)}`
+      expect(run.code, diagnostics).toBe(3)
+      expect(run.report.status).toBe('budget')
+      const answered = world.api.requests.filter((r) => r.url.split('?')[0] === '/v1/messages').length
+      expect(run.report.reason).toBe(`budget reached: ${15 * answered} tokens of 40 tokens (budget.tokens)`)
+    },
+    AGENT_TEST_MS,
+  )
+
+  it(
+    'claude (TUI): a refused key ends the session within 10 s, not at the total timeout',
+    async () => {
+      const api = await refusingApi(
+        '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
+      )
+      const world = await claudeWorld(claude, () => ({ text: 'never' }), {})
+      worlds.push(world)
+      world.env.ANTHROPIC_BASE_URL = api.url
+      const run = await runProctor(world, [
+        '--no-push',
+        '--timeout',
+        '100s',
+        '--agent',
+        'claude-code',
+        '--',
+        'claude',
+        'say hi',
+      ])
+      const ended = Date.now()
+      expect(run.report.reason, run.stderr).toBe('model API refused the key (401)')
+      expect(run.report.status).toBe('failed')
+      expect(api.first()).toBeGreaterThan(0)
+      expect(ended - api.first()).toBeLessThan(10_000)
+    },
+    AGENT_TEST_MS,
+  )
+
+  it(
+    'gemini -p: a refused key ends the session within 10 s',
+    async () => {
+      const api = await refusingApi(
+        '{"error":{"code":401,"message":"API key not valid","status":"UNAUTHENTICATED"}}',
+      )
+      const { env } = await geminiSetup(cleanups, [])
+      const r = repo(cleanups, {})
+      const run = await proctorRun(r.dir, { ...env(r), GOOGLE_GEMINI_BASE_URL: api.url }, [
+        '--agent',
+        'gemini',
+        '--',
+        'gemini',
+        '-p',
+        'say hi',
+      ])
+      const ended = Date.now()
+      const report = onlyReport(r)
+      expect(report.reason, run.output).toBe('model API refused the key (401)')
+      expect(report.status).toBe('failed')
+      expect(ended - api.first()).toBeLessThan(10_000)
+    },
+    AGENT_TEST_MS,
+  )
+
+  it(
+    'codex exec: a refused key ends the session within 10 s',
+    async () => {
+      const api = await refusingApi(
+        '{"error":{"message":"Incorrect API key provided","type":"invalid_api_key"}}',
+      )
+      const home = tempDir('proctor-codex-home-')
+      cleanups.push(() => import('node:fs').then((fs) => fs.rmSync(home, { recursive: true, force: true })))
+      writeFileSync(
+        join(home, 'config.toml'),
+        'check_for_update_on_startup = false\n[analytics]\nenabled = false\n',
+      )
+      const r = repo(cleanups, {
+        'proctor.yml': 'model_api:\n  proxy: true\n  api: openai\ncheckpoints:\n  push: never\n',
+      })
+      r.commitAll('proctor.yml')
+      const run = await proctorRun(
+        r.dir,
+        agentEnv(r, {
+          HOME: home,
+          CODEX_HOME: home,
+          CODEX_API_KEY: 'sk-proj-x',
+          OPENAI_BASE_URL: `${api.url}/v1`,
+        }),
+        ['--agent', 'codex', '--', codexBin, 'exec', '--skip-git-repo-check', 'say hi'],
+      )
+      const ended = Date.now()
+      const report = onlyReport(r)
+      expect(report.reason, run.output).toBe('model API refused the key (401)')
+      expect(report.status).toBe('failed')
+      expect(ended - api.first()).toBeLessThan(10_000)
+    },
+    AGENT_TEST_MS,
+  )
+})
+
+describe('a streamed answer reaches the agent as the API produces it', () => {
+  it(
+    'claude -p prints the first part of a streamed answer before the API sends the rest',
+    async () => {
+      // The API sends the first text delta, then holds the rest until that text has come out of Claude (in
+      // proctor's echo of its output). A proxy that buffered the answer would never let it through: the
+      // session would hang to the test's timeout.
+      let release!: () => void
+      const released = new Promise<void>((resolve) => (release = resolve))
+      const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+      const usage = { input_tokens: 10, output_tokens: 5 }
+      const api = createServer((req, res) => {
+        const chunks: Buffer[] = []
+        req.on('data', (c: Buffer) => chunks.push(c))
+        req.on('end', () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as {
+            tools?: unknown[]
+            model?: string
+          }
+          res.writeHead(200, { 'content-type': 'text/event-stream' })
+          const message = {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: body.model ?? 'm',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage,
+          }
+          res.write(sse('message_start', { type: 'message_start', message }))
+          res.write(
+            sse('content_block_start', {
+              type: 'content_block_start',
+              index: 0,
+              content_block: { type: 'text', text: '' },
+            }),
+          )
+          const conversation = (body.tools?.length ?? 0) > 0
+          res.write(
+            sse('content_block_delta', {
+              type: 'content_block_delta',
+              index: 0,
+              delta: { type: 'text_delta', text: conversation ? 'FIRSTPART' : 'ok' },
+            }),
+          )
+          const rest = () => {
+            if (conversation)
+              res.write(
+                sse('content_block_delta', {
+                  type: 'content_block_delta',
+                  index: 0,
+                  delta: { type: 'text_delta', text: ' SECONDPART' },
+                }),
+              )
+            res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }))
+            res.write(
+              sse('message_delta', {
+                type: 'message_delta',
+                delta: { stop_reason: 'end_turn', stop_sequence: null },
+                usage: { output_tokens: 5 },
+              }),
+            )
+            res.end(sse('message_stop', { type: 'message_stop' }))
+          }
+          if (conversation) void released.then(rest)
+          else rest()
+        })
+      })
+      await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve))
+      cleanups.push(
+        () =>
+          new Promise<void>((resolve) => {
+            api.closeAllConnections()
+            api.close(() => resolve())
+          }),
+      )
+      const world = await claudeWorld(claude, () => ({ text: 'unused' }), {})
+      worlds.push(world)
+      world.env.ANTHROPIC_BASE_URL = `http://127.0.0.1:${(api.address() as AddressInfo).port}`
+      const child = spawn(
+        process.execPath,
+        [
+          join(import.meta.dirname, '../../dist/cli.js'),
+          'run',
+          '--no-push',
+          '--no-pty',
+          '--agent',
+          'claude-code',
+          '--',
+          'claude',
+          '-p',
+          '--output-format',
+          'stream-json',
+          '--verbose',
+          '--include-partial-messages',
+          'say hi',
+        ],
+        { cwd: world.repo.dir, env: world.env, stdio: ['ignore', 'pipe', 'pipe'] },
+      )
+      let out = ''
+      let firstSeenBeforeRest = false
+      let agentBase: string | null = null
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString()
+        if (out.includes('FIRSTPART') && !out.includes('SECONDPART') && !firstSeenBeforeRest) {
+          firstSeenBeforeRest = true
+          // ...and it came through the proxy: the agent was given the proxy's base URL, not the API's.
+          agentBase =
+            environs(world.repo.dir)
+              ?.agent.split('\0')
+              .find((v) => v.startsWith('ANTHROPIC_BASE_URL=')) ?? null
+          release()
+        }
+      })
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+      expect(firstSeenBeforeRest, out.slice(-3000)).toBe(true)
+      expect(code, out.slice(-3000)).toBe(0)
+      expect(out).toContain('SECONDPART')
+      expect(agentBase).toMatch(/^ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/)
+      expect(agentBase).not.toBe(`ANTHROPIC_BASE_URL=${world.env.ANTHROPIC_BASE_URL}`)
     },
     AGENT_TEST_MS,
   )
