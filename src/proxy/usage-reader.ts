@@ -117,13 +117,16 @@ export class UsageReader {
       this.#pending += text
       return
     }
-    this.#pending += text
+    // Lines are cut out by position and the rest kept once per chunk: slicing the remainder per line
+    // copied a 64 KiB chunk once for each of its events.
+    const pending = this.#pending + text
+    let start = 0
     let newline: number
-    while ((newline = this.#pending.indexOf('\n')) !== -1) {
-      const line = this.#pending.slice(0, newline).replace(/\r$/, '')
-      this.#pending = this.#pending.slice(newline + 1)
-      this.#line(line)
+    while ((newline = pending.indexOf('\n', start)) !== -1) {
+      this.#line(pending.slice(start, pending[newline - 1] === '\r' ? newline - 1 : newline))
+      start = newline + 1
     }
+    this.#pending = pending.slice(start)
     // An event line longer than the cap is not usage: drop it rather than grow without bound.
     if (this.#pending.length > JSON_COPY_MAX) this.#pending = ''
   }
@@ -138,7 +141,9 @@ export class UsageReader {
   }
 
   #line(line: string): void {
-    if (!line.startsWith('data:')) return
+    // Usage, and the model beside it, come only in events that name a usage field (usage, usageMetadata):
+    // the content deltas between them are not parsed.
+    if (!line.startsWith('data:') || !line.includes('"usage')) return
     this.#json(line.slice(5).trim())
   }
 
