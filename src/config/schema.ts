@@ -380,10 +380,13 @@ export const configSchema = z.strictObject({
         api: z.enum(['anthropic', 'openai', 'gemini']).optional().meta({
           description: 'Which model API the agent speaks (the presets set it)',
         }),
-        upstream: z.url({ protocol: /^https?$/ }).optional().meta({
-          description:
-            "Where the proxy forwards (default: the base-URL variable in proctor's environment, else the API's public endpoint)",
-        }),
+        upstream: z
+          .url({ protocol: /^https?$/ })
+          .optional()
+          .meta({
+            description:
+              "Where the proxy forwards (default: the base-URL variable in proctor's environment, else the API's public endpoint)",
+          }),
         retries: lazyDefault(() => z.number().int().min(0).max(50), 3).meta({
           description:
             'Failed answers in a row (429, 529, 5xx, no answer) the agent may retry before the session ends with that reason',

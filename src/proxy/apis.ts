@@ -14,8 +14,13 @@ export interface ApiSpec {
   keyHeaders: readonly string[]
   /** Whether a `?key=` query parameter may carry it (Gemini). */
   keyQuery: boolean
-  /** A model call: one usage sample. Anything else (model lists, token counts) passes unmetered. */
+  /** A model call: one usage sample. */
   metered(method: string, path: string): boolean
+  /**
+   * A request that spends nothing (a token count) and is forwarded unmetered, besides GET and HEAD. Every
+   * other request is refused: batch, file and embedding endpoints would spend past the meter and the budget.
+   */
+  free(method: string, path: string): boolean
   /** The body of a refusal, in the API's own error shape, so the CLI prints `message`. */
   errorBody(status: number, message: string): string
   /**
@@ -32,6 +37,7 @@ const anthropic: ApiSpec = {
   keyHeaders: ['x-api-key', 'authorization'],
   keyQuery: false,
   metered: (method, path) => method === 'POST' && /\/v1\/messages$/.test(path),
+  free: (method, path) => method === 'POST' && /\/v1\/messages\/count_tokens$/.test(path),
   errorBody: (status, message) =>
     JSON.stringify({
       type: 'error',
@@ -46,7 +52,10 @@ const openai: ApiSpec = {
   baseUrlEnv: ['OPENAI_BASE_URL'],
   keyHeaders: ['authorization'],
   keyQuery: false,
-  metered: (method, path) => method === 'POST' && /\/(responses|chat\/completions)$/.test(path),
+  // Codex compacts a long conversation remotely (/responses/compact): a model call too.
+  metered: (method, path) =>
+    method === 'POST' && /\/(responses|responses\/compact|chat\/completions)$/.test(path),
+  free: () => false,
   errorBody: (status, message) =>
     JSON.stringify({
       error: { message, type: status === 401 ? 'invalid_api_key' : 'invalid_request_error', code: null },
@@ -72,6 +81,7 @@ const gemini: ApiSpec = {
   keyHeaders: ['x-goog-api-key'],
   keyQuery: true,
   metered: (method, path) => method === 'POST' && /:(generateContent|streamGenerateContent)$/.test(path),
+  free: (method, path) => method === 'POST' && /:countTokens$/.test(path),
   errorBody: (status, message) =>
     JSON.stringify({
       error: { code: status, message, status: status === 401 ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT' },

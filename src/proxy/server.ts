@@ -108,7 +108,16 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       refuse(res, 401, "proctor model proxy: this request does not carry the session's key")
       return
     }
-    const metered = spec.metered(req.method ?? 'GET', url.pathname)
+    const method = req.method ?? 'GET'
+    const metered = spec.metered(method, url.pathname)
+    if (!metered && method !== 'GET' && method !== 'HEAD' && !spec.free(method, url.pathname)) {
+      refuse(
+        res,
+        404,
+        `proctor model proxy: ${method} ${url.pathname} is not forwarded (only model calls, which are metered)`,
+      )
+      return
+    }
     if (metered && opts.budget.active) {
       const state = opts.budget.check(opts.meter.totals(opts.pricer))
       if (state.kind === 'spent') {

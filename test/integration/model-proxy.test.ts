@@ -295,6 +295,31 @@ describe('the metering proxy', () => {
     expect(up.seen).toHaveLength(0)
   })
 
+  it('forwards model calls, token counts and GETs only: a batch or file upload would spend past the meter', async () => {
+    const up = await upstream((_req, res) => res.end('{}'))
+    const { proxy } = await proxyTo('anthropic', up.url)
+    const send = (method: string, path: string) =>
+      fetch(`${proxy.url}${path}`, {
+        method,
+        headers: { 'x-api-key': PLACEHOLDER },
+        ...(method === 'GET' ? {} : { body: '{}' }),
+      })
+    for (const path of ['/v1/messages/batches', '/v1/files', '/v1/complete']) {
+      const res = await send('POST', path)
+      expect(res.status).toBe(404)
+      expect(await res.text()).toContain(`POST ${path} is not forwarded`)
+    }
+    expect(up.seen).toHaveLength(0)
+    expect((await send('POST', '/v1/messages/count_tokens')).status).toBe(200)
+    expect((await send('GET', '/v1/models')).status).toBe(200)
+    expect((await send('POST', '/v1/messages?beta=true')).status).toBe(200)
+    expect(up.seen.map((r) => r.url)).toEqual([
+      '/v1/messages/count_tokens',
+      '/v1/models',
+      '/v1/messages?beta=true',
+    ])
+  })
+
   it('stops at a token budget: the call that reaches it ends the session, the next is refused unforwarded', async () => {
     const api = await startAnthropicApi(() => ({ text: 'x' }))
     cleanups.push(() => api.close())
