@@ -188,13 +188,20 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
         stop({ kind: 'api_failure', reason: `model API refused the key (${status})` })
       const reader = new UsageReader(opts.api, upstreamRes.headers['content-type'])
       upstreamRes.on('data', (chunk: Buffer) => reader.feed(chunk))
-      upstreamRes.on('end', () => {
+      // Once the answer ended, or was cut off (the agent hung up, the stream broke): what was streamed until
+      // then was spent, and its usage so far (message_start's input) counts.
+      let done = false
+      const ended = () => {
+        if (done) return
+        done = true
         record(status, reader.finish(), req)
         if (status === 429 || status >= 500)
           failed(`model API failed ${failuresInRow + 1} times in a row (last: ${status})`)
         else if (status < 400) failuresInRow = 0
         afterCall()
-      })
+      }
+      upstreamRes.on('end', ended)
+      upstreamRes.on('close', ended)
       upstreamRes.pipe(res)
     })
     if (body) upstreamReq.end(body)

@@ -246,6 +246,38 @@ describe('the metering proxy', () => {
     expect(meter.totals().output_tokens).toBe(9)
   }, 10_000)
 
+  it('records a stream the agent hung up on, with the usage it had seen', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write(
+        `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { model: 'm', usage: { input_tokens: 50, output_tokens: 1 } } })}\n\n`,
+      )
+      // ...and never ends.
+    })
+    const { proxy, meter } = await proxyTo('anthropic', up.url)
+    const abort = new AbortController()
+    const res = await fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': PLACEHOLDER },
+      body: '{}',
+      signal: abort.signal,
+    })
+    const reader = res.body!.getReader()
+    await reader.read()
+    const recorded = new Promise<void>((resolve) => {
+      const add = meter.add.bind(meter)
+      meter.add = (sample) => {
+        add(sample)
+        resolve()
+      }
+    })
+    abort.abort()
+    await recorded
+    expect(meter.samples()).toEqual([
+      expect.objectContaining({ input_tokens: 50, output_tokens: 1, status: 200 }),
+    ])
+  })
+
   it('refuses a request without the placeholder and never forwards it', async () => {
     const up = await upstream((_req, res) => res.end('{}'))
     const { proxy, meter } = await proxyTo('anthropic', up.url)
