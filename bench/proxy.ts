@@ -28,7 +28,7 @@ export async function runProxyBench(): Promise<Record<string, unknown>> {
     placeholder: PLACEHOLDER,
     retries: 3,
     meter,
-    budget: new Budget({ usd: null, tokens: null, requests: null, warn_at: 0.8 }),
+    budgets: [new Budget({ usd: null, tokens: null, requests: null, warn_at: 0.8 }, { meter })],
     round: () => 1,
     startedAt: Date.now(),
     onWarning: () => undefined,

@@ -409,6 +409,17 @@ export const configSchema = z.strictObject({
         warn_at: lazyDefault(() => z.number().min(0).max(1), 0.8).meta({
           description: 'Share of a limit at which a warning event is recorded (once)',
         }),
+        batch: z
+          .strictObject({
+            usd: z.number().positive().optional(),
+            tokens: z.number().int().positive().optional(),
+            requests: z.number().int().positive().optional(),
+          })
+          .optional()
+          .meta({
+            description:
+              'Limits for all the sessions of a `proctor batch` together: once reached, every running session is stopped (status budget) and the ones that start later are refused at their first model call',
+          }),
       }),
     'budget',
   ),

@@ -1,13 +1,24 @@
-// A session's budget (proctor.yml `budget`): limits on USD (an estimate from the usage helper's price table),
-// tokens (input + output) and model requests, checked against the session's one usage tally. The proxy asks
+// A budget (proctor.yml `budget` for a session, `budget.batch` for a whole `proctor batch`): limits on USD
+// (an estimate from the usage helper's price table), tokens (input + output) and model requests, checked
+// against one usage tally (the session's, or the batch's that every session's proxy adds to). The proxy asks
 // before it forwards a model call and after each one ends.
 import type { Config } from '../config/schema.js'
+import type { UsageMeter } from '../usage/meter.js'
 import type { Pricer, UsageTotals } from '../usage/types.js'
 
-/** Whether proctor.yml sets any budget limit. */
+type Limits = { usd?: number | undefined; tokens?: number | undefined; requests?: number | undefined }
+
+const anyLimit = (b: Limits | undefined): boolean =>
+  b !== undefined && (b.usd !== undefined || b.tokens !== undefined || b.requests !== undefined)
+
+/** Whether proctor.yml sets any budget limit, for the session or the batch. */
 export function hasBudget(config: Config): boolean {
-  const b = config.budget
-  return b.usd !== undefined || b.tokens !== undefined || b.requests !== undefined
+  return anyLimit(config.budget) || anyLimit(config.budget.batch)
+}
+
+/** proctor.yml's limits (`budget`, or `budget.batch`) as a Budget takes them. */
+export function limitsOf(b: Limits | undefined, warnAt: number): BudgetLimits {
+  return { usd: b?.usd ?? null, tokens: b?.tokens ?? null, requests: b?.requests ?? null, warn_at: warnAt }
 }
 
 export interface BudgetLimits {
@@ -29,14 +40,26 @@ interface Measure {
   show: (n: number) => string
 }
 
+export interface Tally {
+  /** The usage this budget is kept on. */
+  meter: UsageMeter
+  pricer?: Pricer
+  /** The config key reasons name: "budget" or "budget.batch". */
+  key?: string
+}
+
 export class Budget {
   readonly #limits: BudgetLimits
+  readonly #meter: UsageMeter
   readonly #pricer: Pricer | undefined
+  readonly #key: string
   #warned = false
 
-  constructor(limits: BudgetLimits, pricer?: Pricer) {
+  constructor(limits: BudgetLimits, tally: Tally) {
     this.#limits = limits
-    this.#pricer = pricer
+    this.#meter = tally.meter
+    this.#pricer = tally.pricer
+    this.#key = tally.key ?? 'budget'
   }
 
   /** Whether any limit is set: without one the proxy only meters. */
@@ -50,12 +73,14 @@ export class Budget {
    * first time a limit's warn_at share is crossed, else ok. A USD limit counts only while every request's
    * model has a known price (cost_usd not null): a session is never stopped on a guessed cost.
    */
-  check(totals: UsageTotals): BudgetState {
+  check(): BudgetState {
+    if (!this.active) return { kind: 'ok' }
+    const totals = this.#meter.totals(this.#pricer)
     const spent = this.#measures(totals).find((m) => m.used >= m.limit)
     if (spent)
       return {
         kind: 'spent',
-        reason: `budget reached: ${spent.show(spent.used)} of ${spent.show(spent.limit)} (budget.${spent.name})`,
+        reason: `budget reached: ${spent.show(spent.used)} of ${spent.show(spent.limit)} (${this.#key}.${spent.name})`,
       }
     if (this.#warned) return { kind: 'ok' }
     const near = this.#measures(totals).find((m) => m.used >= m.limit * this.#limits.warn_at)
@@ -63,7 +88,7 @@ export class Budget {
       this.#warned = true
       return {
         kind: 'warn',
-        reason: `${Math.round((near.used / near.limit) * 100)}% of the budget used: ${near.show(near.used)} of ${near.show(near.limit)} (budget.${near.name})`,
+        reason: `${Math.round((near.used / near.limit) * 100)}% of the budget used: ${near.show(near.used)} of ${near.show(near.limit)} (${this.#key}.${near.name})`,
       }
     }
     return { kind: 'ok' }

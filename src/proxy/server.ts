@@ -9,7 +9,7 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import { Agent as HttpAgent } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { UsageMeter } from '../usage/meter.js'
-import type { ModelApi, Pricer } from '../usage/types.js'
+import type { ModelApi, UsageSample } from '../usage/types.js'
 import { API_SPECS } from './apis.js'
 import type { Budget } from './budget.js'
 import { UsageReader } from './usage-reader.js'
@@ -26,9 +26,12 @@ export interface ModelProxyOptions {
   placeholder: string
   /** Failed answers in a row (429, 529, 5xx, none) the agent may retry before the session ends. */
   retries: number
+  /** The session's tally: every model call is one sample. */
   meter: UsageMeter
-  budget: Budget
-  pricer?: Pricer
+  /** Tallies the samples are added to as well (a batch's). */
+  alsoMeters?: readonly UsageMeter[]
+  /** Checked in order before each model call and after it: the session's, a batch's. */
+  budgets: readonly Budget[]
   /** The session's current stop-hook round, for each sample. */
   round: () => number
   /** When the session started (ms since the epoch): samples' `at` counts from it. */
@@ -118,9 +121,9 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       )
       return
     }
-    if (metered && opts.budget.active) {
-      const state = opts.budget.check(opts.meter.totals(opts.pricer))
-      if (state.kind === 'spent') {
+    if (metered) {
+      const state = opts.budgets.map((budget) => budget.check()).find((s) => s.kind === 'spent')
+      if (state?.kind === 'spent') {
         // Not a 429: the CLIs retry those. A 400 they show and give up on.
         refuse(res, 400, `proctor: ${state.reason}; no further model requests in this session`)
         stop({ kind: 'budget', reason: state.reason })
@@ -214,7 +217,7 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
   }
 
   const record = (status: number, usage: ReturnType<UsageReader['finish']>, req: IncomingMessage) => {
-    opts.meter.add({
+    const sample: UsageSample = {
       api: opts.api,
       model: usage?.model ?? modelOfPath(req.url ?? '') ?? 'unknown',
       round: opts.round(),
@@ -224,14 +227,17 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       source: 'proxy',
       status,
       at: Date.now() - opts.startedAt,
-    })
+    }
+    opts.meter.add(sample)
+    for (const meter of opts.alsoMeters ?? []) meter.add(sample)
   }
 
   const afterCall = () => {
-    if (!opts.budget.active) return
-    const state = opts.budget.check(opts.meter.totals(opts.pricer))
-    if (state.kind === 'warn') opts.onWarning(state.reason)
-    if (state.kind === 'spent') stop({ kind: 'budget', reason: state.reason })
+    for (const budget of opts.budgets) {
+      const state = budget.check()
+      if (state.kind === 'warn') opts.onWarning(state.reason)
+      if (state.kind === 'spent') stop({ kind: 'budget', reason: state.reason })
+    }
   }
 
   const sockets = new Set<Socket>()

@@ -9,7 +9,7 @@ import type { UsageMeter } from '../usage/meter.js'
 import type { Pricer } from '../usage/types.js'
 import { randomHex } from '../util/random.js'
 import { API_SPECS } from './apis.js'
-import { Budget, hasBudget } from './budget.js'
+import { Budget, hasBudget, limitsOf } from './budget.js'
 import { startModelProxy, type ModelProxy, type ProxyStop } from './server.js'
 
 type Env = Record<string, string | undefined>
@@ -22,6 +22,8 @@ export interface SessionProxyOptions {
   agentEnv: Env
   meter: UsageMeter
   pricer?: Pricer
+  /** The batch this session is part of: its tally and its budget (budget.batch), shared by every session. */
+  batch?: { meter: UsageMeter; budget: Budget }
   round: () => number
   startedAt: number
   onWarning: (reason: string) => void
@@ -83,16 +85,14 @@ export async function startSessionProxy(opts: SessionProxyOptions): Promise<Sess
     placeholder,
     retries: config.model_api.retries,
     meter: opts.meter,
-    budget: new Budget(
-      {
-        usd: config.budget.usd ?? null,
-        tokens: config.budget.tokens ?? null,
-        requests: config.budget.requests ?? null,
-        warn_at: config.budget.warn_at,
-      },
-      opts.pricer,
-    ),
-    ...(opts.pricer ? { pricer: opts.pricer } : {}),
+    ...(opts.batch ? { alsoMeters: [opts.batch.meter] } : {}),
+    budgets: [
+      new Budget(limitsOf(config.budget, config.budget.warn_at), {
+        meter: opts.meter,
+        ...(opts.pricer ? { pricer: opts.pricer } : {}),
+      }),
+      ...(opts.batch ? [opts.batch.budget] : []),
+    ],
     round: opts.round,
     startedAt: opts.startedAt,
     onWarning: opts.onBudgetWarning,

@@ -41,7 +41,7 @@ import { UsageMeter } from '../usage/meter.js'
 import type { Pricer } from '../usage/types.js'
 import type { ProxyStop } from '../proxy/server.js'
 import type { SessionProxy } from '../proxy/session-proxy.js'
-import { hasBudget } from '../proxy/budget.js'
+import { hasBudget, type Budget } from '../proxy/budget.js'
 import { ExitCode } from '../cli/exit.js'
 import type { NativeStops } from './native-stop.js'
 
@@ -97,6 +97,8 @@ export interface SessionOptions {
    * here; without a pricer a USD budget is never reached (token and request limits still hold).
    */
   pricer?: Pricer
+  /** The batch's tally and budget (budget.batch), shared by its sessions' proxies. */
+  batchUsage?: { meter: UsageMeter; budget: Budget }
 }
 
 export interface SessionOutcome {
@@ -1039,6 +1041,7 @@ async function startModelApiProxy(
     agentEnv: env,
     meter: (opts.usage ??= new UsageMeter()),
     ...(opts.pricer ? { pricer: opts.pricer } : {}),
+    ...(opts.batchUsage ? { batch: opts.batchUsage } : {}),
     round,
     startedAt: Date.now(),
     onWarning: on.warning,

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import { startModelProxy, type ModelProxy, type ProxyStop } from '../../src/proxy/server.js'
-import { Budget } from '../../src/proxy/budget.js'
+import { Budget, type BudgetLimits } from '../../src/proxy/budget.js'
 import { UsageMeter } from '../../src/usage/meter.js'
 import type { ModelApi } from '../../src/usage/types.js'
 import { startAnthropicApi } from '../servers/anthropic-api.js'
@@ -25,7 +25,7 @@ const noLimits = { usd: null, tokens: null, requests: null, warn_at: 0.8 }
 async function proxyTo(
   api: ModelApi,
   upstream: string,
-  extra: { budget?: Budget; retries?: number } = {},
+  extra: { limits?: BudgetLimits; retries?: number; batch?: { meter: UsageMeter; budget: Budget } } = {},
 ): Promise<{ proxy: ModelProxy; meter: UsageMeter; stops: ProxyStop[]; warnings: string[] }> {
   const meter = new UsageMeter()
   const stops: ProxyStop[] = []
@@ -37,7 +37,8 @@ async function proxyTo(
     placeholder: PLACEHOLDER,
     retries: extra.retries ?? 3,
     meter,
-    budget: extra.budget ?? new Budget(noLimits),
+    budgets: [new Budget(extra.limits ?? noLimits, { meter }), ...(extra.batch ? [extra.batch.budget] : [])],
+    ...(extra.batch ? { alsoMeters: [extra.batch.meter] } : {}),
     round: () => 1,
     startedAt: Date.now(),
     onWarning: (reason) => warnings.push(reason),
@@ -355,8 +356,8 @@ describe('the metering proxy', () => {
   it('stops at a token budget: the call that reaches it ends the session, the next is refused unforwarded', async () => {
     const api = await startAnthropicApi(() => ({ text: 'x' }))
     cleanups.push(() => api.close())
-    const budget = new Budget({ usd: null, tokens: 20, requests: null, warn_at: 0.5 })
-    const { proxy, stops, warnings } = await proxyTo('anthropic', api.url, { budget })
+    const limits = { usd: null, tokens: 20, requests: null, warn_at: 0.5 }
+    const { proxy, stops, warnings } = await proxyTo('anthropic', api.url, { limits })
     const call = () =>
       fetch(`${proxy.url}/v1/messages`, {
         method: 'POST',
@@ -379,12 +380,48 @@ describe('the metering proxy', () => {
     expect(api.requests).toHaveLength(2)
   })
 
+  it('holds a batch budget across sessions: the calls of one session count toward the limit of another', async () => {
+    const api = await startAnthropicApi(() => ({ text: 'x' }))
+    cleanups.push(() => api.close())
+    const batchMeter = new UsageMeter()
+    const batch = {
+      meter: batchMeter,
+      budget: new Budget(
+        { usd: null, tokens: null, requests: 3, warn_at: 1 },
+        { meter: batchMeter, key: 'budget.batch' },
+      ),
+    }
+    const first = await proxyTo('anthropic', api.url, { batch })
+    const second = await proxyTo('anthropic', api.url, { batch })
+    const call = (proxy: ModelProxy) =>
+      fetch(`${proxy.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': PLACEHOLDER },
+        body: anthropicBody,
+      })
+    await (await call(first.proxy)).text()
+    await (await call(first.proxy)).text()
+    expect(first.stops).toEqual([])
+    await (await call(second.proxy)).text()
+    const spent = {
+      kind: 'budget',
+      reason: 'budget reached: 3 requests of 3 requests (budget.batch.requests)',
+    }
+    expect(second.stops).toEqual([spent])
+    // The first session learns at its next call, which is refused.
+    expect((await call(first.proxy)).status).toBe(400)
+    expect(first.stops).toEqual([spent])
+    expect(api.requests).toHaveLength(3)
+    expect(first.meter.samples()).toHaveLength(2)
+    expect(batchMeter.samples()).toHaveLength(3)
+  })
+
   it('holds a USD budget with the pricer it is given', async () => {
     const api = await startOpenAIApi({ script: [] })
     cleanups.push(() => api.close())
     const pricer = () => 0.6
-    const budget = new Budget({ usd: 1, tokens: null, requests: null, warn_at: 1 }, pricer)
     const meter = new UsageMeter()
+    const budget = new Budget({ usd: 1, tokens: null, requests: null, warn_at: 1 }, { meter, pricer })
     const stops: ProxyStop[] = []
     const proxy = await startModelProxy({
       api: 'openai',
@@ -393,8 +430,7 @@ describe('the metering proxy', () => {
       placeholder: PLACEHOLDER,
       retries: 3,
       meter,
-      budget,
-      pricer,
+      budgets: [budget],
       round: () => 2,
       startedAt: Date.now(),
       onWarning: () => undefined,
