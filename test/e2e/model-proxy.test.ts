@@ -549,3 +549,60 @@ describe('a streamed answer reaches the agent as the API produces it', () => {
     AGENT_TEST_MS,
   )
 })
+
+describe('budget.batch across the sessions of a batch', () => {
+  it(
+    'two claude -p tasks share one budget: the second is stopped at its first call',
+    async () => {
+      const world = await claudeWorld(claude, () => ({ text: 'All done.' }), {
+        'proctor.yml': [
+          'agent:',
+          '  preset: claude-code',
+          'budget:',
+          '  batch:',
+          '    tokens: 15',
+          'checkpoints:',
+          '  push: never',
+          'batch:',
+          '  concurrency: 1',
+          '  tasks:',
+          '    - { name: one, command: [claude, -p, "say hi"] }',
+          '    - { name: two, command: [claude, -p, "say hi again"] }',
+          '',
+        ].join('\n'),
+      })
+      worlds.push(world)
+      world.repo.commitAll('proctor.yml')
+      const child = spawn(
+        process.execPath,
+        [join(import.meta.dirname, '../../dist/cli.js'), 'batch', '--json'],
+        {
+          cwd: world.repo.dir,
+          env: world.env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      await new Promise((resolve) => child.on('close', resolve))
+      const batch = JSON.parse(stdout) as { children: { name: string; status: string; summary: string }[] }
+      const diagnostics = `${stderr.slice(-2000)}\n${stdout.slice(-2000)}`
+      // The first call (15 tokens) reaches the batch's limit: the first session ends there, the second is
+      // refused at its first call; the API saw exactly one.
+      expect(
+        batch.children.map((c) => [c.name, c.status]),
+        diagnostics,
+      ).toEqual([
+        ['one', 'budget'],
+        ['two', 'budget'],
+      ])
+      expect(batch.children[1]!.summary).toContain(
+        'budget reached: 15 tokens of 15 tokens (budget.batch.tokens)',
+      )
+      expect(world.api.requests.filter((r) => r.url.split('?')[0] === '/v1/messages')).toHaveLength(1)
+    },
+    AGENT_TEST_MS,
+  )
+})
