@@ -28,6 +28,8 @@ export interface ApiSpec {
    * to its command, as the Codex hook wiring is).
    */
   agentArgs?(executable: string, proxyUrl: string): string[]
+  /** Why the CLI, set up this way, would not talk to the proxy (so it is not started), or null. */
+  elsewhere?(env: Readonly<Record<string, string | undefined>>): string | null
 }
 
 const anthropic: ApiSpec = {
@@ -76,12 +78,17 @@ const openai: ApiSpec = {
 
 const gemini: ApiSpec = {
   defaultUpstream: 'https://generativelanguage.googleapis.com',
-  keyEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  // Not GOOGLE_API_KEY: Vertex AI reads it, and Vertex ignores GOOGLE_GEMINI_BASE_URL.
+  keyEnv: ['GEMINI_API_KEY'],
   baseUrlEnv: ['GOOGLE_GEMINI_BASE_URL'],
   keyHeaders: ['x-goog-api-key'],
   keyQuery: true,
   metered: (method, path) => method === 'POST' && /:(generateContent|streamGenerateContent)$/.test(path),
   free: (method, path) => method === 'POST' && /:countTokens$/.test(path),
+  elsewhere: (env) =>
+    /^(true|1)$/i.test(env.GOOGLE_GENAI_USE_VERTEXAI ?? '')
+      ? 'Vertex AI (GOOGLE_GENAI_USE_VERTEXAI) is not reached through GOOGLE_GEMINI_BASE_URL'
+      : null,
   errorBody: (status, message) =>
     JSON.stringify({
       error: { code: status, message, status: status === 401 ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT' },

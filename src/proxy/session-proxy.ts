@@ -63,6 +63,13 @@ export async function startSessionProxy(opts: SessionProxyOptions): Promise<Sess
       'model_api.proxy needs model_api.api: anthropic, openai or gemini (the agent presets set it)',
     )
   const spec = API_SPECS[api]
+  const elsewhere = spec.elsewhere?.(opts.base) ?? null
+  if (elsewhere) {
+    const reason = `model_api.proxy: ${elsewhere}, so the agent talks to the model API directly (unmetered)`
+    if (budgeted) throw new Error(`${reason}; a budget needs the proxy`)
+    opts.onWarning(reason)
+    return null
+  }
   const taken = withholdVariables(spec.keyEnv, opts.base)
   if (opts.base !== process.env) withholdVariables(spec.keyEnv)
   for (const [name, value] of Object.entries(taken.values)) held.set(name, value)
