@@ -6,6 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
+import { Budget, limitsOf } from '../proxy/budget.js'
+import { UsageMeter } from '../usage/meter.js'
+import { pricerFor } from '../usage/prices.js'
+import type { Pricer } from '../usage/types.js'
 import type { BatchChild, BatchReport } from '../report/model.js'
 import { aggregateReports, type ChildInput } from '../report/aggregate.js'
 import { LifecycleHooks } from '../hooks/lifecycle.js'
@@ -58,6 +62,8 @@ export interface BatchOptions {
   /** Base environment for agents, hooks and git (default process.env). */
   env?: Record<string, string | undefined>
   ci?: Record<string, string | number | null>
+  /** Prices usage for budget.batch.usd; default: proctor.yml's `pricing` over the built-in table. */
+  pricer?: Pricer
 }
 
 export interface BatchOutcome {
@@ -168,6 +174,7 @@ export async function runBatch(opts: BatchOptions): Promise<BatchOutcome> {
     lifecycle,
     say,
     worktrees: worktreePool,
+    usage: batchUsage(opts),
   })
   await runPool({
     count: tasks.length,
@@ -261,6 +268,8 @@ interface ChildRunnerContext {
   lifecycle: LifecycleHooks
   say: (line: string) => void
   worktrees: WorktreePool
+  /** The batch's usage tally and budget.batch, shared by every session's metering proxy. */
+  usage: { meter: UsageMeter; budget: Budget }
 }
 
 interface ChildResult {
@@ -351,6 +360,7 @@ class ChildRunner {
       ...(task.role ? { role: task.role } : {}),
       ...(c.opts.ci ? { ci: c.opts.ci } : {}),
       checkpointReads,
+      batchUsage: c.usage,
     })
     try {
       const collected = collectChildSession({
@@ -376,6 +386,14 @@ class ChildRunner {
  * on, the machinery recorded) and nothing runs between its start and its agent's that may change what
  * they read (a session_start hook). The session itself also drops them when it reaped an orphan first.
  */
+/** One tally for the whole batch, and budget.batch kept on it (a budget without limits only counts). */
+function batchUsage(opts: BatchOptions): { meter: UsageMeter; budget: Budget } {
+  const meter = new UsageMeter()
+  const { budget } = opts.config
+  const tally = { meter, key: 'budget.batch', pricer: opts.pricer ?? pricerFor(opts.config) }
+  return { meter, budget: new Budget(limitsOf(budget.batch, budget.warn_at), tally) }
+}
+
 function readsAhead(config: Config): boolean {
   return (
     config.checkpoints.enabled && config.policy.git_tamper !== 'off' && !config.hooks.session_start?.length

@@ -8,6 +8,8 @@ export const ExitCode = {
   /** Bad usage or a bad config. */
   usage: 2,
   timeout: 124,
+  /** The session's model budget was reached (budget in proctor.yml). */
+  budget: 3,
   sigint: 130,
   sigterm: 143,
 } as const

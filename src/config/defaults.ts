@@ -58,6 +58,8 @@ const DEFAULTS: Config = {
     fail_on: 'block',
     trigger: { phrase: ['@proctor', '/proctor'], label: 'proctor' },
   },
+  model_api: { proxy: false, retries: 3 },
+  budget: { warn_at: 0.8 },
 }
 
 /**

@@ -408,6 +408,59 @@ export const configSchema = z.strictObject({
       }),
     'github',
   ),
+  model_api: lazySection(
+    () =>
+      z.strictObject({
+        proxy: lazyDefault(() => z.boolean(), false).meta({
+          description:
+            "Run the agent's model calls through proctor's metering proxy on loopback: proctor keeps the real key, the agent gets a placeholder and the proxy's base URL (docs/agents.md#the-model-api-proxy); the presets turn it on",
+        }),
+        api: z.enum(['anthropic', 'openai', 'gemini']).optional().meta({
+          description: 'Which model API the agent speaks (the presets set it)',
+        }),
+        upstream: z
+          .url({ protocol: /^https?$/ })
+          .optional()
+          .meta({
+            description:
+              "Where the proxy forwards (default: the base-URL variable in proctor's environment, else the API's public endpoint)",
+          }),
+        retries: lazyDefault(() => z.number().int().min(0).max(50), 3).meta({
+          description:
+            'Failed answers in a row (429, 529, 5xx, no answer) the agent may retry before the session ends with that reason',
+        }),
+      }),
+    'model_api',
+  ),
+  budget: lazySection(
+    () =>
+      z.strictObject({
+        usd: z.number().positive().optional().meta({
+          description: "Estimated USD (the price table's estimate) the session may spend on model calls",
+        }),
+        tokens: z.number().int().positive().optional().meta({
+          description: 'Input + output tokens the session may use',
+        }),
+        requests: z.number().int().positive().optional().meta({
+          description: 'Model requests the session may make',
+        }),
+        warn_at: lazyDefault(() => z.number().min(0).max(1), 0.8).meta({
+          description: 'Share of a limit at which a warning event is recorded (once)',
+        }),
+        batch: z
+          .strictObject({
+            usd: z.number().positive().optional(),
+            tokens: z.number().int().positive().optional(),
+            requests: z.number().int().positive().optional(),
+          })
+          .optional()
+          .meta({
+            description:
+              'Limits for all the sessions of a `proctor batch` together: once reached, every running session is stopped (status budget) and the ones that start later are refused at their first model call',
+          }),
+      }),
+    'budget',
+  ),
 })
 
 /** proctor.yml as written (before defaults). */

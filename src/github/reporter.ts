@@ -223,7 +223,10 @@ export class GitHubReporter {
     if (checkRuns) {
       // In the check-run queue, behind any hook event still in flight. Interrupted: a hook in flight
       // never finished. Otherwise open checks are adopted ones whose result the report may already hold.
-      const results = report.status === 'interrupted' || report.status === 'timeout' ? [] : report.stop_hooks
+      const results =
+        report.status === 'interrupted' || report.status === 'timeout' || report.status === 'budget'
+          ? []
+          : report.stop_hooks
       await this.inOrder(async () => {
         await checkRuns.settleOpen(results, report.reason ?? `session ${report.status}`)
         await checkRuns.policy(report.violations, policyCheckSummary(report))

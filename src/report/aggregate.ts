@@ -23,7 +23,7 @@ export interface ChildInput {
   duration_ms?: number
 }
 
-const STATUSES: SessionStatus[] = ['completed', 'failed', 'errored', 'interrupted', 'timeout']
+const STATUSES: SessionStatus[] = ['completed', 'failed', 'errored', 'interrupted', 'timeout', 'budget']
 
 export function aggregateReports(
   batchId: string,

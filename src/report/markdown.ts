@@ -166,6 +166,7 @@ const STATUS_ICON: Record<SessionStatus, string> = {
   errored: '💥',
   interrupted: '⚠️',
   timeout: '⏱️',
+  budget: '💸',
 }
 const SEVERITY_ICON: Record<Severity, string> = { info: 'ℹ️', warning: '⚠️', error: '❌', critical: '🛑' }
 
@@ -475,6 +476,7 @@ const TIMELINE_KINDS = new Set([
   'error',
   'completion',
   'timeout',
+  'budget',
   'idle_timeout',
   'signal',
   'violation',

@@ -6,7 +6,7 @@ export const REPORT_SCHEMA_VERSION = 1
 /** At most this many pre-existing paths are listed in report.json (BaselineRecord.pre_existing). */
 export const MAX_PRE_EXISTING_LISTED = 1000
 
-export type SessionStatus = 'completed' | 'failed' | 'errored' | 'interrupted' | 'timeout'
+export type SessionStatus = 'completed' | 'failed' | 'errored' | 'interrupted' | 'timeout' | 'budget'
 export type Verdict = 'allow' | 'block'
 export type Severity = 'info' | 'warning' | 'error' | 'critical'
 
@@ -34,6 +34,7 @@ export type EventKind =
   | 'warning'
   | 'policy_gate'
   | 'policy_notice'
+  | 'budget'
 
 /** One thing that happened, in order. `at` is ms since the session started. */
 export interface SessionEvent {

@@ -37,6 +37,12 @@ import { writeFileAtomic } from '../util/safe-file.js'
 import { lifecycleExtra } from '../hooks/payloads.js'
 import { prepareNativeHooks } from './native-hooks.js'
 import { agentEnvironment } from '../supervisor/agent-env.js'
+import { UsageMeter } from '../usage/meter.js'
+import type { Pricer } from '../usage/types.js'
+import type { ProxyStop } from '../proxy/server.js'
+import type { SessionProxy } from '../proxy/session-proxy.js'
+import { hasBudget, type Budget } from '../proxy/budget.js'
+import { ExitCode } from '../cli/exit.js'
 import type { NativeStops } from './native-stop.js'
 import { OutputTail } from '../usage/tail.js'
 import { pricerFor } from '../usage/prices.js'
@@ -89,6 +95,12 @@ export interface SessionOptions {
    * changed the repository.
    */
   checkpointReads?: CheckpointReads | null
+  /** The session's one usage tally (the proxy and the CLI-output readers add, the report reads); fresh by default. */
+  usage?: UsageMeter
+  /** Prices usage for the report and budget.usd; default: proctor.yml's `pricing` over the built-in table. */
+  pricer?: Pricer
+  /** The batch's tally and budget (budget.batch), shared by its sessions' proxies. */
+  batchUsage?: { meter: UsageMeter; budget: Budget }
 }
 
 export interface SessionOutcome {
@@ -130,6 +142,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   const sessionId = opts.sessionId ? sanitizeRefPart(opts.sessionId) : makeSessionId(env)
   const dir = sessionDir(dirs, sessionId)
   const mode = config.agent.pty ? 'pty' : 'pipe'
+  const usage = { meter: opts.usage ?? new UsageMeter(), pricer: opts.pricer ?? pricerFor(config) }
   const report = new ReportBuilder({
     sessionId,
     command: commandArgv(opts.command),
@@ -137,7 +150,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     mode,
     transcriptPath: join(dir, 'transcript.log'),
     ci: opts.ci,
-    pricer: pricerFor(config),
+    ...usage,
   })
   if (opts.listener?.event) report.onEvent = (event) => opts.listener?.event?.(event)
   const progress = () => opts.listener?.progress?.(report.snapshot())
@@ -170,6 +183,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let interruptedBy: ShutdownSignal | null = null
   /** Checkpoints failed beyond checkpoints.max_failures: the agent is stopped, the session ends errored. */
   let fatal: string | null = null
+  /** The metering proxy ended the session: the budget is spent or the model API refused the key or kept failing. */
+  let proxyStop: ProxyStop | null = null
   let currentRun: AgentRun | null = null
   const hooksAbort = new AbortController()
   // Set once the session's checkpoints exist (below); a signal may come before.
@@ -226,8 +241,21 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let transcript = { bytes: 0, capped: false }
   let restoreNative = async (): Promise<string[]> => []
   let nativeStops: NativeStops | null = null
+  let modelProxy: SessionProxy | null = null
+  let round = 1
 
   try {
+    // Before anything that sees the environment runs (session_start hooks, the agent): the model key is
+    // swapped for the proxy's placeholder there.
+    modelProxy = await startModelApiProxy(opts, usage, env, () => round, {
+      warning: (reason) => report.event('warning', reason),
+      budget: (reason) => report.event('budget', reason),
+      stop: (stop) => {
+        proxyStop ??= stop
+        report.event(stop.kind === 'budget' ? 'budget' : 'error', stop.reason)
+        void currentRun?.stop('requested')
+      },
+    })
     await fire(
       lifecycle,
       'session_start',
@@ -247,7 +275,6 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     await starting
     opts.listener?.started?.(report.snapshot())
 
-    let round = 1
     // >>> native Stop hook (agents/native): the agent's own Stop hook hands each stop to this session.
     const adapter = config.agent.adapter
     nativeStops =
@@ -292,7 +319,9 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     if (native.active)
       report.event('session_start', `wired proctor into ${adapter}'s own Stop hook: ${native.summary}`)
     // <<< native Stop hook
-    let command = native.command
+    // The proxy's arguments (Codex's provider) go on every run, agent.continue's re-runs too.
+    const pointed = (c: CommandSpec) => modelProxy?.command(c) ?? c
+    let command = pointed(native.command)
     for (;;) {
       // Interrupted between rounds (e.g. during the stop hooks): no new agent run starts.
       if (interruptedBy) {
@@ -301,6 +330,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       }
       if (fatal) {
         ending = errored(fatal)
+        break
+      }
+      if (proxyStop) {
+        ending = endingOfProxyStop(proxyStop)
         break
       }
       report.round(round)
@@ -331,6 +364,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       round = attempt.round
       if (fatal && !interruptedBy) {
         ending = errored(fatal)
+        break
+      }
+      if (proxyStop && !interruptedBy) {
+        ending = endingOfProxyStop(proxyStop)
         break
       }
       const early = endingOfAttempt(attempt, interruptedBy, config)
@@ -385,7 +422,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       }
       if (step.plan.kind !== 'rerun') throw new Error('unreachable: an exited agent is re-run')
       round++
-      command = native.wire(step.plan.command)
+      command = pointed(native.wire(step.plan.command))
       report.event('continue', `round ${round}: re-running the agent with agent.continue`, {
         data: { reasons },
       })
@@ -398,6 +435,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       : errored(message, error instanceof SpawnError ? 2 : 1)
   }
   // Finishing: final checkpoint, push, lifecycle end, report. Never throws past here.
+  await modelProxy?.close().catch(() => undefined)
   await restoreNative()
     .then((changed) => {
       for (const file of changed)
@@ -1007,6 +1045,45 @@ const failed = (reason: string, signal: string | null = null): Ending => ({
   signal,
   reason,
 })
+
+/**
+ * The metering proxy's stop: a spent budget ends the session like a timeout (status budget, its own exit
+ * code); a model API that refused the key or kept failing, like a detector's stop (failed, with the reason).
+ */
+function endingOfProxyStop(stop: ProxyStop): Ending {
+  if (stop.kind === 'budget') return { ...failed(stop.reason), status: 'budget', exitCode: ExitCode.budget }
+  return failed(stop.reason)
+}
+
+/** Starts model_api's metering proxy for the session (src/proxy/), or null when it is off. */
+async function startModelApiProxy(
+  opts: SessionOptions,
+  usage: { meter: UsageMeter; pricer: Pricer },
+  env: Record<string, string | undefined>,
+  round: () => number,
+  on: {
+    warning: (reason: string) => void
+    budget: (reason: string) => void
+    stop: (stop: ProxyStop) => void
+  },
+): Promise<SessionProxy | null> {
+  if (!opts.config.model_api.proxy && !hasBudget(opts.config)) return null
+  const { startSessionProxy } = await import('../proxy/session-proxy.js')
+  const proxy = await startSessionProxy({
+    config: opts.config,
+    base: opts.env ?? process.env,
+    agentEnv: env,
+    meter: usage.meter,
+    pricer: usage.pricer,
+    ...(opts.batchUsage ? { batch: opts.batchUsage } : {}),
+    round,
+    startedAt: Date.now(),
+    onWarning: on.warning,
+    onBudgetWarning: on.budget,
+    onStop: on.stop,
+  })
+  return proxy
+}
 
 /** Only hooks that could not run block: the agent cannot fix proctor.yml, so it is not sent back. */
 function hookErrors(errors: readonly string[]): string {

@@ -78,8 +78,27 @@ export function withholdSecrets(env: NodeJS.ProcessEnv = process.env): WithheldS
     values[name] = value
     delete env[name]
   }
-  const result = scrubStartupEnvironment()
+  const result = scrubStartupEnvironment(isRunnerSecret)
   return { values, scrubbed: result === null, problem: result }
+}
+
+/**
+ * Takes the variables `names` out of process.env and out of the start-up environment block (as
+ * withholdSecrets does for runner credentials), e.g. the model API key the metering proxy keeps from the
+ * agent. Returns the values found, or why /proc/self/environ could not be scrubbed.
+ */
+export function withholdVariables(
+  names: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { values: Record<string, string>; problem: string | null } {
+  const values: Record<string, string> = {}
+  for (const name of names) {
+    const value = env[name]
+    if (value === undefined) continue
+    values[name] = value
+    delete env[name]
+  }
+  return { values, problem: scrubStartupEnvironment((name) => names.includes(name)) }
 }
 
 /**
@@ -107,11 +126,11 @@ export async function withSecretsInEnv<T>(
 }
 
 /**
- * Overwrites the withheld `NAME=value` entries of the start-up environment block with NUL bytes, through
+ * Overwrites the `NAME=value` entries `withheld` names of the start-up environment block with NUL bytes, through
  * /proc/self/mem (a process may always write its own memory). Returns null on success, else why not.
  * process.env no longer points into those bytes once the variables were deleted (unsetenv).
  */
-function scrubStartupEnvironment(): string | null {
+function scrubStartupEnvironment(withheld: (name: string) => boolean): string | null {
   if (process.platform !== 'linux') return 'only Linux exposes a process environment this way'
   let fd: number | null = null
   try {
@@ -132,7 +151,7 @@ function scrubStartupEnvironment(): string | null {
       const entry = block.toString('latin1', offset, stop)
       const eq = entry.indexOf('=')
       const name = eq > 0 ? entry.slice(0, eq) : entry
-      if (isRunnerSecret(name)) {
+      if (withheld(name)) {
         writeSync(fd, Buffer.alloc(stop - offset), 0, stop - offset, start + offset)
       }
       offset = stop + 1

@@ -117,6 +117,8 @@ export const claudeCodePreset: AgentPreset = {
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       },
     },
+    // Claude reads ANTHROPIC_BASE_URL: its model calls go through proctor's metering proxy (docs/agents.md).
+    model_api: { proxy: true, api: 'anthropic' },
     detect: errors,
   },
   isInteractive: (argv) => !argv.some((a) => a === '-p' || a === '--print' || a.startsWith('--print=')),

@@ -93,6 +93,8 @@ export const geminiPreset: AgentPreset = {
       continue: ['gemini', '--resume', 'latest', '-p', '{reason}'],
     },
     detect: failures,
+    // Gemini reads GOOGLE_GEMINI_BASE_URL: its model calls go through proctor's metering proxy (docs/agents.md).
+    model_api: { proxy: true, api: 'gemini' },
   },
   // `-p`/`--prompt` is the one-shot (headless) mode; a positional prompt or `-i` starts the TUI.
   isInteractive: (argv) =>
