@@ -72,7 +72,8 @@ export const codexPreset: AgentPreset = {
   config: {
     agent: {
       adapter: 'codex',
-      continue: ['codex', 'exec', 'resume', '--last', '{reason}'],
+      // Resumes Codex's own thread by id (`codex exec resume <id>`); without one, a fresh `codex exec`.
+      continue: ['codex', 'exec', 'resume', '{agent_session}', '{reason}'],
     },
   },
   // `codex exec …` (alias `e`) is the one-shot mode; anything else starts the TUI.

@@ -69,7 +69,8 @@ export const geminiPreset: AgentPreset = {
     agent: {
       adapter: 'gemini',
       env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
-      continue: ['gemini', '--resume', 'latest', '-p', '{reason}'],
+      // Resumes Gemini's own session by id (`--resume <uuid>`); without one, a fresh `gemini -p`.
+      continue: ['gemini', '--resume', '{agent_session}', '-p', '{reason}'],
     },
   },
   // `-p`/`--prompt` is the one-shot (headless) mode; a positional prompt or `-i` starts the TUI.

@@ -33,6 +33,8 @@ export interface RunFlags {
   push: boolean
   quiet?: boolean
   task?: string
+  /** A session that ended, to continue as its next round (with --task as the feedback). */
+  continue?: string
 }
 
 /**
@@ -65,6 +67,10 @@ export function registerRunCommand(program: Command, presets: readonly string[],
       '--task <text>',
       'the task, as a comment would give it in CI: {task} in the agent command (one argument) and PROCTOR_TASK',
     )
+    .option(
+      '--continue <session>',
+      "the next round of a session that ended, --task as the feedback: the agent's own session resumed by id where its CLI still has it, else a fresh agent told what the earlier rounds did",
+    )
     .action((argv: string[], flags: RunFlags) => action(argv, flags))
 }
 
@@ -80,7 +86,8 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
   }
   // The git processes the checkpoints need before the agent starts (its base commit, the repository's
   // machinery) run while the config is read and parsed, rather than after it.
-  const sessionId = flags.session || makeSessionId()
+  if (flags.continue !== undefined) checkContinueFlags(flags)
+  const sessionId = flags.continue || flags.session || makeSessionId()
   const checkpointReads = flags.checkpoints
     ? startCheckpointReads(process.cwd(), sanitizeRefPart(sessionId))
     : null
@@ -97,10 +104,19 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
   for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
   const config = applyRunFlags(loaded.config, flags)
   const chosen = chooseCommand(argv, flags.shell, config)
+  // A continuation's command: agent.continue resuming the agent's own session, or a fresh agent whose
+  // {task} tells the earlier rounds; the feedback is PROCTOR_TASK either way.
+  const resume =
+    flags.continue !== undefined
+      ? await continuation(sanitizeRefPart(sessionId), config, flags, chosen)
+      : null
   // Loaded only when a task is in play: most runs never touch this code.
   const tasked =
     flags.task !== undefined || JSON.stringify(chosen).includes('{task}')
-      ? await withTask(chosen, flags.task)
+      ? await withTask(
+          resume?.plan.kind === 'continue' ? resume.plan.command : chosen,
+          resume?.plan.kind === 'fresh' ? resume.plan.task : flags.task,
+        )
       : null
   const command = tasked?.command ?? chosen
   const echo = flags.quiet || flags.json || !config.output.passthrough ? null : await liveOutput()
@@ -134,6 +150,7 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
     input: isatty(0) ? process.stdin : null,
     installSignalHandlers: true,
     ...(tasked ? { env: { ...process.env, ...tasked.env } } : {}),
+    ...(resume ? { continuing: resume.continuing } : {}),
     listener: {
       hookStarted: (name) => void hookStatus().then((status) => status.started(name)),
       hookFinished: (result) => void hookStatus().then((status) => status.finished(result)),
@@ -230,6 +247,55 @@ async function withTask(
         ? `proctor run: ${error.message}`
         : 'proctor run: the agent command contains {task} (the task from a comment in CI): give one with --task "<text>"',
     )
+  }
+}
+
+function checkContinueFlags(flags: RunFlags): void {
+  if (flags.session !== undefined && flags.session !== flags.continue)
+    throw new CliExit(
+      ExitCode.usage,
+      'proctor run: --continue names the session already; leave out --session',
+    )
+  if (flags.task === undefined || flags.task.trim() === '')
+    throw new CliExit(
+      ExitCode.usage,
+      `proctor run: --continue ${flags.continue} needs the feedback for the next round: --task "<what to do next>"`,
+    )
+  if (!flags.checkpoints)
+    throw new CliExit(
+      ExitCode.usage,
+      "proctor run: --continue goes on from the session's checkpoints: leave out --no-checkpoints",
+    )
+}
+
+/** The session to continue (its report.json) and how its next round starts (src/session/resume.ts). */
+async function continuation(sessionId: string, config: Config, flags: RunFlags, chosen: CommandSpec) {
+  const [{ readContinuing, planResume, ResumeError }, { ensureStateDir }, { cleanTask }] = await Promise.all([
+    import('../../session/resume.js'),
+    import('../../state/layout.js'),
+    import('../../github/trigger.js'),
+  ])
+  try {
+    const continuing = readContinuing(ensureStateDir(process.cwd()).sessions, sessionId)
+    const plan = planResume({
+      config,
+      continuing,
+      feedback: cleanTask(flags.task ?? ''),
+      author: null,
+      env: process.env,
+    })
+    if (plan.kind === 'fresh' && !JSON.stringify(chosen).includes('{task}'))
+      throw new ResumeError(
+        `cannot continue session ${sessionId}: ${plan.why}, but the agent command has no {task} to tell it: ` +
+          'set agent.continue (an agent preset has one), or put {task} where the command takes its prompt',
+      )
+    process.stderr.write(
+      `proctor: continuing session ${sessionId} at round ${continuing.firstRound}: ${plan.why}\n`,
+    )
+    return { continuing, plan }
+  } catch (error) {
+    if (error instanceof ResumeError) throw new CliExit(ExitCode.usage, `proctor run: ${error.message}`)
+    throw error
   }
 }
 

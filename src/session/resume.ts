@@ -1,0 +1,131 @@
+// A later round of a session that ended: `proctor run --continue <session> --task "<feedback>"` (and the
+// action's `/proctor continue`). The agent gets the feedback as the next round of the same session, resuming
+// its CLI's own conversation by id where the CLI still has it (agent.continue with `{agent_session}`), and
+// otherwise as a fresh agent told what the earlier rounds did (a new CI machine has no session store).
+import { join } from 'node:path'
+import type { Config } from '../config/schema.js'
+import type { SessionReport } from '../report/model.js'
+import type { CommandSpec } from '../supervisor/types.js'
+import { continueCommand, feedbackMessage } from '../hooks/continue.js'
+import { agentSessionStored, isAgentSessionId } from '../agents/session-store.js'
+import { describeCommand } from '../hooks/command.js'
+import { readRegularFile } from '../util/safe-file.js'
+import { cleanTask } from '../github/trigger.js'
+
+/** report.json files are a few MB at most (events are capped); more is not one of proctor's. */
+const REPORT_MAX_BYTES = 64 * 1024 * 1024
+/** How many changed paths and reasons the history names before it says "and N more". */
+const LISTED = 30
+
+/** What a continuation starts from: the session's last report, as report.json holds it. */
+export interface Continuing {
+  sessionId: string
+  previous: SessionReport
+  /** The first round of this run: the previous report's last round + 1. */
+  firstRound: number
+}
+
+export type ResumePlan =
+  /** agent.continue, filled: resuming the CLI's session (`resumed` is its id) or a fresh run of it. */
+  | { kind: 'continue'; command: CommandSpec; resumed: string | null; why: string }
+  /** No agent.continue: the session's own command, with the history and the feedback as its `{task}`. */
+  | { kind: 'fresh'; task: string; why: string }
+
+export class ResumeError extends Error {
+  override name = 'ResumeError'
+}
+
+/** The session's report.json under `.proctor/sessions/<id>/`, or a ResumeError naming what is missing. */
+export function readContinuing(sessionsDir: string, sessionId: string): Continuing {
+  const path = join(sessionsDir, sessionId, 'report.json')
+  let previous: SessionReport
+  try {
+    previous = JSON.parse(readRegularFile(path, REPORT_MAX_BYTES).toString('utf8')) as SessionReport
+  } catch (error) {
+    throw new ResumeError(
+      `cannot continue session ${sessionId}: ${(error as Error).message}; continue a session that ran in this ` +
+        'repository (`ls .proctor/sessions`), or start a new one without --continue',
+    )
+  }
+  if (typeof previous !== 'object' || previous === null || previous.session_id !== sessionId)
+    throw new ResumeError(`cannot continue session ${sessionId}: ${path} is not that session's report`)
+  const rounds = Number.isInteger(previous.rounds) && previous.rounds > 0 ? previous.rounds : 1
+  return { sessionId, previous, firstRound: rounds + 1 }
+}
+
+/**
+ * How the next round starts: agent.continue with `{agent_session}` as the CLI's own session when it still
+ * has it, else that template without the resume (or, with no template, the session's command with
+ * `{task}`) told what happened so far.
+ */
+export function planResume(o: {
+  config: Config
+  continuing: Continuing
+  feedback: string
+  author: string | null
+  env: Record<string, string | undefined>
+}): ResumePlan {
+  const { previous, firstRound } = o.continuing
+  const message = feedbackMessage(o.feedback, o.author)
+  const history = summarizeRounds(previous)
+  const id = previous.agent_session_id
+  const template = o.config.agent.continue
+  if (!template || template.length === 0)
+    return {
+      kind: 'fresh',
+      task: cleanTask(`${history}\n\n${message}`),
+      why: 'agent.continue is not set: a fresh agent with the earlier rounds summarized',
+    }
+  let resumed: string | null = null
+  let why: string
+  if (!id) why = 'the previous rounds named no session of the agent: a fresh agent told what they did'
+  else if (!isAgentSessionId(id)) why = `the recorded agent session ${JSON.stringify(id)} is not an id`
+  else if (agentSessionStored(o.config.agent.adapter, id, o.env) === false)
+    why = `${o.config.agent.adapter}'s session store here has no session ${id} (a new machine?): a fresh agent told what the earlier rounds did`
+  else {
+    resumed = id
+    why = `resuming ${o.config.agent.adapter}'s own session ${id}`
+  }
+  const command = continueCommand(template, {
+    message: cleanTask(message),
+    round: firstRound,
+    agentSession: resumed,
+    history: cleanTask(history),
+  })
+  return { kind: 'continue', command, resumed, why }
+}
+
+/**
+ * The earlier rounds in words, for an agent that cannot read their conversation: how the session was started,
+ * what each round's stop hooks said, how it ended and which files the work changed. Text from the report
+ * (hook reasons) is the agent's and the hooks' output: the caller cleans it (cleanTask) like a task.
+ */
+export function summarizeRounds(report: SessionReport): string {
+  const lines = [
+    `proctor: this continues session ${report.session_id}. Earlier runs of the agent worked on it in this ` +
+      'repository (their changes are in the working tree); their conversation is not available to you, so ' +
+      'here is what happened:',
+    `- the agent was started as: ${cap(describeCommand(report.command), 2000)}`,
+  ]
+  const byRound = new Map<number, string[]>()
+  for (const hook of report.stop_hooks ?? []) {
+    const said =
+      hook.verdict === 'allow' ? 'passed' : `${hook.verdict}: ${cap(hook.reason ?? 'no reason', 500)}`
+    byRound.set(hook.round, [...(byRound.get(hook.round) ?? []), `${hook.name} ${said}`])
+  }
+  for (const [round, said] of [...byRound].sort(([a], [b]) => a - b).slice(-LISTED))
+    lines.push(`- round ${round}, the stop hooks: ${said.join('; ')}`)
+  lines.push(
+    `- it ended ${report.status}, verdict ${report.verdict}${report.reason ? ` (${cap(report.reason, 500)})` : ''}`,
+  )
+  const changed = [...new Set((report.checkpoints ?? []).flatMap((c) => c.files_changed ?? []))]
+  if (changed.length > 0)
+    lines.push(
+      `- files changed: ${changed.slice(0, LISTED).join(', ')}${changed.length > LISTED ? ` and ${changed.length - LISTED} more` : ''}`,
+    )
+  return lines.join('\n')
+}
+
+function cap(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
+}
