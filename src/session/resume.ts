@@ -25,11 +25,16 @@ export interface Continuing {
   firstRound: number
 }
 
-export type ResumePlan =
-  /** agent.continue, filled: resuming the CLI's session (`resumed` is its id) or a fresh run of it. */
-  | { kind: 'continue'; command: CommandSpec; resumed: string | null; why: string }
-  /** No agent.continue: the session's own command, with the history and the feedback as its `{task}`. */
-  | { kind: 'fresh'; task: string; why: string }
+export interface ResumePlan {
+  /** agent.continue filled in: resuming the CLI's own session, or without one a fresh run of it; null unset. */
+  command: CommandSpec | null
+  /** The agent session the command resumes, or null. */
+  resumed: string | null
+  /** For a fresh agent started with the session's own command: its `{task}`, the history and the feedback. */
+  freshTask: string
+  /** One line on which it is and why. */
+  why: string
+}
 
 export class ResumeError extends Error {
   override name = 'ResumeError'
@@ -70,15 +75,12 @@ export function planResume(o: {
   const history = summarizeRounds(previous)
   const id = previous.agent_session_id
   const template = o.config.agent.continue
-  if (!template || template.length === 0)
-    return {
-      kind: 'fresh',
-      task: cleanTask(`${history}\n\n${message}`),
-      why: 'agent.continue is not set: a fresh agent with the earlier rounds summarized',
-    }
+  const freshTask = cleanTask(`${history}\n\n${message}`)
   let resumed: string | null = null
   let why: string
-  if (!id) why = 'the previous rounds named no session of the agent: a fresh agent told what they did'
+  if (!template || template.length === 0)
+    why = 'agent.continue is not set: a fresh agent told what the earlier rounds did'
+  else if (!id) why = 'the earlier rounds named no session of the agent: a fresh agent told what they did'
   else if (!isAgentSessionId(id)) why = `the recorded agent session ${JSON.stringify(id)} is not an id`
   else if (agentSessionStored(o.config.agent.adapter, id, o.env) === false)
     why = `${o.config.agent.adapter}'s session store here has no session ${id} (a new machine?): a fresh agent told what the earlier rounds did`
@@ -86,13 +88,16 @@ export function planResume(o: {
     resumed = id
     why = `resuming ${o.config.agent.adapter}'s own session ${id}`
   }
-  const command = continueCommand(template, {
-    message: cleanTask(message),
-    round: firstRound,
-    agentSession: resumed,
-    history: cleanTask(history),
-  })
-  return { kind: 'continue', command, resumed, why }
+  const command =
+    template && template.length > 0
+      ? continueCommand(template, {
+          message: cleanTask(message),
+          round: firstRound,
+          agentSession: resumed,
+          history: cleanTask(history),
+        })
+      : null
+  return { command, resumed, freshTask, why }
 }
 
 /**

@@ -15,6 +15,7 @@ import type { RedactingWriter } from '../../util/redacting-writer.js'
 import { describeSnapshotProgress } from '../../checkpoints/first-snapshot.js'
 import { startCheckpointReads } from '../../session/checkpointing.js'
 import { makeSessionId, sanitizeRefPart } from '../../session/session-id.js'
+import type { Continuing } from '../../session/resume.js'
 
 // What main.ts needs to report a plain run's outcome (see plain-run.ts), from this module, which loads both.
 export { CliExit, exitCodeOf } from '../exit.js'
@@ -93,30 +94,24 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
     : null
   // The runner forks them from its queue, a few microtasks on: let it, before the config is read.
   if (checkpointReads) await new Promise((resolve) => setImmediate(resolve))
+  const continuing = flags.continue !== undefined ? await previousSession(sanitizeRefPart(sessionId)) : null
+  const given = argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined
   const loaded = await loadConfig({
     file: flags.config,
     cwd: process.cwd(),
-    preset: {
-      preset: flags.agent,
-      argv: argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined,
-    },
+    // A continuation without a command of its own goes on in the mode the session ran in (print or TUI).
+    preset: { preset: flags.agent, argv: given ?? continuing?.previous.command },
   })
   for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
   const config = applyRunFlags(loaded.config, flags)
-  const chosen = chooseCommand(argv, flags.shell, config)
   // A continuation's command: agent.continue resuming the agent's own session, or a fresh agent whose
   // {task} tells the earlier rounds; the feedback is PROCTOR_TASK either way.
-  const resume =
-    flags.continue !== undefined
-      ? await continuation(sanitizeRefPart(sessionId), config, flags, chosen)
-      : null
+  const resume = continuing ? await continuation(continuing, config, flags, argv) : null
+  const chosen = resume?.command ?? chooseCommand(argv, flags.shell, config)
   // Loaded only when a task is in play: most runs never touch this code.
   const tasked =
     flags.task !== undefined || JSON.stringify(chosen).includes('{task}')
-      ? await withTask(
-          resume?.plan.kind === 'continue' ? resume.plan.command : chosen,
-          resume?.plan.kind === 'fresh' ? resume.plan.task : flags.task,
-        )
+      ? await withTask(chosen, resume?.task ?? flags.task)
       : null
   const command = tasked?.command ?? chosen
   const echo = flags.quiet || flags.json || !config.output.passthrough ? null : await liveOutput()
@@ -150,7 +145,7 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
     input: isatty(0) ? process.stdin : null,
     installSignalHandlers: true,
     ...(tasked ? { env: { ...process.env, ...tasked.env } } : {}),
-    ...(resume ? { continuing: resume.continuing } : {}),
+    ...(continuing ? { continuing } : {}),
     listener: {
       hookStarted: (name) => void hookStatus().then((status) => status.started(name)),
       hookFinished: (result) => void hookStatus().then((status) => status.finished(result)),
@@ -268,35 +263,52 @@ function checkContinueFlags(flags: RunFlags): void {
     )
 }
 
-/** The session to continue (its report.json) and how its next round starts (src/session/resume.ts). */
-async function continuation(sessionId: string, config: Config, flags: RunFlags, chosen: CommandSpec) {
-  const [{ readContinuing, planResume, ResumeError }, { ensureStateDir }, { cleanTask }] = await Promise.all([
+/** The session to continue: its report.json (src/session/resume.ts). */
+async function previousSession(sessionId: string) {
+  const [{ readContinuing, ResumeError }, { ensureStateDir }] = await Promise.all([
     import('../../session/resume.js'),
     import('../../state/layout.js'),
-    import('../../github/trigger.js'),
   ])
   try {
-    const continuing = readContinuing(ensureStateDir(process.cwd()).sessions, sessionId)
-    const plan = planResume({
-      config,
-      continuing,
-      feedback: cleanTask(flags.task ?? ''),
-      author: null,
-      env: process.env,
-    })
-    if (plan.kind === 'fresh' && !JSON.stringify(chosen).includes('{task}'))
-      throw new ResumeError(
-        `cannot continue session ${sessionId}: ${plan.why}, but the agent command has no {task} to tell it: ` +
-          'set agent.continue (an agent preset has one), or put {task} where the command takes its prompt',
-      )
-    process.stderr.write(
-      `proctor: continuing session ${sessionId} at round ${continuing.firstRound}: ${plan.why}\n`,
-    )
-    return { continuing, plan }
+    return readContinuing(ensureStateDir(process.cwd()).sessions, sessionId)
   } catch (error) {
     if (error instanceof ResumeError) throw new CliExit(ExitCode.usage, `proctor run: ${error.message}`)
     throw error
   }
+}
+
+/**
+ * How a continuation's round starts: agent.continue filled in (the agent's own session resumed, or not),
+ * or the command given with `{task}` telling a fresh agent the earlier rounds and the feedback.
+ */
+async function continuation(
+  continuing: Continuing,
+  config: Config,
+  flags: RunFlags,
+  argv: string[],
+): Promise<{ command: CommandSpec; task: string }> {
+  const [{ planResume }, { cleanTask }] = await Promise.all([
+    import('../../session/resume.js'),
+    import('../../github/trigger.js'),
+  ])
+  const feedback = cleanTask(flags.task ?? '')
+  const plan = planResume({ config, continuing, feedback, author: null, env: process.env })
+  const id = continuing.sessionId
+  process.stderr.write(`proctor: continuing session ${id} at round ${continuing.firstRound}: ${plan.why}\n`)
+  if (plan.resumed !== null && plan.command) return { command: plan.command, task: feedback }
+  // No session to resume: a fresh agent, started with the session's own command when that takes {task}
+  // (its flags are the user's), else with agent.continue without the resume.
+  const given =
+    argv.length > 0 || flags.shell !== undefined || config.agent.command || config.agent.shell
+      ? chooseCommand(argv, flags.shell, config)
+      : null
+  if (given && JSON.stringify(given).includes('{task}')) return { command: given, task: plan.freshTask }
+  if (plan.command) return { command: plan.command, task: feedback }
+  throw new CliExit(
+    ExitCode.usage,
+    `proctor run: cannot continue session ${id}: ${plan.why}, but the agent command has no {task} to tell it: ` +
+      'set agent.continue (an agent preset has one), or put {task} where the command takes its prompt',
+  )
 }
 
 /** The command line wins over proctor.yml; exactly one of argv and --shell. */
