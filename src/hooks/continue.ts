@@ -127,6 +127,6 @@ export function continueCommand(template: readonly string[], fill: ContinueFill)
 
 /** The message a continuation asked for by a person carries: who asked, and their words. */
 export function feedbackMessage(feedback: string, author: string | null): string {
-  const who = author ? `${author} reviewed your work and asks` : 'You are asked'
+  const who = author ? `${author} reviewed your work and asks` : 'you are asked'
   return `proctor: ${who} to continue with this:\n${feedback}`
 }
