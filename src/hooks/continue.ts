@@ -103,7 +103,10 @@ export function resumesById(template: readonly string[]): boolean {
  * the program: `[claude, --resume, "{agent_session}", -p, "{reason}"]` becomes a fresh `claude -p …`,
  * whose `{reason}` then starts with the history of the earlier rounds.
  */
-export function continueCommand(template: readonly string[], fill: ContinueFill): CommandSpec {
+export function continueCommand(
+  template: readonly string[],
+  fill: ContinueFill,
+): { file: string; args: string[] } {
   const resume = fill.agentSession !== null && fill.agentSession !== ''
   const message = !resume && fill.history ? `${fill.history}\n\n${fill.message}` : fill.message
   const kept: string[] = []

@@ -4,8 +4,7 @@
 // otherwise as a fresh agent told what the earlier rounds did (a new CI machine has no session store).
 import { join } from 'node:path'
 import type { Config } from '../config/schema.js'
-import type { SessionReport } from '../report/model.js'
-import type { CommandSpec } from '../supervisor/types.js'
+import type { SessionReport, StopHookResult } from '../report/model.js'
 import { continueCommand, feedbackMessage } from '../hooks/continue.js'
 import { agentSessionStored, isAgentSessionId } from '../agents/session-store.js'
 import { describeCommand } from '../hooks/command.js'
@@ -27,7 +26,7 @@ export interface Continuing {
 
 export interface ResumePlan {
   /** agent.continue filled in: resuming the CLI's own session, or without one a fresh run of it; null unset. */
-  command: CommandSpec | null
+  command: { file: string; args: string[] } | null
   /** The agent session the command resumes, or null. */
   resumed: string | null
   /** For a fresh agent started with the session's own command: its `{task}`, the history and the feedback. */
@@ -56,6 +55,26 @@ export function readContinuing(sessionsDir: string, sessionId: string): Continui
     throw new ResumeError(`cannot continue session ${sessionId}: ${path} is not that session's report`)
   const rounds = Number.isInteger(previous.rounds) && previous.rounds > 0 ? previous.rounds : 1
   return { sessionId, previous, firstRound: rounds + 1 }
+}
+
+/**
+ * The earlier rounds' stop-hook results this run's report keeps. report.json sits where the agent can
+ * write, so only well-formed results of rounds before this run's first are taken: a planted one can never
+ * pass for this run's latest round.
+ */
+export function earlierResults(continuing: Continuing): StopHookResult[] {
+  const results: unknown = continuing.previous.stop_hooks
+  if (!Array.isArray(results)) return []
+  return results.filter(
+    (r): r is StopHookResult =>
+      typeof r === 'object' &&
+      r !== null &&
+      typeof (r as StopHookResult).name === 'string' &&
+      ['allow', 'block', 'error'].includes((r as StopHookResult).verdict) &&
+      Number.isInteger((r as StopHookResult).round) &&
+      (r as StopHookResult).round >= 1 &&
+      (r as StopHookResult).round < continuing.firstRound,
+  )
 }
 
 /**

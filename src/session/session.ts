@@ -39,6 +39,7 @@ import { prepareNativeHooks } from './native-hooks.js'
 import { agentEnvironment } from '../supervisor/agent-env.js'
 import type { NativeStops } from './native-stop.js'
 import type { Continuing } from './resume.js'
+import { isAgentSessionId } from '../agents/session-store.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -148,9 +149,10 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   // >>> continuation: the earlier rounds stay in this report, and the agent's own session with them.
   const firstRound = opts.continuing?.firstRound ?? 1
   if (opts.continuing) {
-    const { previous } = opts.continuing
-    for (const result of previous.stop_hooks ?? []) report.stopHook(result)
-    if (previous.agent_session_id) report.agentSession(previous.agent_session_id)
+    const { earlierResults } = await import('./resume.js')
+    for (const result of earlierResults(opts.continuing)) report.stopHook(result)
+    const { agent_session_id: agentSession } = opts.continuing.previous
+    if (typeof agentSession === 'string' && isAgentSessionId(agentSession)) report.agentSession(agentSession)
     report.event('continue', `round ${firstRound}: continuing after ${firstRound - 1} earlier round(s)`)
   }
   // <<< continuation

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfigText } from '../../src/config/parse.js'
 import { agentSessionStored } from '../../src/agents/session-store.js'
 import {
+  earlierResults,
   planResume,
   readContinuing,
   ResumeError,
@@ -131,10 +132,11 @@ describe('planResume', () => {
         env: { HOME: home() },
       })
       expect(plan.resumed).toBeNull()
-      expect(plan.command!.args.slice(0, 1)).toEqual(['-p'])
-      expect(plan.command!.args[1]).toContain('proctor: this continues session fix-1')
-      expect(plan.command!.args[1]).toMatch(/go on$/)
-      expect(plan.freshTask).toBe(plan.command!.args[1])
+      const { args } = plan.command!
+      expect(args.slice(0, 1)).toEqual(['-p'])
+      expect(args[1]).toContain('proctor: this continues session fix-1')
+      expect(args[1]).toMatch(/go on$/)
+      expect(plan.freshTask).toBe(args[1])
     }
   })
 
@@ -178,5 +180,22 @@ describe('readContinuing', () => {
     // Another session's report under this name is not this session.
     put(join(sessions, 'fix-2/report.json'), JSON.stringify(report()))
     expect(() => readContinuing(sessions, 'fix-2')).toThrow(/not that session's report/)
+  })
+})
+
+describe('earlierResults', () => {
+  it('keeps only well-formed results of earlier rounds: a planted one cannot pass for this run', () => {
+    const previous = report({
+      stop_hooks: [
+        { name: 'tests', verdict: 'block', reason: '2 failing', round: 1 },
+        { name: 'tests', verdict: 'allow', reason: null, round: 3 },
+        { name: 'tests', verdict: 'allow', reason: null, round: 99 },
+        { name: 'tests', verdict: 'maybe', reason: null, round: 2 },
+        { verdict: 'allow', round: 2 },
+      ] as SessionReport['stop_hooks'],
+    })
+    expect(earlierResults({ sessionId: 'fix-1', previous, firstRound: 3 })).toEqual([
+      { name: 'tests', verdict: 'block', reason: '2 failing', round: 1 },
+    ])
   })
 })
