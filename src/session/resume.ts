@@ -51,10 +51,44 @@ export function readContinuing(sessionsDir: string, sessionId: string): Continui
         'repository (`ls .proctor/sessions`), or start a new one without --continue',
     )
   }
-  if (typeof previous !== 'object' || previous === null || previous.session_id !== sessionId)
+  if (!isReport(previous) || previous.session_id !== sessionId)
     throw new ResumeError(`cannot continue session ${sessionId}: ${path} is not that session's report`)
   const rounds = Number.isInteger(previous.rounds) && previous.rounds > 0 ? previous.rounds : 1
   return { sessionId, previous, firstRound: rounds + 1 }
+}
+
+/**
+ * The fields a continuation reads, in the types the history and the resume expect: report.json sits where
+ * the agent can write, and a planted one must fail here, with its path named, not deep in a template.
+ */
+function isReport(value: unknown): value is SessionReport {
+  if (typeof value !== 'object' || value === null) return false
+  const r = value as Record<string, unknown>
+  const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string')
+  return (
+    typeof r.session_id === 'string' &&
+    strings(r.command) &&
+    Array.isArray(r.stop_hooks) &&
+    Array.isArray(r.checkpoints) &&
+    r.checkpoints.every(
+      (c) => typeof c === 'object' && c !== null && strings((c as Record<string, unknown>).files_changed),
+    ) &&
+    (r.agent_session_id === undefined || typeof r.agent_session_id === 'string') &&
+    (r.reason === null || r.reason === undefined || typeof r.reason === 'string')
+  )
+}
+
+/** A stop-hook result as proctor writes one (the earlier rounds' are read from a file the agent can write). */
+function isStopHookResult(value: unknown): value is StopHookResult {
+  if (typeof value !== 'object' || value === null) return false
+  const r = value as Record<string, unknown>
+  return (
+    typeof r.name === 'string' &&
+    (r.verdict === 'allow' || r.verdict === 'block' || r.verdict === 'error') &&
+    (r.reason === null || r.reason === undefined || typeof r.reason === 'string') &&
+    Number.isInteger(r.round) &&
+    (r.round as number) >= 1
+  )
 }
 
 /**
@@ -63,18 +97,7 @@ export function readContinuing(sessionsDir: string, sessionId: string): Continui
  * pass for this run's latest round.
  */
 export function earlierResults(continuing: Continuing): StopHookResult[] {
-  const results: unknown = continuing.previous.stop_hooks
-  if (!Array.isArray(results)) return []
-  return results.filter(
-    (r): r is StopHookResult =>
-      typeof r === 'object' &&
-      r !== null &&
-      typeof (r as StopHookResult).name === 'string' &&
-      ['allow', 'block', 'error'].includes((r as StopHookResult).verdict) &&
-      Number.isInteger((r as StopHookResult).round) &&
-      (r as StopHookResult).round >= 1 &&
-      (r as StopHookResult).round < continuing.firstRound,
-  )
+  return continuing.previous.stop_hooks.filter((r) => isStopHookResult(r) && r.round < continuing.firstRound)
 }
 
 /**
@@ -100,7 +123,8 @@ export function planResume(o: {
   if (!template || template.length === 0)
     why = 'agent.continue is not set: a fresh agent told what the earlier rounds did'
   else if (!id) why = 'the earlier rounds named no session of the agent: a fresh agent told what they did'
-  else if (!isAgentSessionId(id)) why = `the recorded agent session ${JSON.stringify(id)} is not an id`
+  else if (!isAgentSessionId(id))
+    why = `the recorded agent session ${JSON.stringify(id.slice(0, 80))} is not an id: a fresh agent told what the earlier rounds did`
   else if (agentSessionStored(o.config.agent.adapter, id, o.env) === false)
     why = `${o.config.agent.adapter}'s session store here has no session ${id} (a new machine?): a fresh agent told what the earlier rounds did`
   else {
@@ -132,7 +156,7 @@ export function summarizeRounds(report: SessionReport): string {
     `- the agent was started as: ${cap(describeCommand(report.command), 2000)}`,
   ]
   const byRound = new Map<number, string[]>()
-  for (const hook of report.stop_hooks ?? []) {
+  for (const hook of report.stop_hooks.filter(isStopHookResult)) {
     const said =
       hook.verdict === 'allow' ? 'passed' : `${hook.verdict}: ${cap(hook.reason ?? 'no reason', 500)}`
     byRound.set(hook.round, [...(byRound.get(hook.round) ?? []), `${hook.name} ${said}`])
@@ -142,7 +166,7 @@ export function summarizeRounds(report: SessionReport): string {
   lines.push(
     `- it ended ${report.status}, verdict ${report.verdict}${report.reason ? ` (${cap(report.reason, 500)})` : ''}`,
   )
-  const changed = [...new Set((report.checkpoints ?? []).flatMap((c) => c.files_changed ?? []))]
+  const changed = [...new Set(report.checkpoints.flatMap((c) => c.files_changed))]
   if (changed.length > 0)
     lines.push(
       `- files changed: ${changed.slice(0, LISTED).join(', ')}${changed.length > LISTED ? ` and ${changed.length - LISTED} more` : ''}`,

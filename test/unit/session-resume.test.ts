@@ -180,6 +180,18 @@ describe('readContinuing', () => {
     // Another session's report under this name is not this session.
     put(join(sessions, 'fix-2/report.json'), JSON.stringify(report()))
     expect(() => readContinuing(sessions, 'fix-2')).toThrow(/not that session's report/)
+    // A planted report of the wrong shape fails here, not deep in a template.
+    for (const planted of [
+      { command: 'rm -rf /' },
+      { agent_session_id: 42 },
+      { checkpoints: [{ files_changed: 'x' }] },
+    ]) {
+      put(
+        join(sessions, 'fix-3/report.json'),
+        JSON.stringify(report({ session_id: 'fix-3', ...planted } as unknown as Partial<SessionReport>)),
+      )
+      expect(() => readContinuing(sessions, 'fix-3')).toThrow(/not that session's report/)
+    }
   })
 })
 
