@@ -77,109 +77,106 @@ afterEach(async () => {
   for (const w of worlds.splice(0)) await w.cleanup()
 })
 
-// One Claude release is enough here: both pinned ones run print mode in agents-claude-print.test.ts.
-describe.each(claudeBinaries().slice(0, 1))(
-  'Claude Code print mode, --task then --continue ($label)',
-  (binary) => {
-    async function roundOne(): Promise<{ world: ClaudeWorld; first: Run }> {
-      const here = { dir: '' }
-      const world = await claudeWorld(
-        binary,
-        (_req, h) => {
-          if (h.afterToolResult)
-            return { text: h.lastUserText.includes('bye') ? 'Wrote bye.txt.' : ROUND_ONE_REPLY }
-          const write = (file: string, content: string) => ({
-            text: `Writing ${file}.`,
-            toolUse: { name: 'Write', input: { file_path: join(here.dir, file), content } },
-          })
-          if (h.lastUserText.includes('TASK-BETA')) return write('bye.txt', 'bye\n')
-          if (h.lastUserText.includes('TASK-ALPHA')) return write('hello.txt', 'hi\n')
-          return { text: 'Nothing to do.' }
-        },
-        { 'proctor.yml': hook },
-      )
-      worlds.push(world)
-      here.dir = world.repo.dir
-      world.repo.commitAll('proctor.yml')
-      const first = await run(world.repo.dir, world.env, [
-        '--agent',
-        'claude-code',
-        '--session',
-        SESSION,
-        '--task',
-        TASK,
-        '--',
-        'claude',
-        '-p',
-        '--permission-mode',
-        'acceptEdits',
-        '{task}',
-      ])
-      expect(first.code, diagnose(first)).toBe(0)
-      // The task reached the model as the prompt.
-      expect(userTexts(world.api.conversation()[0]!)).toContain(TASK)
-      expect(first.report.rounds).toBe(1)
-      expect(first.report.agent_session_id, diagnose(first)).toMatch(/^[0-9a-f-]{36}$/)
-      return { world, first }
-    }
+// Both pinned Claude releases (the preset names both).
+describe.each(claudeBinaries())('Claude Code print mode, --task then --continue ($label)', (binary) => {
+  async function roundOne(): Promise<{ world: ClaudeWorld; first: Run }> {
+    const here = { dir: '' }
+    const world = await claudeWorld(
+      binary,
+      (_req, h) => {
+        if (h.afterToolResult)
+          return { text: h.lastUserText.includes('bye') ? 'Wrote bye.txt.' : ROUND_ONE_REPLY }
+        const write = (file: string, content: string) => ({
+          text: `Writing ${file}.`,
+          toolUse: { name: 'Write', input: { file_path: join(here.dir, file), content } },
+        })
+        if (h.lastUserText.includes('TASK-BETA')) return write('bye.txt', 'bye\n')
+        if (h.lastUserText.includes('TASK-ALPHA')) return write('hello.txt', 'hi\n')
+        return { text: 'Nothing to do.' }
+      },
+      { 'proctor.yml': hook },
+    )
+    worlds.push(world)
+    here.dir = world.repo.dir
+    world.repo.commitAll('proctor.yml')
+    const first = await run(world.repo.dir, world.env, [
+      '--agent',
+      'claude-code',
+      '--session',
+      SESSION,
+      '--task',
+      TASK,
+      '--',
+      'claude',
+      '-p',
+      '--permission-mode',
+      'acceptEdits',
+      '{task}',
+    ])
+    expect(first.code, diagnose(first)).toBe(0)
+    // The task reached the model as the prompt.
+    expect(userTexts(world.api.conversation()[0]!)).toContain(TASK)
+    expect(first.report.rounds).toBe(1)
+    expect(first.report.agent_session_id, diagnose(first)).toMatch(/^[0-9a-f-]{36}$/)
+    return { world, first }
+  }
 
-    it("resumes Claude's own session by id as round 2 of the same proctor session", async () => {
-      const { world, first } = await roundOne()
-      const before = world.api.conversation().length
-      const second = await run(world.repo.dir, world.env, [
-        '--agent',
-        'claude-code',
-        '--continue',
-        SESSION,
-        '--task',
-        FEEDBACK,
-      ])
-      expect(second.code, diagnose(second)).toBe(0)
-      expect(world.repo.read('bye.txt')).toBe('bye\n')
-      // The second round's first request carries the first round's conversation, then the feedback.
-      const resumed = world.api.conversation()[before]!
-      expect(userTexts(resumed)).toContain(TASK)
-      expect(assistantTexts(resumed)).toContain(ROUND_ONE_REPLY)
-      expect(userTexts(resumed)).toContain(FEEDBACK)
-      expect(second.output).toContain(`resuming claude's own session ${first.report.agent_session_id}`)
-      // Round 2 of the same session: the same report, both rounds' stop hooks, the command that resumed.
-      expect(second.report.session_id).toBe(SESSION)
-      expect(second.report.rounds).toBe(2)
-      expect(second.report.stop_hooks.map((h) => [h.round, h.verdict])).toEqual([
-        [1, 'allow'],
-        [2, 'allow'],
-      ])
-      expect(second.report.command.slice(0, 3)).toEqual(['claude', '--resume', first.report.agent_session_id])
-      expect(world.proxy.attempts).toEqual([])
-    }, 240_000)
+  it("resumes Claude's own session by id as round 2 of the same proctor session", async () => {
+    const { world, first } = await roundOne()
+    const before = world.api.conversation().length
+    const second = await run(world.repo.dir, world.env, [
+      '--agent',
+      'claude-code',
+      '--continue',
+      SESSION,
+      '--task',
+      FEEDBACK,
+    ])
+    expect(second.code, diagnose(second)).toBe(0)
+    expect(world.repo.read('bye.txt')).toBe('bye\n')
+    // The second round's first request carries the first round's conversation, then the feedback.
+    const resumed = world.api.conversation()[before]!
+    expect(userTexts(resumed)).toContain(TASK)
+    expect(assistantTexts(resumed)).toContain(ROUND_ONE_REPLY)
+    expect(userTexts(resumed)).toContain(FEEDBACK)
+    expect(second.output).toContain(`resuming claude's own session ${first.report.agent_session_id}`)
+    // Round 2 of the same session: the same report, both rounds' stop hooks, the command that resumed.
+    expect(second.report.session_id).toBe(SESSION)
+    expect(second.report.rounds).toBe(2)
+    expect(second.report.stop_hooks.map((h) => [h.round, h.verdict])).toEqual([
+      [1, 'allow'],
+      [2, 'allow'],
+    ])
+    expect(second.report.command.slice(0, 3)).toEqual(['claude', '--resume', first.report.agent_session_id])
+    expect(world.proxy.attempts).toEqual([])
+  }, 240_000)
 
-    it("starts a fresh agent told what the earlier rounds did when Claude's session store is gone", async () => {
-      const { world } = await roundOne()
-      // A new machine: Claude's conversations are not there.
-      rmSync(join(world.env.CLAUDE_CONFIG_DIR!, 'projects'), { recursive: true, force: true })
-      const before = world.api.conversation().length
-      const second = await run(world.repo.dir, world.env, [
-        '--agent',
-        'claude-code',
-        '--continue',
-        SESSION,
-        '--task',
-        FEEDBACK,
-      ])
-      expect(second.code, diagnose(second)).toBe(0)
-      expect(world.repo.read('bye.txt')).toBe('bye\n')
-      const fresh = world.api.conversation()[before]!
-      // No earlier conversation, but the history: the session, its first command with the task, its round.
-      expect(assistantTexts(fresh)).not.toContain(ROUND_ONE_REPLY)
-      expect(userTexts(fresh)).toContain(`proctor: this continues session ${SESSION}`)
-      expect(userTexts(fresh)).toContain(TASK)
-      expect(userTexts(fresh)).toContain('round 1, the stop hooks: needs-hello passed')
-      expect(userTexts(fresh)).toContain(FEEDBACK)
-      expect(second.report.rounds).toBe(2)
-      expect(second.report.command).not.toContain('--resume')
-    }, 240_000)
-  },
-)
+  it("starts a fresh agent told what the earlier rounds did when Claude's session store is gone", async () => {
+    const { world } = await roundOne()
+    // A new machine: Claude's conversations are not there.
+    rmSync(join(world.env.CLAUDE_CONFIG_DIR!, 'projects'), { recursive: true, force: true })
+    const before = world.api.conversation().length
+    const second = await run(world.repo.dir, world.env, [
+      '--agent',
+      'claude-code',
+      '--continue',
+      SESSION,
+      '--task',
+      FEEDBACK,
+    ])
+    expect(second.code, diagnose(second)).toBe(0)
+    expect(world.repo.read('bye.txt')).toBe('bye\n')
+    const fresh = world.api.conversation()[before]!
+    // No earlier conversation, but the history: the session, its first command with the task, its round.
+    expect(assistantTexts(fresh)).not.toContain(ROUND_ONE_REPLY)
+    expect(userTexts(fresh)).toContain(`proctor: this continues session ${SESSION}`)
+    expect(userTexts(fresh)).toContain(TASK)
+    expect(userTexts(fresh)).toContain('round 1, the stop hooks: needs-hello passed')
+    expect(userTexts(fresh)).toContain(FEEDBACK)
+    expect(second.report.rounds).toBe(2)
+    expect(second.report.command).not.toContain('--resume')
+  }, 240_000)
+})
 
 // ---------------------------------------------------------------- Codex and Gemini CLI
 
