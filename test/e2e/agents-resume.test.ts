@@ -151,6 +151,53 @@ describe.each(claudeBinaries())('Claude Code print mode, --task then --continue 
     expect(world.proxy.attempts).toEqual([])
   }, 240_000)
 
+  it("goes on in print mode, Claude's Stop hook wired, after a session that ran as a TUI", async () => {
+    const world = await claudeWorld(
+      binary,
+      (_req, h) => {
+        if (h.afterToolResult) return { text: 'Wrote bye.txt.' }
+        if (h.lastUserText.includes('TASK-BETA'))
+          return {
+            text: 'Writing bye.txt.',
+            toolUse: {
+              name: 'Write',
+              input: { file_path: join(world.repo.dir, 'bye.txt'), content: 'bye\n' },
+            },
+          }
+        return { text: 'Nothing to do.' }
+      },
+      { 'proctor.yml': hook },
+    )
+    worlds.push(world)
+    world.repo.commitAll('proctor.yml')
+    // Round 1 as the preset's interactive mode sees it (no -p): a stand-in that writes hello.txt and exits.
+    const first = await run(world.repo.dir, world.env, [
+      '--agent',
+      'claude-code',
+      '--session',
+      SESSION,
+      '--',
+      'sh',
+      '-c',
+      'echo hi > hello.txt',
+    ])
+    expect(first.code, diagnose(first)).toBe(0)
+    const second = await run(world.repo.dir, world.env, [
+      '--agent',
+      'claude-code',
+      '--continue',
+      SESSION,
+      '--task',
+      FEEDBACK,
+    ])
+    expect(second.code, diagnose(second)).toBe(0)
+    expect(world.repo.read('bye.txt')).toBe('bye\n')
+    // Print mode's wiring: Claude's own Stop hook ran the stop hooks and named its session.
+    expect(second.report.events.map((e) => e.message)).toContain("wired proctor into claude's own Stop hook")
+    expect(second.report.agent_session_id, diagnose(second)).toMatch(/^[0-9a-f-]{36}$/)
+    expect(second.report.command.slice(0, 2)).toEqual(['claude', '-p'])
+  }, 240_000)
+
   it("starts a fresh agent told what the earlier rounds did when Claude's session store is gone", async () => {
     const { world } = await roundOne()
     // A new machine: Claude's conversations are not there.

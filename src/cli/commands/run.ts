@@ -96,17 +96,20 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
   if (checkpointReads) await new Promise((resolve) => setImmediate(resolve))
   const continuing = flags.continue !== undefined ? await previousSession(sanitizeRefPart(sessionId)) : null
   const given = argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined
-  const loaded = await loadConfig({
-    file: flags.config,
-    cwd: process.cwd(),
-    // A continuation without a command of its own goes on in the mode the session ran in (print or TUI).
-    preset: { preset: flags.agent, argv: given ?? continuing?.previous.command },
-  })
-  for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
-  const config = applyRunFlags(loaded.config, flags)
+  const load = (presetArgv: readonly string[] | undefined) =>
+    loadConfig({ file: flags.config, cwd: process.cwd(), preset: { preset: flags.agent, argv: presetArgv } })
+  let loaded = await load(given)
+  let config = applyRunFlags(loaded.config, flags)
   // A continuation's command: agent.continue resuming the agent's own session, or a fresh agent whose
   // {task} tells the earlier rounds; the feedback is PROCTOR_TASK either way.
   const resume = continuing ? await continuation(continuing, config, flags, argv) : null
+  if (resume && !given && 'file' in resume.command) {
+    // agent.continue is what runs, so it picks the preset's mode: a TUI session goes on as `claude -p …`,
+    // with the Stop-hook wiring of print mode rather than the screen rules of the TUI.
+    loaded = await load([resume.command.file, ...resume.command.args])
+    config = applyRunFlags(loaded.config, flags)
+  }
+  for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
   const chosen = resume?.command ?? chooseCommand(argv, flags.shell, config)
   // Loaded only when a task is in play: most runs never touch this code.
   const tasked =
