@@ -148,7 +148,7 @@ export function planResume(o: {
  * what each round's stop hooks said, how it ended and which files the work changed. Text from the report
  * (hook reasons) is the agent's and the hooks' output: the caller cleans it (cleanTask) like a task.
  */
-export function summarizeRounds(report: SessionReport): string {
+export function summarizeRounds(report: SessionReport, o: { ended: boolean } = { ended: true }): string {
   const lines = [
     `proctor: this continues session ${report.session_id}. Earlier runs of the agent worked on it in this ` +
       'repository (their changes are in the working tree); their conversation is not available to you, so ' +
@@ -163,9 +163,11 @@ export function summarizeRounds(report: SessionReport): string {
   }
   for (const [round, said] of [...byRound].sort(([a], [b]) => a - b).slice(-LISTED))
     lines.push(`- round ${round}, the stop hooks: ${said.join('; ')}`)
-  lines.push(
-    `- it ended ${report.status}, verdict ${report.verdict}${report.reason ? ` (${cap(report.reason, 500)})` : ''}`,
-  )
+  // (A session still running, re-running its agent, has no ending to tell.)
+  if (o.ended)
+    lines.push(
+      `- it ended ${report.status}, verdict ${report.verdict}${report.reason ? ` (${cap(report.reason, 500)})` : ''}`,
+    )
   const changed = [...new Set(report.checkpoints.flatMap((c) => c.files_changed))]
   if (changed.length > 0)
     lines.push(

@@ -848,7 +848,7 @@ async function decideStop(
       firstRound: e.firstRound ?? 1,
       planContinuation,
       agentSession: e.report.lastAgentSession,
-      history: () => summarizeRounds(e.report.snapshot()),
+      history: () => summarizeRounds(e.report.snapshot(), { ended: false }),
     }),
   }
 }

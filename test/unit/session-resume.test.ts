@@ -167,6 +167,8 @@ describe('summarizeRounds', () => {
         '- files changed: src/a.ts, test/a.test.ts',
       ].join('\n'),
     )
+    // While the session still runs (an agent re-run within it) there is no ending to tell.
+    expect(summarizeRounds(report(), { ended: false })).not.toContain('it ended')
   })
 })
 
