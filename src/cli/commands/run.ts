@@ -98,7 +98,8 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
   const given = argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined
   const load = (presetArgv: readonly string[] | undefined) =>
     loadConfig({ file: flags.config, cwd: process.cwd(), preset: { preset: flags.agent, argv: presetArgv } })
-  let loaded = await load(given)
+  // A continuation is planned in the mode its session ran in (its adapter says whose session store to ask).
+  let loaded = await load(given ?? continuing?.previous.command)
   let config = applyRunFlags(loaded.config, flags)
   // A continuation's command: agent.continue resuming the agent's own session, or a fresh agent whose
   // {task} tells the earlier rounds; the feedback is PROCTOR_TASK either way.
