@@ -214,7 +214,7 @@ export const configSchema = z.strictObject({
         pty: lazyDefault(() => z.boolean(), true),
         continue: argv().optional().meta({
           description:
-            'Command run when stop hooks block after the agent exited; {reason} is one argv element',
+            "The next round after the agent exited (stop hooks blocked, or proctor run --continue); {reason}, {round} and {agent_session} (the agent CLI's own session id) are filled inside their argv element",
         }),
         adapter: lazyDefault(() => z.enum(['generic', 'claude', 'codex', 'gemini']), 'generic'),
         env: lazyDefault(() => z.record(z.string(), z.string()), {}),

@@ -17,6 +17,13 @@ export interface AgentState {
   reasons: readonly string[]
   /** The round about to start (2 after the first block). */
   round: number
+  /**
+   * The agent CLI's own session to resume (`{agent_session}` in agent.continue), or null when proctor
+   * knows none (the agent never called its Stop hook) or the CLI's session store no longer has it.
+   */
+  agentSession?: string | null
+  /** What the earlier rounds did, for a fresh agent that cannot resume them (summarizeRounds). */
+  history?: string
 }
 
 export type Continuation =
@@ -33,7 +40,16 @@ export function planContinuation(adapter: AgentAdapterName, state: AgentState): 
   if (state.running && state.mode === 'pty')
     return { kind: 'type-into-pty', text: typedPrompt(state.reasons) }
   if (state.continueCommand && state.continueCommand.length > 0) {
-    return { kind: 'rerun', command: continueCommand(state.continueCommand, state.reasons, state.round) }
+    const message = continuationMessage(state.reasons)
+    return {
+      kind: 'rerun',
+      command: continueCommand(state.continueCommand, {
+        message,
+        round: state.round,
+        agentSession: state.agentSession ?? null,
+        history: state.history,
+      }),
+    }
   }
   if (state.running) {
     return {
@@ -63,18 +79,57 @@ export function typedLine(reasons: readonly string[]): string {
   return typedText(continuationMessage(reasons), MAX_TYPED_CHARS)
 }
 
-/** agent.continue with `{reason}`/`{round}` filled in; each template element stays exactly one argv element. */
+/** In agent.continue: the agent CLI's own session id, so a continuation resumes that conversation. */
+export const AGENT_SESSION_PLACEHOLDER = '{agent_session}'
+
+/** What fills agent.continue: the message (`{reason}`), the round, and the session to resume if any. */
+export interface ContinueFill {
+  message: string
+  round: number
+  agentSession: string | null
+  /** Put before the message when no session is resumed: the fresh agent's only account of earlier rounds. */
+  history?: string | undefined
+}
+
+/** Whether agent.continue resumes the CLI's own session by id (it holds `{agent_session}`). */
+export function resumesById(template: readonly string[]): boolean {
+  return template.some((part) => part.includes(AGENT_SESSION_PLACEHOLDER))
+}
+
+/**
+ * agent.continue with `{reason}`, `{round}` and `{agent_session}` filled in; each template element stays
+ * exactly one argv element. Without a session to resume, the element holding `{agent_session}` is left
+ * out together with the one before it (its option or subcommand: `--resume`, `resume`) unless that is
+ * the program: `[claude, --resume, "{agent_session}", -p, "{reason}"]` becomes a fresh `claude -p …`,
+ * whose `{reason}` then starts with the history of the earlier rounds.
+ */
 export function continueCommand(
   template: readonly string[],
-  reasons: readonly string[],
-  round: number,
-): CommandSpec {
-  const reason = continuationMessage(reasons)
+  fill: ContinueFill,
+): { file: string; args: string[] } {
+  const resume = fill.agentSession !== null && fill.agentSession !== ''
+  const message = !resume && fill.history ? `${fill.history}\n\n${fill.message}` : fill.message
+  const kept: string[] = []
+  for (const part of template) {
+    if (!resume && part.includes(AGENT_SESSION_PLACEHOLDER)) {
+      if (part === AGENT_SESSION_PLACEHOLDER && kept.length > 1) kept.pop()
+      continue
+    }
+    kept.push(part)
+  }
   // One pass with a callback: a reason that itself contains "{round}" or "$&" stays literal.
-  const argv = template.map((part) =>
-    part.replace(/\{(reason|round)\}/g, (_match, key: string) => (key === 'reason' ? reason : String(round))),
+  const argv = kept.map((part) =>
+    part.replace(/\{(reason|round|agent_session)\}/g, (_match, key: string) =>
+      key === 'reason' ? message : key === 'round' ? String(fill.round) : fill.agentSession!,
+    ),
   )
   const [file, ...args] = argv
   if (file === undefined) throw new Error('agent.continue must not be empty')
   return { file, args }
+}
+
+/** The message a continuation asked for by a person carries: who asked, and their words. */
+export function feedbackMessage(feedback: string, author: string | null): string {
+  const who = author ? `${author} reviewed your work and asks` : 'you are asked'
+  return `proctor: ${who} to continue with this:\n${feedback}`
 }

@@ -28,7 +28,10 @@ export interface AgentSetup {
   command: readonly string[] | null
   /** agent.shell in proctor.yml, for `shell`. */
   shell: string | null
-  /** agent.continue: re-run with the stop hooks' reason when they block after the agent exited. */
+  /**
+   * agent.continue: the next round after the agent exited (stop hooks' reasons, or `/proctor continue`
+   * feedback), resuming the CLI's own session by `{agent_session}`, with the same permission flags.
+   */
   continueCommand: readonly string[] | null
   /** One comment line on the permission flags. */
   permissionNote: string
@@ -59,7 +62,8 @@ export const AGENT_SETUPS: Readonly<Record<InitAgent, AgentSetup>> = {
     shell: null,
     continueCommand: [
       'claude',
-      '--continue',
+      '--resume',
+      '{agent_session}',
       '-p',
       '{reason}',
       '--permission-mode',
@@ -78,7 +82,16 @@ export const AGENT_SETUPS: Readonly<Record<InitAgent, AgentSetup>> = {
     env: {},
     command: ['codex', 'exec', '--sandbox', 'workspace-write', TASK],
     shell: null,
-    continueCommand: ['codex', 'exec', '--sandbox', 'workspace-write', '{reason}'],
+    // `codex exec resume` has no --sandbox flag: the same sandbox as a config override.
+    continueCommand: [
+      'codex',
+      'exec',
+      'resume',
+      '{agent_session}',
+      '-c',
+      'sandbox_mode="workspace-write"',
+      '{reason}',
+    ],
     permissionNote: 'the workspace-write sandbox lets it edit the repository, with no network',
   },
   gemini: {
@@ -89,7 +102,15 @@ export const AGENT_SETUPS: Readonly<Record<InitAgent, AgentSetup>> = {
     env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
     command: ['gemini', '--approval-mode', 'auto_edit', '-p', TASK],
     shell: null,
-    continueCommand: ['gemini', '--approval-mode', 'auto_edit', '-p', '{reason}'],
+    continueCommand: [
+      'gemini',
+      '--resume',
+      '{agent_session}',
+      '--approval-mode',
+      'auto_edit',
+      '-p',
+      '{reason}',
+    ],
     permissionNote: 'auto_edit approves file edits only (not shell commands)',
   },
   shell: {

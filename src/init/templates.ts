@@ -43,9 +43,11 @@ function agentBlock(setup: AgentSetup, agent: InitAgent, trigger: InitTrigger): 
     )
   }
   lines.push('  pty: true')
-  if (setup.continueCommand && !preset) {
+  // Written with a preset too: the preset's continue has no permission flags, which a one-shot agent needs.
+  if (setup.continueCommand) {
     lines.push(
-      '  # Run when the stop hooks block after the agent exited; {reason} becomes one argument.',
+      "  # The next round after the agent exited (the stop hooks' reasons, or /proctor continue feedback):",
+      "  # {agent_session} resumes the agent's own session; without it, a fresh agent. {reason} is one argument.",
       `  continue: ${flow(setup.continueCommand)}`,
     )
   }

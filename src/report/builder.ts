@@ -57,6 +57,7 @@ export class ReportBuilder {
   private rounds = 0
   private agentExit: AgentExit | null = null
   private pushed: PushRecord | null = null
+  private agentSessionId: string | null = null
   private end: SessionEnd | null = null
   private endedAtMs: number | null = null
   /** Sees every event as it is recorded (a live log); a throwing listener cannot break the report. */
@@ -124,6 +125,15 @@ export class ReportBuilder {
     this.rounds = n
   }
 
+  /** The agent CLI's own session id (the last one its Stop hook named). */
+  agentSession(id: string): void {
+    this.agentSessionId = id
+  }
+
+  get lastAgentSession(): string | null {
+    return this.agentSessionId
+  }
+
   push(record: PushRecord): void {
     this.pushed = record
   }
@@ -176,6 +186,7 @@ export class ReportBuilder {
         capped: end?.transcript.capped ?? false,
       },
       output_tail: end?.outputTail ?? '',
+      ...(this.agentSessionId ? { agent_session_id: this.agentSessionId } : {}),
       ...(this.start.ci ? { ci: this.start.ci } : {}),
       ...(usage ? { usage } : {}),
     }

@@ -181,6 +181,12 @@ export interface SessionReport {
   transcript: { path: string; bytes: number; capped: boolean }
   /** The last rendered lines of the agent's output (plain text, not yet sanitized: sinks sanitize). */
   output_tail: string
+  /**
+   * The agent CLI's own session id, as its Stop hook last gave it (Claude Code, Codex, Gemini CLI), so a
+   * later round can resume that conversation (docs/agents.md#resuming-the-agents-own-session). Additive
+   * to schema 1: absent when the agent never named one.
+   */
+  agent_session_id?: string
   /** CI context when present (run id, attempt, job, repository, sha, pr). */
   ci?: Record<string, string | number | null>
   /**

@@ -25,6 +25,11 @@ export function renderSessionTerminal(report: SessionReport, opts: TerminalOptio
   lines.push(`  session: ${report.session_id}`)
   const usage = describeUsage(report.usage)
   if (usage) lines.push(`  usage: ${usage}`)
+  // The agent CLI's own conversation, which the session's next round resumes (docs/agents.md).
+  if (report.agent_session_id)
+    lines.push(
+      `  agent session: ${printableLine(report.agent_session_id)} (next round: proctor run --continue ${report.session_id} --task "…")`,
+    )
 
   const responses = report.events.filter((e) => e.kind === 'response')
   const undelivered = responses.filter((e) => e.data?.delivered === false).length

@@ -14,6 +14,7 @@ import {
 } from '../hooks/adapters/index.js'
 import { continuationMessage } from '../hooks/continue.js'
 import { continuesBlockSequence, parseNativeInput } from '../hooks/native.js'
+import { isAgentSessionId } from '../agents/session-store.js'
 import { startNativeRelay, type NativeRelay, type NativeRelayRequest } from '../hooks/native-relay.js'
 
 export interface NativeStopsOptions {
@@ -102,6 +103,9 @@ export class NativeStops {
       return parsed.failure
     }
     const { input } = parsed
+    // The CLI's own session, for a later round to resume (report.agent_session_id); an id that could pass
+    // for an option or a path is not kept.
+    if (input.sessionId !== null && isAgentSessionId(input.sessionId)) report.agentSession(input.sessionId)
     this.letStop = false
     if (!continuesBlockSequence(input, this.last)) this.sequence = 0
     this.round = this.calls === 0 ? this.o.firstRound() : this.round + 1

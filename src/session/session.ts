@@ -47,6 +47,8 @@ import type { NativeStops } from './native-stop.js'
 import { OutputTail } from '../usage/tail.js'
 import { pricerFor } from '../usage/prices.js'
 import type { CiGitHub } from '../github/ci-status.js'
+import type { Continuing } from './resume.js'
+import { isAgentSessionId } from '../agents/session-store.js'
 
 export interface SessionListener {
   started?(report: SessionReport): void
@@ -101,6 +103,11 @@ export interface SessionOptions {
   pricer?: Pricer
   /** The batch's tally and budget (budget.batch), shared by its sessions' proxies. */
   batchUsage?: { meter: UsageMeter; budget: Budget }
+  /**
+   * A later round of a session that ended (`proctor run --continue`, src/session/resume.ts): its rounds
+   * go on from the previous report's, whose stop-hook results and agent session this report keeps.
+   */
+  continuing?: Continuing | null
 }
 
 export interface SessionOutcome {
@@ -158,6 +165,16 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
     'session_start',
     `session ${sessionId} started: ${describeCommand('shell' in opts.command ? opts.command.shell : commandArgv(opts.command))}`,
   )
+  // >>> continuation: the earlier rounds stay in this report, and the agent's own session with them.
+  const firstRound = opts.continuing?.firstRound ?? 1
+  if (opts.continuing) {
+    const { earlierResults } = await import('./resume.js')
+    for (const result of earlierResults(opts.continuing)) report.stopHook(result)
+    const { agent_session_id: agentSession } = opts.continuing.previous
+    if (typeof agentSession === 'string' && isAgentSessionId(agentSession)) report.agentSession(agentSession)
+    report.event('continue', `round ${firstRound}: continuing after ${firstRound - 1} earlier round(s)`)
+  }
+  // <<< continuation
   for (const orphan of reaped) {
     report.event(
       'warning',
@@ -242,7 +259,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
   let restoreNative = async (): Promise<string[]> => []
   let nativeStops: NativeStops | null = null
   let modelProxy: SessionProxy | null = null
-  let round = 1
+  let round = firstRound
 
   try {
     // Before anything that sees the environment runs (session_start hooks, the agent): the model key is
@@ -406,6 +423,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
           checkpoints,
           listener: opts.listener,
           signal: hooksAbort.signal,
+          firstRound,
         },
         {
           mode,
@@ -750,6 +768,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
           checkpoints: ctx.checkpoints,
           listener: opts.listener,
           signal: ctx.hooksSignal,
+          firstRound: ctx.opts.continuing?.firstRound ?? 1,
         },
         { mode, running: true, nativeHooks: false },
       )
@@ -866,6 +885,8 @@ interface StopEvaluation {
   signal: AbortSignal
   /** For `uses: ci-checks` (SessionOptions.github). */
   github?: CiGitHub | undefined
+  /** The first round of this run (a continuation's is after the earlier ones); max_stop_rounds counts from it. */
+  firstRound?: number
 }
 
 /**
@@ -874,14 +895,25 @@ interface StopEvaluation {
  */
 async function decideStop(
   e: StopEvaluation,
-  s: Omit<StepState, 'config' | 'round' | 'planContinuation'>,
+  s: Omit<StepState, 'config' | 'round' | 'planContinuation' | 'firstRound' | 'agentSession' | 'history'>,
 ): Promise<{ reasons: string[]; step: NextStep }> {
   const decision = await evaluateStop(e)
   // How the agent is sent back: loaded at the first stop, not before the agent's spawn.
-  const { planContinuation } = await import('../hooks/continue.js')
+  const [{ planContinuation }, { summarizeRounds }] = await Promise.all([
+    import('../hooks/continue.js'),
+    import('./resume.js'),
+  ])
   return {
     reasons: decision.reasons,
-    step: nextStep(decision, { ...s, config: e.config, round: e.round, planContinuation }),
+    step: nextStep(decision, {
+      ...s,
+      config: e.config,
+      round: e.round,
+      firstRound: e.firstRound ?? 1,
+      planContinuation,
+      agentSession: e.report.lastAgentSession,
+      history: () => summarizeRounds(e.report.snapshot(), { ended: false }),
+    }),
   }
 }
 
@@ -1102,6 +1134,11 @@ interface StepState {
   planContinuation: typeof planContinuation
   mode: 'pty' | 'pipe'
   round: number
+  firstRound: number
+  /** The agent CLI's own session (its Stop hook named it), for agent.continue's `{agent_session}`. */
+  agentSession: string | null
+  /** The rounds so far in words, for a fresh agent when there is no session to resume. */
+  history: () => string
   running: boolean
   nativeHooks: boolean
   /** Prefixed to "cannot continue" when the agent's own Stop hook was wired but never called. */
@@ -1132,7 +1169,8 @@ function why(reasons: readonly string[]): string {
 }
 
 function continueOrBlock(decision: { verdict: Verdict; reasons: string[] }, s: StepState): NextStep {
-  if (s.round >= s.config.max_stop_rounds) return { kind: 'block', reason: gaveUp(s.round, s.config) }
+  const rounds = s.round - s.firstRound + 1
+  if (rounds >= s.config.max_stop_rounds) return { kind: 'block', reason: gaveUp(rounds, s.config) }
   const plan = s.planContinuation(s.config.agent.adapter, {
     mode: s.mode,
     running: s.running,
@@ -1140,6 +1178,9 @@ function continueOrBlock(decision: { verdict: Verdict; reasons: string[] }, s: S
     nativeHooks: s.nativeHooks,
     reasons: decision.reasons,
     round: s.round + 1,
+    agentSession: s.agentSession,
+    // Only a fresh re-run reads it: no session to resume, and a command to run.
+    ...(s.agentSession || s.running || !s.config.agent.continue ? {} : { history: s.history() }),
   })
   if (s.running ? plan.kind === 'type-into-pty' : plan.kind === 'rerun') return { kind: 'continue', plan }
   if (s.running) {

@@ -129,6 +129,10 @@ describe('proctor init', () => {
       const at = argv.indexOf(expected.flags[0]!)
       expect(argv.slice(at, at + expected.flags.length)).toEqual(expected.flags)
       expect(config.agent.continue).toContain('{reason}')
+      // The next round resumes the agent's own session, with the permission the one-shot agent needs.
+      expect(config.agent.continue).toContain('{agent_session}')
+      if (agent !== 'codex') expect(config.agent.continue).toEqual(expect.arrayContaining(expected.flags))
+      else expect(config.agent.continue).toContain('sandbox_mode="workspace-write"')
     },
   )
 

@@ -26,7 +26,7 @@ describe('agent presets', () => {
     }).config
     expect(print.agent.adapter).toBe('claude')
     expect(names(print)).toEqual(['claude-code:not-logged-in', 'claude-code:api-error'])
-    expect(print.agent.continue).toEqual(['claude', '--continue', '-p', '{reason}'])
+    expect(print.agent.continue).toEqual(['claude', '--resume', '{agent_session}', '-p', '{reason}'])
     const tui = parseConfigText('', 'proctor.yml', {
       preset: 'claude-code',
       argv: ['claude', 'fix it'],

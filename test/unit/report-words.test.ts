@@ -80,3 +80,13 @@ describe("the user's own work before the session", () => {
     }
   })
 })
+
+describe("the agent CLI's own session", () => {
+  it('is on the terminal with how to go on, and absent when the agent named none', () => {
+    const report = sessionReport({ agent_session_id: '5d3a8c1e-0b7f-4c2e-9a61-2f4e8d9b7c10' })
+    expect(renderSessionTerminal(report, { color: false })).toContain(
+      `agent session: 5d3a8c1e-0b7f-4c2e-9a61-2f4e8d9b7c10 (next round: proctor run --continue ${report.session_id} --task "…")`,
+    )
+    expect(renderSessionTerminal(sessionReport(), { color: false })).not.toContain('agent session')
+  })
+})

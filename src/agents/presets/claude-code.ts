@@ -110,8 +110,9 @@ export const claudeCodePreset: AgentPreset = {
   config: {
     agent: {
       adapter: 'claude',
-      // Re-running after an exit continues the same conversation (used when the Stop hook is not wired).
-      continue: ['claude', '--continue', '-p', '{reason}'],
+      // Re-running after an exit, or `proctor run --continue`, resumes Claude's own conversation by its id
+      // (without one, or once Claude's store lost it: a fresh `claude -p` told what the earlier rounds did).
+      continue: ['claude', '--resume', '{agent_session}', '-p', '{reason}'],
       env: {
         DISABLE_AUTOUPDATER: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',

@@ -86,7 +86,8 @@ export const codexPreset: AgentPreset = {
   config: {
     agent: {
       adapter: 'codex',
-      continue: ['codex', 'exec', 'resume', '--last', '{reason}'],
+      // Resumes Codex's own thread by id (`codex exec resume <id>`); without one, a fresh `codex exec`.
+      continue: ['codex', 'exec', 'resume', '{agent_session}', '{reason}'],
     },
     detect: failures,
   },

@@ -90,7 +90,8 @@ export const geminiPreset: AgentPreset = {
     agent: {
       adapter: 'gemini',
       env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
-      continue: ['gemini', '--resume', 'latest', '-p', '{reason}'],
+      // Resumes Gemini's own session by id (`--resume <uuid>`); without one, a fresh `gemini -p`.
+      continue: ['gemini', '--resume', '{agent_session}', '-p', '{reason}'],
     },
     detect: failures,
     // Gemini reads GOOGLE_GEMINI_BASE_URL: its model calls go through proctor's metering proxy (docs/agents.md).

@@ -16,6 +16,7 @@ import { describeSnapshotProgress } from '../../checkpoints/first-snapshot.js'
 import { startCheckpointReads } from '../../session/checkpointing.js'
 import { makeSessionId, sanitizeRefPart } from '../../session/session-id.js'
 import { useColor } from '../color.js'
+import type { Continuing } from '../../session/resume.js'
 
 // What main.ts needs to report a plain run's outcome (see plain-run.ts), from this module, which loads both.
 export { CliExit, exitCodeOf } from '../exit.js'
@@ -34,6 +35,8 @@ export interface RunFlags {
   push: boolean
   quiet?: boolean
   task?: string
+  /** A session that ended, to continue as its next round (with --task as the feedback). */
+  continue?: string
 }
 
 /**
@@ -66,6 +69,10 @@ export function registerRunCommand(program: Command, presets: readonly string[],
       '--task <text>',
       'the task, as a comment would give it in CI: {task} in the agent command (one argument) and PROCTOR_TASK',
     )
+    .option(
+      '--continue <session>',
+      "the next round of a session that ended, --task as the feedback: the agent's own session resumed by id where its CLI still has it, else a fresh agent told what the earlier rounds did",
+    )
     .action((argv: string[], flags: RunFlags) => action(argv, flags))
 }
 
@@ -81,27 +88,35 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
   }
   // The git processes the checkpoints need before the agent starts (its base commit, the repository's
   // machinery) run while the config is read and parsed, rather than after it.
-  const sessionId = flags.session || makeSessionId()
+  if (flags.continue !== undefined) checkContinueFlags(flags)
+  const sessionId = flags.continue || flags.session || makeSessionId()
   const checkpointReads = flags.checkpoints
     ? startCheckpointReads(process.cwd(), sanitizeRefPart(sessionId))
     : null
   // The runner forks them from its queue, a few microtasks on: let it, before the config is read.
   if (checkpointReads) await new Promise((resolve) => setImmediate(resolve))
-  const loaded = await loadConfig({
-    file: flags.config,
-    cwd: process.cwd(),
-    preset: {
-      preset: flags.agent,
-      argv: argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined,
-    },
-  })
+  const continuing = flags.continue !== undefined ? await previousSession(sanitizeRefPart(sessionId)) : null
+  const given = argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined
+  const load = (presetArgv: readonly string[] | undefined) =>
+    loadConfig({ file: flags.config, cwd: process.cwd(), preset: { preset: flags.agent, argv: presetArgv } })
+  // A continuation is planned in the mode its session ran in (its adapter says whose session store to ask).
+  let loaded = await load(given ?? continuing?.previous.command)
+  let config = applyRunFlags(loaded.config, flags)
+  // A continuation's command: agent.continue resuming the agent's own session, or a fresh agent whose
+  // {task} tells the earlier rounds; the feedback is PROCTOR_TASK either way.
+  const resume = continuing ? await continuation(continuing, config, flags, argv) : null
+  if (resume && !given && 'file' in resume.command) {
+    // agent.continue is what runs, so it picks the preset's mode: a TUI session goes on as `claude -p …`,
+    // with the Stop-hook wiring of print mode rather than the screen rules of the TUI.
+    loaded = await load([resume.command.file, ...resume.command.args])
+    config = applyRunFlags(loaded.config, flags)
+  }
   for (const warning of loaded.warnings) process.stderr.write(`proctor: warning: ${warning}\n`)
-  const config = applyRunFlags(loaded.config, flags)
-  const chosen = chooseCommand(argv, flags.shell, config)
+  const chosen = resume?.command ?? chooseCommand(argv, flags.shell, config)
   // Loaded only when a task is in play: most runs never touch this code.
   const tasked =
     flags.task !== undefined || JSON.stringify(chosen).includes('{task}')
-      ? await withTask(chosen, flags.task)
+      ? await withTask(chosen, resume?.task ?? flags.task)
       : null
   const command = tasked?.command ?? chosen
   const echo = flags.quiet || flags.json || !config.output.passthrough ? null : await liveOutput()
@@ -135,6 +150,7 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
     input: isatty(0) ? process.stdin : null,
     installSignalHandlers: true,
     ...(tasked ? { env: { ...process.env, ...tasked.env } } : {}),
+    ...(continuing ? { continuing } : {}),
     listener: {
       hookStarted: (name) => void hookStatus().then((status) => status.started(name)),
       hookFinished: (result) => void hookStatus().then((status) => status.finished(result)),
@@ -232,6 +248,72 @@ async function withTask(
         : 'proctor run: the agent command contains {task} (the task from a comment in CI): give one with --task "<text>"',
     )
   }
+}
+
+function checkContinueFlags(flags: RunFlags): void {
+  if (flags.session !== undefined && flags.session !== flags.continue)
+    throw new CliExit(
+      ExitCode.usage,
+      'proctor run: --continue names the session already; leave out --session',
+    )
+  if (flags.task === undefined || flags.task.trim() === '')
+    throw new CliExit(
+      ExitCode.usage,
+      `proctor run: --continue ${flags.continue} needs the feedback for the next round: --task "<what to do next>"`,
+    )
+  if (!flags.checkpoints)
+    throw new CliExit(
+      ExitCode.usage,
+      "proctor run: --continue goes on from the session's checkpoints: leave out --no-checkpoints",
+    )
+}
+
+/** The session to continue: its report.json (src/session/resume.ts). */
+async function previousSession(sessionId: string) {
+  const [{ readContinuing, ResumeError }, { ensureStateDir }] = await Promise.all([
+    import('../../session/resume.js'),
+    import('../../state/layout.js'),
+  ])
+  try {
+    return readContinuing(ensureStateDir(process.cwd()).sessions, sessionId)
+  } catch (error) {
+    if (error instanceof ResumeError) throw new CliExit(ExitCode.usage, `proctor run: ${error.message}`)
+    throw error
+  }
+}
+
+/**
+ * How a continuation's round starts: agent.continue filled in (the agent's own session resumed, or not),
+ * or the command given with `{task}` telling a fresh agent the earlier rounds and the feedback.
+ */
+async function continuation(
+  continuing: Continuing,
+  config: Config,
+  flags: RunFlags,
+  argv: string[],
+): Promise<{ command: CommandSpec; task: string }> {
+  const [{ planResume }, { cleanTask }] = await Promise.all([
+    import('../../session/resume.js'),
+    import('../../github/trigger.js'),
+  ])
+  const feedback = cleanTask(flags.task ?? '')
+  const plan = planResume({ config, continuing, feedback, author: null, env: process.env })
+  const id = continuing.sessionId
+  process.stderr.write(`proctor: continuing session ${id} at round ${continuing.firstRound}: ${plan.why}\n`)
+  if (plan.resumed !== null && plan.command) return { command: plan.command, task: feedback }
+  // No session to resume: a fresh agent, started with the session's own command when that takes {task}
+  // (its flags are the user's), else with agent.continue without the resume.
+  const given =
+    argv.length > 0 || flags.shell !== undefined || config.agent.command || config.agent.shell
+      ? chooseCommand(argv, flags.shell, config)
+      : null
+  if (given && JSON.stringify(given).includes('{task}')) return { command: given, task: plan.freshTask }
+  if (plan.command) return { command: plan.command, task: feedback }
+  throw new CliExit(
+    ExitCode.usage,
+    `proctor run: cannot continue session ${id}: ${plan.why}, but the agent command has no {task} to tell it: ` +
+      'set agent.continue (an agent preset has one), or put {task} where the command takes its prompt',
+  )
 }
 
 /** The command line wins over proctor.yml; exactly one of argv and --shell. */
