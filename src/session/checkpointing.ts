@@ -626,7 +626,7 @@ export class SessionCheckpoints {
   private async validate(ctx: ValidateContext): Promise<Violation[]> {
     const policy = this.o.config.policy
     const worktree = this.root ?? this.o.cwd
-    const { evaluateCheckpointScopes, notifiesAgent } = await this.loadPolicy()
+    const { evaluateCheckpointScopes, notifiesAgent, testsWeakened } = await this.loadPolicy()
     const found = evaluateCheckpointScopes({
       seq: ctx.seq,
       files: ctx.files,
@@ -635,6 +635,11 @@ export class SessionCheckpoints {
       worktree,
       policy,
     })
+    // Tests are judged on the session's whole work: a test removed in one checkpoint and put back in the next
+    // weakened nothing.
+    const weakened = await testsWeakened(this.git!, ctx.cumulative, ctx.seq, policy)
+    found.cumulative.push(...weakened)
+    found.all.push(...weakened)
     this.current = found.cumulative
     const fresh = found.all.filter((v) => {
       const key = keyOf(v)
