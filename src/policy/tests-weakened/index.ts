@@ -139,7 +139,7 @@ function testFinding(file: ChangedFile, was: TestCounts | null, now: TestCounts 
     suggestion: `${[removed ? 'put back the removed tests and assertions' : '', added.length ? 'remove the skip' : '']
       .filter(Boolean)
       .join(' and ')
-      .replace(/^./, (c) => c.toUpperCase())} in ${shown} (git diff shows them) and fix the code under test instead; the tests are the user's measure of the work.`,
+      .replace(/^./, (c) => c.toUpperCase())} in ${shown} (git diff shows what changed) and fix the code under test instead; the tests are the user's measure of the work.`,
     ...(added[0] ? { line: added[0].line } : {}),
   }
 }
