@@ -328,13 +328,10 @@ export const configSchema = z.strictObject({
           description:
             "Changes to the repository's git config, hooks, info/attributes or info/exclude: undo them (critical git_tamper violation), only report them, or do not check",
         }),
-        tests: z
-          .lazy(testsSection)
-          .default(testFileDefaults)
-          .meta({
-            description:
-              'Where the tests (per language) and the test-runner and coverage configs live, for the tests_weakened constraint; an empty list judges none of them',
-          }),
+        tests: z.lazy(testsSection).default(testFileDefaults).meta({
+          description:
+            'Where the tests (per language) and the test-runner and coverage configs live, for the tests_weakened constraint; an empty list judges none of them',
+        }),
       }),
     'policy',
   ),

@@ -49,7 +49,8 @@ export const TEST_FILE_DEFAULTS: Record<TestLanguage | 'configs', readonly strin
 
 /** A fresh copy (sessions may change their config's lists). */
 export function testFileDefaults(): Record<TestLanguage | 'configs', string[]> {
-  return Object.fromEntries(
-    Object.entries(TEST_FILE_DEFAULTS).map(([k, v]) => [k, [...v]]),
-  ) as Record<TestLanguage | 'configs', string[]>
+  return Object.fromEntries(Object.entries(TEST_FILE_DEFAULTS).map(([k, v]) => [k, [...v]])) as Record<
+    TestLanguage | 'configs',
+    string[]
+  >
 }

@@ -9,11 +9,7 @@
 import picomatch from 'picomatch'
 
 export type AreaKey =
-  | 'allowed_areas'
-  | 'forbidden_areas'
-  | 'protected_areas'
-  | 'gate_files'
-  | `tests.${string}`
+  'allowed_areas' | 'forbidden_areas' | 'protected_areas' | 'gate_files' | `tests.${string}`
 
 export class PolicyConfigError extends Error {
   constructor(

@@ -111,9 +111,13 @@ describe('tests_weakened in a session', () => {
     expectFlagged(report, javascript)
     expect(weakened(report).every((v) => v.resolved === true)).toBe(true)
     // The agent heard each one: the file, what weakened, and the skip line.
-    expect(told).toContain('policy: error tests_weakened: test/fewer.test.ts weakens its tests: test cases 2 → 1')
+    expect(told).toContain(
+      'policy: error tests_weakened: test/fewer.test.ts weakens its tests: test cases 2 → 1',
+    )
     expect(told).toContain("a skip was added (line 5: `it.skip('adds', () => {`)")
-    expect(told).toContain('vitest.config.ts (a test-runner or coverage config) had its test settings changed')
+    expect(told).toContain(
+      'vitest.config.ts (a test-runner or coverage config) had its test settings changed',
+    )
     expect(r.read('test/skip.test.ts')).toBe(javascript.base['test/skip.test.ts'])
     // What weakened nothing stays.
     expect(r.read('test/new.test.ts')).toBe(javascript.edits['test/new.test.ts'])

@@ -99,7 +99,10 @@ describe('tests_weakened in the publish/verify judge', () => {
   })
 
   it('follows policy.tests and policy.severities: custom globs, a config list emptied, a severity lowered', async () => {
-    const base = { 'checks/calc.ts': "it('a', () => { expect(1).toBe(1) })\n", 'vitest.config.ts': 'x = { lines: 90 }\n' }
+    const base = {
+      'checks/calc.ts': "it('a', () => { expect(1).toBe(1) })\n",
+      'vitest.config.ts': 'x = { lines: 90 }\n',
+    }
     const edits = { 'checks/calc.ts': "it.todo('a')\n", 'vitest.config.ts': 'x = { lines: 10 }\n' }
     // The default globs do not cover checks/: only the config is flagged.
     expect((await judged(base, edits)).violations.map((v) => v.file)).toEqual(['vitest.config.ts'])
@@ -111,7 +114,9 @@ describe('tests_weakened in the publish/verify judge', () => {
       {
         file: 'checks/calc.ts',
         severity: 'warning',
-        message: expect.stringContaining("test cases 1 → 0; assertions 1 → 0; a skip was added (line 1: `it.todo('a')`)"),
+        message: expect.stringContaining(
+          "test cases 1 → 0; assertions 1 → 0; a skip was added (line 1: `it.todo('a')`)",
+        ),
       },
     ])
   })

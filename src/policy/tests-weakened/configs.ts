@@ -55,7 +55,8 @@ function sectionSettings(text: string): string {
 }
 
 /** A key names a coverage threshold. */
-const THRESHOLD_KEY = /fail[_-]?under|threshold|branches|functions|lines|statements|minimum|coveredratio|target/i
+const THRESHOLD_KEY =
+  /fail[_-]?under|threshold|branches|functions|lines|statements|minimum|coveredratio|target/i
 
 /** Every threshold in `text`: key (lowercase, without quotes or dashes) → its values. */
 export function thresholds(text: string): Map<string, number[]> {

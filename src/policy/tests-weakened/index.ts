@@ -56,9 +56,11 @@ export async function testsWeakened(
   const judged: { file: ChangedFile; before: Kind | null; after: Kind | null }[] = []
   for (const file of files) {
     const readable = (mode: string | null) => mode !== null && mode !== MODE_SYMLINK && mode !== '160000'
-    const before =
-      file.oldBlob && readable(file.oldMode) ? kindOf(file.oldPath ?? file.path, policy) : null
-    const after = file.newBlob && readable(file.newMode) && (file.size ?? 0) <= MAX_BLOB ? kindOf(file.path, policy) : null
+    const before = file.oldBlob && readable(file.oldMode) ? kindOf(file.oldPath ?? file.path, policy) : null
+    const after =
+      file.newBlob && readable(file.newMode) && (file.size ?? 0) <= MAX_BLOB
+        ? kindOf(file.path, policy)
+        : null
     if (before !== null || (after === 'configs' && file.status !== 'D')) judged.push({ file, before, after })
   }
   if (judged.length === 0) return []
@@ -92,13 +94,18 @@ export async function testsWeakened(
   for (const { file, before, after } of judged) {
     const found =
       before === 'configs' || after === 'configs'
-        ? configFinding(file, before === 'configs' ? text(file.oldBlob) : null, after === 'configs' ? text(file.newBlob) : null)
+        ? configFinding(
+            file,
+            before === 'configs' ? text(file.oldBlob) : null,
+            after === 'configs' ? text(file.newBlob) : null,
+          )
         : testFinding(
             file,
             countsOf(before as TestLanguage, file.oldBlob),
             before === after ? countsOf(after as TestLanguage, file.newBlob) : null,
           )
-    if (found) violations.push({ checkpoint, file: file.path, constraint: 'tests_weakened', severity, ...found })
+    if (found)
+      violations.push({ checkpoint, file: file.path, constraint: 'tests_weakened', severity, ...found })
   }
   return violations
 }
@@ -136,10 +143,15 @@ function testFinding(file: ChangedFile, was: TestCounts | null, now: TestCounts 
   const removed = now.tests < was.tests || now.assertions < was.assertions
   return {
     message: `${shown} weakens its tests: ${parts.join('; ')}`,
-    suggestion: `${[removed ? 'put back the removed tests and assertions' : '', added.length ? 'remove the skip' : '']
+    suggestion: `${[
+      removed ? 'put back the removed tests and assertions' : '',
+      added.length ? 'remove the skip' : '',
+    ]
       .filter(Boolean)
       .join(' and ')
-      .replace(/^./, (c) => c.toUpperCase())} in ${shown} (git diff shows what changed) and fix the code under test instead; the tests are the user's measure of the work.`,
+      .replace(/^./, (c) =>
+        c.toUpperCase(),
+      )} in ${shown} (git diff shows what changed) and fix the code under test instead; the tests are the user's measure of the work.`,
     ...(added[0] ? { line: added[0].line } : {}),
   }
 }

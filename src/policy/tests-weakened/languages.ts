@@ -35,7 +35,8 @@ export const RULES: Record<TestLanguage, LanguageRules> = {
     blockComment: false,
     quotes: `'"`,
     tests: /^[ \t]*(?:async[ \t]+)?def[ \t]+test\w*[ \t]*\(/gm,
-    assertions: /^[ \t]*assert\b|\bself\.assert\w*\s*\(|\bself\.fail\s*\(|\bpytest\.(?:raises|warns|fail)\s*\(/gm,
+    assertions:
+      /^[ \t]*assert\b|\bself\.assert\w*\s*\(|\bself\.fail\s*\(|\bpytest\.(?:raises|warns|fail)\s*\(/gm,
     skips:
       /@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)\s*\(|@(?:unittest\.)?(?:skip|skipIf|skipUnless|expectedFailure)\b|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b/g,
   },
@@ -64,8 +65,7 @@ export const RULES: Record<TestLanguage, LanguageRules> = {
     quotes: `"'`,
     tests: /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property)\b/g,
     assertions: /(?<![\w$])(?:assert[A-Z]\w*|assertThat|fail|verify)\s*\(|^[ \t]*assert[ \t(]/gm,
-    skips:
-      /@(?:Disabled\w*|Ignore)\b|(?<![\w$])(?:Assumptions\s*\.\s*)?assume(?:True|False|That)\s*\(/g,
+    skips: /@(?:Disabled\w*|Ignore)\b|(?<![\w$])(?:Assumptions\s*\.\s*)?assume(?:True|False|That)\s*\(/g,
   },
 }
 
