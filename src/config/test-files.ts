@@ -23,6 +23,7 @@ export const TEST_FILE_DEFAULTS: Record<TestLanguage | 'configs', readonly strin
   configs: [
     '**/vitest.config.*',
     '**/vitest.workspace.*',
+    '**/vite.config.*',
     '**/jest.config.*',
     '**/.mocharc*',
     '**/karma.conf.*',

@@ -1,6 +1,8 @@
 // tests_weakened in the judge the publish and verify jobs use (src/action/judge.ts): a handed-off commit is
 // judged from git objects only — the checked-out commit against the agent's tip — as the session judges
 // its checkpoints. Each scenario commits a repository, applies what an agent did, and judges the two commits.
+import { symlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { judgeDiff } from '../../src/action/judge.js'
 import { configSchema } from '../../src/config/schema.js'
@@ -94,6 +96,31 @@ describe('tests_weakened in the publish/verify judge', () => {
         message: expect.stringContaining(
           'tests/test_skip.py was renamed to attic/skip.py, which policy.tests does not count as a test file',
         ),
+      },
+    ])
+  })
+
+  it('a test file replaced by a symlink can no longer be counted, and is flagged', async () => {
+    const repo = makeTempRepo({ files: python.base })
+    cleanups.push(() => repo.cleanup())
+    const head = repo.git(['rev-parse', 'HEAD']).trim()
+    repo.remove('tests/test_skip.py')
+    symlinkSync('test_ok.py', join(repo.dir, 'tests/test_skip.py'))
+    const tip = repo.commitAll('the agent')
+    const { violations } = await judgeDiff({
+      git: new Git({ cwd: repo.dir, env: repo.env }),
+      head,
+      tip,
+      gate: { configFile: null, hooks: [], hookDir: '' },
+      config: configSchema.parse({}),
+      worktree: repo.dir,
+      checkpoint: null,
+    })
+    expect(violations).toMatchObject([
+      {
+        constraint: 'tests_weakened',
+        file: 'tests/test_skip.py',
+        message: expect.stringContaining('tests/test_skip.py can no longer be read as a test file'),
       },
     ])
   })

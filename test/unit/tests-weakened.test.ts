@@ -87,9 +87,10 @@ pytest.skip("z")
 @unittest.expectedFailure
 self.skipTest("d")
 raise unittest.SkipTest("e")
+pytestmark = pytest.mark.skip(reason="the whole module")
 # @pytest.mark.skip in a comment`,
       ),
-    ).toHaveLength(10)
+    ).toHaveLength(11)
   })
 })
 
@@ -109,6 +110,12 @@ u := "http://x"; t.SkipNow() // a string's "//" opens no comment`,
     )
     expect(counts).toMatchObject({ tests: 3, assertions: 3 })
     expect(counts.skips.map((s) => s.line)).toEqual([4, 6, 9])
+  })
+
+  it('Go: a build constraint added to a test file (it leaves the file out of go test) is a skip', () => {
+    expect(
+      skipsOf('go', '//go:build integration\n// +build integration\n\npackage calc\n// go:build is prose\n'),
+    ).toEqual(['//go:build integration', '// +build integration'])
   })
 
   it('Rust: #[test] and #[tokio::test], assert!/assert_eq!/should_panic, #[ignore]; a file with no test attribute is not a test file', () => {
@@ -176,6 +183,37 @@ describe('tests_weakened in test-runner configs', () => {
     expect(testSettings('pom.xml', '<dependency>x</dependency>\n<skipTests>true</skipTests>')).toBe(
       '<skipTests>true</skipTests>',
     )
+  })
+
+  it('reads a vite config (vitest reads its test block) by its test lines: a plugin added is no change', () => {
+    const vite = (plugins: string, lines: number) =>
+      `export default defineConfig({\n  plugins: [${plugins}],\n  test: {\n    coverage: { thresholds: { lines: ${lines} } },\n  },\n})\n`
+    expect(testSettings('vite.config.ts', vite('react()', 90))).toBe(
+      testSettings('vite.config.ts', vite('react(), svg()', 90)),
+    )
+    expect(
+      loweredThresholds(
+        testSettings('vite.config.ts', vite('', 90)),
+        testSettings('vite.config.ts', vite('', 10)),
+      ),
+    ).toEqual(['lines 90 → 10'])
+  })
+
+  it('reads a hostile 1 MiB file in linear time (no regex backtracks over a long token or line)', () => {
+    const started = performance.now()
+    const mib = 2 ** 20
+    for (const text of [
+      'a'.repeat(mib),
+      '-'.repeat(mib),
+      '#[test'.repeat(mib / 6),
+      'it.skip()'.repeat(mib / 9),
+    ]) {
+      loweredThresholds(text, text)
+      countTests('rust', text)
+      countTests('javascript', text)
+    }
+    // Linear: well under a second each here. Quadratic (as an unbounded [^\]]* after each "#[test" was): hours.
+    expect(performance.now() - started).toBeLessThan(20_000)
   })
 
   it('names each threshold lowered or removed, in any of the usual spellings; a raised one is no loosening', () => {

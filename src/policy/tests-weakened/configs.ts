@@ -10,18 +10,24 @@ const PACKAGE_KEYS = ['jest', 'c8', 'nyc', 'ava', 'mocha', 'vitest', 'jasmine']
 const SECTION = /^(?:tool\.pytest|tool\.coverage|tool:pytest|pytest|coverage(?::|\b)|testenv)/i
 /** Lines of a Maven or Gradle build that configure tests or coverage. */
 const BUILD_LINE = /test|jacoco|surefire|failsafe|coverage|minimum|ignoreFailures/i
+/** Lines of a vite config (vitest reads its `test` block) that configure tests or coverage. */
+const VITE_LINE = /test|coverage|threshold|exclude|include|lines|branches|functions|statements/i
 
 /** The text of `path` that configures tests ('' when none). */
 export function testSettings(path: string, text: string): string {
   const name = basename(path)
   if (name === 'package.json') return packageSettings(text)
   if (name === 'pyproject.toml' || name === 'setup.cfg' || name === 'tox.ini') return sectionSettings(text)
-  if (name === 'pom.xml' || name.startsWith('build.gradle'))
-    return text
-      .split('\n')
-      .filter((l) => BUILD_LINE.test(l))
-      .join('\n')
+  if (name === 'pom.xml' || name.startsWith('build.gradle')) return linesMatching(text, BUILD_LINE)
+  if (name.startsWith('vite.config.')) return linesMatching(text, VITE_LINE)
   return text
+}
+
+function linesMatching(text: string, pattern: RegExp): string {
+  return text
+    .split('\n')
+    .filter((l) => pattern.test(l))
+    .join('\n')
 }
 
 function packageSettings(text: string): string {
@@ -69,9 +75,10 @@ export function thresholds(text: string): Map<string, number[]> {
     found.set(k, list)
   }
   // `lines: 90`, `"lines": 90`, `fail_under = 80`, `--cov-fail-under=80`, `target: 80%`
-  for (const m of text.matchAll(/([A-Za-z_-][\w.-]*)["']?\s*[:=]\s*["']?(\d+(?:\.\d+)?)/g)) add(m[1]!, m[2]!)
+  for (const m of text.matchAll(/(?<![\w.-])([A-Za-z_-][\w.-]*)["']?\s*[:=]\s*["']?(\d+(?:\.\d+)?)/g))
+    add(m[1]!, m[2]!)
   // `--cov-fail-under 80`, `--lines 90`
-  for (const m of text.matchAll(/(--[\w-]+)[ \t]+["']?(\d+(?:\.\d+)?)\b/g)) add(m[1]!, m[2]!)
+  for (const m of text.matchAll(/(?<![\w-])(--[\w-]+)[ \t]+["']?(\d+(?:\.\d+)?)\b/g)) add(m[1]!, m[2]!)
   // <minimum>0.80</minimum>
   for (const m of text.matchAll(/<(\w+)>\s*(\d+(?:\.\d+)?)\s*<\//g)) add(m[1]!, m[2]!)
   return found

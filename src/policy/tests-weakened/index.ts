@@ -57,6 +57,8 @@ export async function testsWeakened(
   for (const file of files) {
     const readable = (mode: string | null) => mode !== null && mode !== MODE_SYMLINK && mode !== '160000'
     const before = file.oldBlob && readable(file.oldMode) ? kindOf(file.oldPath ?? file.path, policy) : null
+    // A test file turned into a symlink, a binary or a 2 MiB file can no longer be counted: it is judged
+    // like one whose tests are gone.
     const after =
       file.newBlob && readable(file.newMode) && (file.size ?? 0) <= MAX_BLOB
         ? kindOf(file.path, policy)
@@ -120,7 +122,9 @@ function testFinding(file: ChangedFile, was: TestCounts | null, now: TestCounts 
     const gone =
       file.status === 'D'
         ? `${shown} was deleted`
-        : `${displayPath(file.oldPath ?? file.path)} was ${file.status === 'R' ? `renamed to ${shown}, which policy.tests does not count as a test file of its language` : 'changed into a file that is not read as a test'}`
+        : file.status === 'R'
+          ? `${displayPath(file.oldPath ?? file.path)} was renamed to ${shown}, which policy.tests does not count as a test file of its language`
+          : `${shown} can no longer be read as a test file (it became a symlink, a binary or a file over 2 MiB)`
     return {
       message: `${gone}: a test file with ${plural(was.tests, 'test case')} and ${plural(was.assertions, 'assertion')} is gone`,
       suggestion: `Restore ${displayPath(file.oldPath ?? file.path)} (git checkout HEAD -- ${shellQuote(file.oldPath ?? file.path)}, or from the session's baseline) and make the code pass its tests instead of removing them.`,

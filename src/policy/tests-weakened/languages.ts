@@ -14,6 +14,8 @@ export interface LanguageRules {
   assertions: RegExp
   /** A skipped, focused (the others no longer run) or disabled test, or a skip inside one. */
   skips: RegExp
+  /** Skips written as comments, matched before comments are blanked (Go's build constraints). */
+  commentSkips?: RegExp
   /** Only a file whose content matches this is a test file (Rust's tests live beside the code). */
   marker?: RegExp
 }
@@ -38,7 +40,7 @@ export const RULES: Record<TestLanguage, LanguageRules> = {
     assertions:
       /^[ \t]*assert\b|\bself\.assert\w*\s*\(|\bself\.fail\s*\(|\bpytest\.(?:raises|warns|fail)\s*\(/gm,
     skips:
-      /@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)\s*\(|@(?:unittest\.)?(?:skip|skipIf|skipUnless|expectedFailure)\b|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b/g,
+      /\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)\s*\(|@(?:unittest\.)?(?:skip|skipIf|skipUnless|expectedFailure)\b|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b/g,
   },
   go: {
     lineComment: '//',
@@ -47,13 +49,17 @@ export const RULES: Record<TestLanguage, LanguageRules> = {
     tests: /^func[ \t]+(?:Test|Fuzz|Example)\w*[ \t]*\(|\bt\.Run\s*\(/gm,
     assertions: /\b[tbf]\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\.\w+\s*\(/g,
     skips: /\b[tbf]\.(?:Skip|Skipf|SkipNow)\s*\(/g,
+    // A build constraint leaves the whole file out of `go test` wherever it does not hold.
+    commentSkips: /^\/\/(?:go:build|[ \t]*\+build)\b.*$/gm,
   },
   rust: {
     lineComment: '//',
     blockComment: true,
     // `'` is a lifetime as often as a char: it opens nothing.
     quotes: '"',
-    tests: /#\[\s*(?:[\w:]+::)?test\b[^\]]*\]|#\[\s*rstest\b/g,
+    // (Bounded repetitions throughout: an attribute never runs for pages, and an unbounded one would
+    // backtrack over the rest of a line at each `#[`.)
+    tests: /#\[\s*(?:[\w:]+::)?test\b[^\]\n]{0,200}\]|#\[\s*rstest\b/g,
     assertions:
       /\b(?:assert|assert_eq|assert_ne|debug_assert|debug_assert_eq|debug_assert_ne|assert_matches|prop_assert\w*)!\s*[([{]|#\[\s*should_panic\b/g,
     skips: /#\[\s*ignore\b/g,
@@ -65,7 +71,8 @@ export const RULES: Record<TestLanguage, LanguageRules> = {
     quotes: `"'`,
     tests: /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property)\b/g,
     assertions: /(?<![\w$])(?:assert[A-Z]\w*|assertThat|fail|verify)\s*\(|^[ \t]*assert[ \t(]/gm,
-    skips: /@(?:Disabled\w*|Ignore)\b|(?<![\w$])(?:Assumptions\s*\.\s*)?assume(?:True|False|That)\s*\(/g,
+    skips:
+      /@(?:Disabled\w*|Ignore|EnabledIf\w*|EnabledOn\w*)\b|(?<![\w$])(?:Assumptions\s*\.\s*)?assume(?:True|False|That)\s*\(/g,
   },
 }
 
@@ -84,8 +91,11 @@ export function countTests(language: TestLanguage, source: string): TestCounts {
   const code = blankComments(source, rules)
   const lines = source.split('\n')
   const skipLines = new Map<number, string>()
-  for (const match of code.matchAll(rules.skips)) {
-    const line = lineOf(code, match.index)
+  const at = lineCounter(source)
+  const found = [...code.matchAll(rules.skips)].map((m) => m.index)
+  if (rules.commentSkips) found.push(...[...source.matchAll(rules.commentSkips)].map((m) => m.index))
+  for (const index of found.sort((a, b) => a - b)) {
+    const line = at(index)
     if (!skipLines.has(line)) skipLines.set(line, (lines[line - 1] ?? '').trim())
   }
   return {
@@ -102,10 +112,17 @@ function countMatches(text: string, pattern: RegExp): number {
   return n
 }
 
-function lineOf(text: string, index: number): number {
+/** The 1-based line of an index, for indexes asked in increasing order (one pass over the text). */
+function lineCounter(text: string): (index: number) => number {
   let line = 1
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++
-  return line
+  let next = text.indexOf('\n')
+  return (index) => {
+    while (next !== -1 && next < index) {
+      line++
+      next = text.indexOf('\n', next + 1)
+    }
+    return line
+  }
 }
 
 /**
@@ -113,11 +130,13 @@ function lineOf(text: string, index: number): number {
  * skipped over with their escapes, so `"http://x"` is not a comment.
  */
 export function blankComments(source: string, rules: LanguageRules): string {
-  const out = source.split('')
+  const parts: string[] = []
   const line = rules.lineComment
+  let kept = 0
   let i = 0
   const blank = (from: number, to: number) => {
-    for (let j = from; j < to; j++) if (out[j] !== '\n') out[j] = ' '
+    parts.push(source.slice(kept, from), source.slice(from, to).replace(/[^\n]/g, ' '))
+    kept = to
   }
   while (i < source.length) {
     const c = source[i]!
@@ -143,5 +162,6 @@ export function blankComments(source: string, rules: LanguageRules): string {
       i = to
     } else i++
   }
-  return out.join('')
+  parts.push(source.slice(kept))
+  return parts.join('')
 }
