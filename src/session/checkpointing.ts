@@ -640,6 +640,11 @@ export class SessionCheckpoints {
     const weakened = await testsWeakened(this.git!, ctx.cumulative, ctx.seq, policy)
     found.cumulative.push(...weakened)
     found.all.push(...weakened)
+    // Its message is a count that moves (3 → 2, then 3 → 0): the report keeps the latest, not the first.
+    for (const v of weakened) {
+      const seen = this.reported.get(keyOf(v))
+      if (seen) Object.assign(seen, { message: v.message, suggestion: v.suggestion, line: v.line })
+    }
     this.current = found.cumulative
     const fresh = found.all.filter((v) => {
       const key = keyOf(v)

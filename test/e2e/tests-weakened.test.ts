@@ -52,7 +52,7 @@ function onlyReport(r: TempRepo): SessionReport {
 /** A session of the scripted agent applying `scenario.edits` to a repository holding `scenario.base`. */
 async function session(
   scenario: Scenario,
-  options: { fix?: boolean; rounds?: number } = {},
+  options: { fix?: boolean; rounds?: number; more?: Record<string, string> } = {},
 ): Promise<{ r: TempRepo; run: Run; report: SessionReport; told: string }> {
   const r = makeTempRepo({ files: scenario.base })
   cleanups.push(() => r.cleanup())
@@ -74,6 +74,7 @@ max_stop_rounds: ${options.rounds ?? 1}
     WEAKEN_EDITS: JSON.stringify(scenario.edits),
     WEAKEN_LOG: log,
     ...(options.fix ? { WEAKEN_FIX: '1' } : {}),
+    ...(options.more ? { WEAKEN_MORE: JSON.stringify(options.more) } : {}),
   })
   let told = ''
   try {
@@ -145,5 +146,27 @@ describe('tests_weakened in a session', () => {
     const { run, report } = await session(others)
     expect(run.code, run.stderr).toBe(1)
     expectFlagged(report, others)
+  })
+
+  it('an agent sent back that weakens further: the report shows the latest count, not the first', async () => {
+    const fewer = python.base['tests/test_fewer.py']!
+    const scenario: Scenario = {
+      base: { 'tests/test_fewer.py': fewer },
+      edits: { 'tests/test_fewer.py': fewer.replace(/def test_negative\(\):\n.*\n/, '') },
+      flagged: {},
+    }
+    const { run, report } = await session(scenario, {
+      rounds: 2,
+      more: {
+        'tests/test_fewer.py': fewer
+          .replace(/def test_negative\(\):\n.*\n/, '')
+          .replace(/def test_adds\(\):\n.*\n.*\n/, ''),
+      },
+    })
+    expect(run.code, run.stderr).toBe(1)
+    expect(report.checkpoints.length).toBeGreaterThanOrEqual(2)
+    expect(weakened(report)).toMatchObject([
+      { file: 'tests/test_fewer.py', message: expect.stringContaining('test cases 3 → 1; assertions 4 → 1') },
+    ])
   })
 })
