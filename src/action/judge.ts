@@ -7,7 +7,7 @@ import { join, relative, resolve, sep } from 'node:path'
 import type { Config } from '../config/schema.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, type ChangedFile } from '../checkpoints/diff.js'
-import { atLeast, evaluatePolicy } from '../policy/index.js'
+import { atLeast, evaluatePolicy, testsWeakened } from '../policy/index.js'
 import { enforceGate, judgeGate, type GateSpec } from '../hooks/gate-files.js'
 import {
   REPORT_SCHEMA_VERSION,
@@ -157,6 +157,7 @@ export async function judgeDiff(o: {
       policy: o.config.policy,
       scope: 'cumulative',
     }),
+    ...(await testsWeakened(o.git, files, o.checkpoint, o.config.policy)),
   ]
   const seen = new Set(violations.map((v) => `${v.file}\0${v.constraint}`))
   for (const v of await judgeChain(o)) {

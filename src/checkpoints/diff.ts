@@ -20,6 +20,9 @@ export interface ChangedFile {
   /** Null for binary files, deletions of binaries and gitlinks. */
   linesAdded: number | null
   linesDeleted: number | null
+  /** The blob before the change (absent when added) and after it (absent when deleted): for rules that read content. */
+  oldBlob?: string
+  newBlob?: string
 }
 
 export const SYMLINK_MODE = '120000'
@@ -56,6 +59,8 @@ export async function diffTrees(git: Git, fromTree: string | null, toTree: strin
       linesDeleted: counts?.deleted ?? null,
     }
     if (entry.oldPath !== undefined) file.oldPath = entry.oldPath
+    if (entry.oldMode !== NULL_MODE) file.oldBlob = entry.oldSha
+    if (!deleted) file.newBlob = entry.newSha
     if (entry.newMode === SYMLINK_MODE) {
       file.symlinkTarget = (await git.catFileBlob(entry.newSha)).toString('utf8')
     }

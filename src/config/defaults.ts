@@ -3,6 +3,7 @@
 // time). They are also the schema's default for a section a file leaves out (schema.ts, lazySection);
 // test/unit/config-defaults.test.ts keeps them equal to the defaults of the schema's fields.
 import type { Config } from './schema.js'
+import { testFileDefaults } from './test-files.js'
 
 const DEFAULTS: Config = {
   agent: {
@@ -42,6 +43,7 @@ const DEFAULTS: Config = {
     revert_on_violation: false,
     allow_new_executables: true,
     git_tamper: 'undo',
+    tests: testFileDefaults(),
   },
   stop_hooks: [],
   max_stop_rounds: 3,

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { parseDuration, parseSize } from '../util/units.js'
 import { lifecycleEvents } from './events.js'
 import { sectionDefaults } from './defaults.js'
+import { TEST_FILE_DEFAULTS, testFileDefaults } from './test-files.js'
 
 // zod compiles each object's parser with `new Function` on its first parse (after probing whether eval is
 // allowed, at each object's construction), a cost a process that parses one proctor.yml pays every time
@@ -198,6 +199,30 @@ const trigger = () =>
     }),
   })
 
+/** `policy.tests`: globs (as in policy areas) of each language's test files and of test-runner configs. */
+const testsSection = () =>
+  z.strictObject({
+    javascript: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.javascript]).meta({
+      description: 'JavaScript/TypeScript test files',
+    }),
+    python: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.python]).meta({
+      description: 'Python test files',
+    }),
+    go: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.go]).meta({
+      description: 'Go test files',
+    }),
+    rust: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.rust]).meta({
+      description: 'Rust files judged when one of their versions holds a test attribute',
+    }),
+    java: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.java]).meta({
+      description: 'Java test files',
+    }),
+    configs: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.configs]).meta({
+      description:
+        'Test-runner and coverage configs: a change to their test settings is flagged, a lowered threshold named',
+    }),
+  })
+
 const triggerPhrase = () =>
   z.string().regex(/^\S{2,40}$/, 'a single word of 2 to 40 characters without spaces, e.g. "@proctor"')
 
@@ -293,7 +318,7 @@ export const configSchema = z.strictObject({
         violation_severity: lazyDefault(severity, 'warning'),
         severities: lazyDefault(() => z.record(z.string(), severity()), {}).meta({
           description:
-            'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper)',
+            'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper, tests_weakened)',
         }),
         revert_on_violation: lazyDefault(() => z.boolean(), false),
         max_file_size: size().optional(),
@@ -302,6 +327,10 @@ export const configSchema = z.strictObject({
         git_tamper: lazyDefault(() => z.enum(['undo', 'report', 'off']), 'undo').meta({
           description:
             "Changes to the repository's git config, hooks, info/attributes or info/exclude: undo them (critical git_tamper violation), only report them, or do not check",
+        }),
+        tests: z.lazy(testsSection).default(testFileDefaults).meta({
+          description:
+            'Where the tests (per language) and the test-runner and coverage configs live, for the tests_weakened constraint; an empty list judges none of them',
         }),
       }),
     'policy',

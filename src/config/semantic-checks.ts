@@ -117,10 +117,11 @@ function branchTemplateProblems(branch: string): { problems: Problem[]; warnings
 
 /** The policy compiler names the key in its message ("policy.forbidden_areas[0]: …"): point at that key. */
 function policyProblem(message: string): Problem {
-  const m = /^policy\.(\w+)(?:\[(\d+)\]|\.(\w+))?: ([\s\S]*)$/.exec(message)
+  // policy.forbidden_areas[1], policy.severities.x, policy.tests.python[0]
+  const m = /^policy\.(\w+)(?:\.(\w+))?(?:\[(\d+)\])?: ([\s\S]*)$/.exec(message)
   if (!m) return { path: ['policy'], message }
   const path: (string | number)[] = ['policy', m[1]!]
-  if (m[2] !== undefined) path.push(Number(m[2]))
-  if (m[3] !== undefined) path.push(m[3])
+  if (m[2] !== undefined) path.push(m[2])
+  if (m[3] !== undefined) path.push(Number(m[3]))
   return { path, message: m[4]! }
 }

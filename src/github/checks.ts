@@ -278,7 +278,7 @@ export class CheckRuns {
       this.annotate(COMMAND_LEVEL_OF[a.annotation_level], this.options.sanitizer.forLog(a.message), {
         title: `${this.name('policy')}: ${a.title}`,
         file: a.path,
-        line: 1,
+        line: a.start_line,
       })
     }
   }

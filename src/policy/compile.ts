@@ -2,6 +2,7 @@
 import { compileAreas, PolicyConfigError, type AreaMatcher } from './areas.js'
 import { CONSTRAINTS, DEFAULT_SEVERITIES, type Constraint, type PolicyConfig } from './types.js'
 import type { Severity } from '../report/model.js'
+import { testFileMatchers } from './tests-weakened/index.js'
 
 export interface CompiledPolicy {
   readonly config: PolicyConfig
@@ -47,6 +48,7 @@ export function checkPolicyConfig(config: PolicyConfig): { errors: string[]; war
   const warnings: string[] = []
   try {
     compilePolicy(config)
+    testFileMatchers(config)
   } catch (error) {
     if (!(error instanceof PolicyConfigError)) throw error
     errors.push(error.message)

@@ -243,7 +243,8 @@ function readLinkOrNull(path: string): string | null {
   }
 }
 
-function shellQuote(path: string): string {
+/** `path` as one shell word, for the commands suggestions give. */
+export function shellQuote(path: string): string {
   // bash's $'...' spells control characters as escapes, so the command stays one line.
   if (CONTROL_CHARS.test(path))
     return `$'${path.replace(/[\\']/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`

@@ -31,3 +31,4 @@ export {
   type PolicyConfig,
 } from './types.js'
 export { policyReasons, warningReasons, typedNotice } from './feedback.js'
+export { testsWeakened } from './tests-weakened/index.js'

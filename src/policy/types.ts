@@ -17,6 +17,7 @@ export const CONSTRAINTS = [
   'diff_size',
   'unsafe_path',
   'git_tamper',
+  'tests_weakened',
 ] as const
 
 export type Constraint = (typeof CONSTRAINTS)[number]
@@ -28,6 +29,8 @@ export type Constraint = (typeof CONSTRAINTS)[number]
 export const DEFAULT_SEVERITIES: Partial<Record<Constraint, Severity>> = {
   unsafe_path: 'error',
   git_tamper: 'critical',
+  // Tests weakened to get green are what a reviewer must see before merging: the stop is blocked.
+  tests_weakened: 'error',
 }
 
 /** `file` of a violation that concerns the whole diff rather than one file (diff_size). */

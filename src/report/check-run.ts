@@ -83,8 +83,8 @@ export function violationAnnotation(v: Violation, s: Sanitizer): CheckAnnotation
   const message = stripControl(s.redact(`${v.message}${v.suggestion ? `\nSuggestion: ${v.suggestion}` : ''}`))
   return {
     path: s.redact(stripControl(v.file)),
-    start_line: 1,
-    end_line: 1,
+    start_line: v.line ?? 1,
+    end_line: v.line ?? 1,
     annotation_level: LEVEL_OF[v.severity],
     title: cap(
       `${v.constraint} (${v.severity})${v.checkpoint === null ? '' : ` · checkpoint ${v.checkpoint}`}`,

@@ -53,6 +53,8 @@ export interface Violation {
   severity: Severity
   message: string
   suggestion: string
+  /** The line of `file` the violation points at (1-based), when it is about one (a skip added to a test). */
+  line?: number
   reverted?: boolean
   /**
    * The session's work no longer holds it (the agent fixed it, or it was reverted): set at each

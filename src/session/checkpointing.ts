@@ -650,7 +650,7 @@ export class SessionCheckpoints {
   private async validate(ctx: ValidateContext): Promise<Violation[]> {
     const policy = this.o.config.policy
     const worktree = this.root ?? this.o.cwd
-    const { evaluateCheckpointScopes, notifiesAgent } = await this.loadPolicy()
+    const { evaluateCheckpointScopes, notifiesAgent, testsWeakened } = await this.loadPolicy()
     const found = evaluateCheckpointScopes({
       seq: ctx.seq,
       files: ctx.files,
@@ -659,6 +659,16 @@ export class SessionCheckpoints {
       worktree,
       policy,
     })
+    // Tests are judged on the session's whole work: a test removed in one checkpoint and put back in the next
+    // weakened nothing.
+    const weakened = await testsWeakened(this.git!, ctx.cumulative, ctx.seq, policy)
+    found.cumulative.push(...weakened)
+    found.all.push(...weakened)
+    // Its message is a count that moves (3 → 2, then 3 → 0): the report keeps the latest, not the first.
+    for (const v of weakened) {
+      const seen = this.reported.get(keyOf(v))
+      if (seen) Object.assign(seen, { message: v.message, suggestion: v.suggestion, line: v.line })
+    }
     this.current = found.cumulative
     const fresh = found.all.filter((v) => {
       const key = keyOf(v)

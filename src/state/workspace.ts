@@ -81,8 +81,13 @@ export class Workspace {
       withhold: (path) => withhold!(path),
       ...(judge
         ? {
-            validate: async (ctx) =>
-              (await load()).evaluateCheckpoint({ ...ctx, worktree: this.root, policy }),
+            validate: async (ctx) => {
+              const code = await load()
+              return [
+                ...code.evaluateCheckpoint({ ...ctx, worktree: this.root, policy }),
+                ...(await code.testsWeakened(this.git, ctx.cumulative, ctx.seq, policy)),
+              ]
+            },
           }
         : {}),
       ...overrides,
@@ -96,14 +101,18 @@ export class Workspace {
   async standingViolations(store: CheckpointStore, config: Config): Promise<Violation[]> {
     const latest = store.latest
     if (!latest) return []
-    const { evaluatePolicy } = await import('../policy/index.js')
-    return evaluatePolicy({
-      files: await diffTrees(this.git, store.baseline, latest),
-      checkpoint: store.latestSeq,
-      worktree: this.root,
-      policy: config.policy,
-      scope: 'cumulative',
-    })
+    const { evaluatePolicy, testsWeakened } = await import('../policy/index.js')
+    const files = await diffTrees(this.git, store.baseline, latest)
+    return [
+      ...evaluatePolicy({
+        files,
+        checkpoint: store.latestSeq,
+        worktree: this.root,
+        policy: config.policy,
+        scope: 'cumulative',
+      }),
+      ...(await testsWeakened(this.git, files, store.latestSeq, config.policy)),
+    ]
   }
 
   /** A session's push queue: config.checkpoints' remote, branch and mode, its bundle in the session dir. */

@@ -153,7 +153,7 @@ function tempDir(prefix: string): string {
 
 let repoCount = 0
 /** The repository at the PR head, served by the git server; `checkout()` is a fresh runner's clone of it. */
-function repository(config = CONFIG) {
+function repository(config = CONFIG, extra: Record<string, string> = {}) {
   const seed = makeTempRepo({
     files: {
       'README.md': '# widgets\n',
@@ -161,6 +161,7 @@ function repository(config = CONFIG) {
       'agent.mjs': AGENT,
       'check.mjs': CHECK,
       'docs/guide.md': '# guide\n',
+      ...extra,
     },
   })
   cleanups.push(() => seed.cleanup())
@@ -879,5 +880,57 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
             false,
           )
     expect(service.validationFailures).toEqual([])
+  })
+
+  // The agent job's report and the verify job can both be forged (the tests above); publish judges the
+  // handed-off commits from git objects, weakened tests included (issue 31).
+  it('a test skipped and cut in a re-bundled checkpoint is judged by publish: tests_weakened on the skip line, policy fails', async () => {
+    const { service, server, jobs } = await startServers()
+    const TEST =
+      "import { it, expect } from 'vitest'\nit('adds', () => {\n  expect(1 + 1).toBe(2)\n  expect(2 + 2).toBe(4)\n})\n"
+    const repo = repository(CONFIG, { 'test/add.test.js': TEST })
+    const agent = await agentJob(service, server, repo, { agent: 'fine' })
+    expect(agent.run.code, log(agent.run)).toBe(0)
+    const session = agent.run.outputs['session-id']!
+    const ref = `refs/proctor/${session}`
+    const sh = (args: string[]) =>
+      execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
+    sh(['checkout', '-q', '-f', '--detach', ref])
+    writeFileSync(
+      join(agent.dir, 'test/add.test.js'),
+      TEST.replace("it('adds'", "it.skip('adds'").replace('  expect(2 + 2).toBe(4)\n', ''),
+    )
+    sh(['commit', '-q', '-am', 'checkpoint 99'])
+    const forged = sh(['rev-parse', 'HEAD'])
+    sh(['update-ref', ref, forged])
+    const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
+    sh(['bundle', 'create', '-q', bundle, ref, `^${repo.head}`])
+    const report = JSON.parse(handoffOf(service, RUN).files.get('report.json')!.toString('utf8')) as {
+      checkpoints: Array<{ sha: string; seq: number }>
+    }
+    report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: forged, seq: 99 })
+    service.store.seed(RUN + 2, `proctor-handoff-${session}`, {
+      files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
+    })
+    service.store.seed(RUN + 2, `proctor-verify-${RUN + 2}-1`, {
+      files: { 'verify.json': forgedVerifyResults(session, forged) },
+    })
+    recordJob(jobs, 'verify', 0, RUN + 2)
+
+    const publish = await publishJob(service, server, repo, { runId: RUN + 2 })
+    expect(publish.code, log(publish)).toBe(1)
+    const [policy] = server.state.checkRunsNamed('proctor / policy')
+    expect(policy).toMatchObject({ conclusion: 'failure' })
+    expect(policy!.annotations).toEqual([
+      expect.objectContaining({
+        path: 'test/add.test.js',
+        start_line: 2,
+        annotation_level: 'failure',
+        message: expect.stringContaining(
+          "test/add.test.js weakens its tests: test cases 1 → 0; assertions 2 → 1; a skip was added (line 2: `it.skip('adds', () => {`)",
+        ),
+      }),
+    ])
+    expect(server.validationFailures).toEqual([])
   })
 })

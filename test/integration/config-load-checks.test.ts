@@ -61,6 +61,7 @@ const FILES: Record<string, string> = {
   'an empty policy': 'policy: {}\n',
   'a bad branch template': 'checkpoints:\n  branch: "proctor/{session}..x"\n',
   'a good branch template': 'checkpoints:\n  branch: "agents/{session}"\n',
+  'a bad policy.tests glob': 'policy:\n  tests:\n    python: ["tests/**", "/abs/**"]\n',
   'a bad gate_files glob': 'stop_hooks:\n  - { name: t, command: npm test, gate_files: ["/"] }\n',
   'good gate_files': 'stop_hooks:\n  - { name: t, command: npm test, gate_files: ["test/helpers/**"] }\n',
   'a preset in the file': 'agent:\n  preset: claude-code\n',
@@ -78,6 +79,16 @@ describe('loadConfig with only the checks a file needs', () => {
       }
     })
   }
+
+  it('points a bad glob of policy.tests (tests_weakened) at its line, with the fix', async () => {
+    const loaded = await viaLoad(FILES['a bad policy.tests glob']!)
+    expect(loaded).toHaveProperty(
+      'errors',
+      expect.stringMatching(
+        /^proctor\.yml:3:26 policy\.tests\.python\[1\]: "\/abs\/\*\*" is an absolute path; .*did you mean "abs\/\*\*"\?/,
+      ),
+    )
+  })
 
   it('reports a bad rule of the file with the preset chosen on the command line', async () => {
     const text = "detect:\n  - name: a\n    match: '(x'\n"

@@ -319,7 +319,12 @@ describe('check runs', () => {
       round: 1,
     })
     const result = await reporter.finish(
-      sessionReport({ violations: [violation(3, { file: 'src/a,b:c.ts' })] }),
+      sessionReport({
+        violations: [
+          violation(3, { file: 'src/a,b:c.ts' }),
+          violation(3, { file: 'test/a.test.ts', constraint: 'tests_weakened', line: 7 }),
+        ],
+      }),
     )
     expect(result.checksFallback).toMatch(/HTTP 403: Resource not accessible by integration/)
     expect(t.server.count('checks/create')).toBe(1) // tried once, then stopped trying
@@ -333,6 +338,14 @@ describe('check runs', () => {
       t.lines.some((l) =>
         l.startsWith(
           '::error title=proctor / policy%3A forbidden_area (error) · checkpoint 1,file=src/a%2Cb%3Ac.ts,line=1::',
+        ),
+      ),
+    ).toBe(true)
+    // A violation about one line (a skip tests_weakened found) is annotated on that line.
+    expect(
+      t.lines.some((l) =>
+        l.startsWith(
+          '::error title=proctor / policy%3A tests_weakened (error) · checkpoint 1,file=test/a.test.ts,line=7::',
         ),
       ),
     ).toBe(true)
