@@ -29,10 +29,10 @@ import { GitHubReporter } from '../github/reporter.js'
 import { findJobUrl } from '../github/job.js'
 import type { CheckRunLink } from '../report/markdown.js'
 import { CheckRuns } from '../github/checks.js'
-import { actorPermission, canTrigger } from '../github/permissions.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
+import { refuseEventTrigger } from './refuse-task.js'
 import type { ActionInputs } from './inputs.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { ARTIFACT_ENV } from './handoff.js'
@@ -77,11 +77,19 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     core.error('proctor: mode publish needs a checkout of the commit the agent started from (no HEAD here)')
     return 2
   }
-  if (ctx.commentAuthor && !(await commenterMayTrigger(octokit, ctx))) {
-    core.error(
-      `proctor: ${ctx.commentAuthor} does not have write access to ${ctx.owner}/${ctx.repo}; nothing was published`,
-    )
-    return 1
+  // The one check of refuse-task.ts, for every kind of trigger (comment, review comment, review, label).
+  const refusal = await refuseEventTrigger({
+    eventName: ctx.eventName,
+    payload: readEventPayload(env.GITHUB_EVENT_PATH),
+    settings: config.github.trigger,
+    octokit: octokit,
+    ctx,
+  })
+  if (refusal) {
+    const message = `proctor: ${sanitizer.forLog(refusal.message)}; nothing was published`
+    if (refusal.exitCode === 0) core.notice(message)
+    else core.error(message)
+    return refusal.exitCode
   }
   const persisted = await warnPersistedCredentials(cwd)
   if (readOnly)
@@ -360,15 +368,6 @@ function mergeResults(
     duration_ms: 0,
     round: 1,
   }
-}
-
-async function commenterMayTrigger(
-  octokit: ReturnType<typeof actionClient>,
-  ctx: ActionsContext,
-): Promise<boolean> {
-  return actorPermission(octokit, ctx.owner, ctx.repo, ctx.commentAuthor!)
-    .then(canTrigger)
-    .catch(() => false)
 }
 
 function writeReport(report: SessionReport, sessionsDir: string): string {
