@@ -21,6 +21,14 @@ export const OPERATIONS = [
   // A comment that starts a session gets an `eyes` reaction at once (issue or PR comment, review comment).
   'reactions/create-for-issue-comment',
   'reactions/create-for-pull-request-review-comment',
+  // The conversation's write commands (docs/github.md#the-conversation): stop, restore, promote.
+  'actions/cancel-workflow-run',
+  'git/get-ref',
+  'git/create-ref',
+  'git/update-ref',
+  'pulls/list',
+  'pulls/create',
+  'pulls/update',
 ] as const
 
 export const TRIMMED_SPEC_FILE = 'api.github.com.trimmed.json'
