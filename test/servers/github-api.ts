@@ -4,6 +4,7 @@
 // 422 body too long, connection reset, a request accepted and never answered). Its own responses are validated against the documented
 // response schemas too, so they cannot drift from real shapes. Anything invalid is recorded in
 // `validationFailures`, which tests assert to be empty.
+import { execFileSync } from 'node:child_process'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { OpenApiValidator, loadTrimmedSpec, type Operation } from './openapi/validator.js'
@@ -113,6 +114,11 @@ export interface GitHubApiServerOptions {
   jobs?: StoredJob[]
   /** Git refs at the start (`refs/heads/x` → sha). */
   refs?: Record<string, string>
+  /**
+   * A bare repository (the loopback git remote's, test/servers/git-http.ts) whose refs the git refs
+   * endpoints read and move, with git's own checks: an unknown object, a non-fast-forward without force.
+   */
+  gitDir?: string
   /** Workflow runs that are in progress (`actions/cancel-workflow-run` answers 409 for any other). */
   runningRuns?: number[]
 }
@@ -303,6 +309,31 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       },
     }) as JsonObject
 
+  // Refs live in options.gitDir when given (moved with git itself), else in state.refs.
+  const git = (args: string[]): string | null => {
+    try {
+      return execFileSync('git', ['--git-dir', options.gitDir!, ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim()
+    } catch {
+      return null
+    }
+  }
+  const readRef = (ref: string): string | null =>
+    options.gitDir ? git(['rev-parse', '--verify', '-q', `${ref}^{commit}`]) : (state.refs.get(ref) ?? null)
+  /** False: an unknown object, or (without force) not a fast-forward. */
+  const writeRef = (ref: string, sha: string, force: boolean): boolean => {
+    if (!options.gitDir) {
+      if (!force && state.refs.has(ref)) return false
+      state.refs.set(ref, sha)
+      return true
+    }
+    if (git(['cat-file', '-e', `${sha}^{commit}`]) === null) return false
+    const old = readRef(ref)
+    if (!force && old && git(['merge-base', '--is-ancestor', old, sha]) === null) return false
+    return git(['update-ref', ref, sha]) !== null
+  }
   const refJson = (ref: string, sha: string): JsonObject =>
     synthesize(schemas['git-ref'], schemas, {
       ref,
@@ -314,7 +345,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     const side = (ref: string): JsonObject => ({
       label: `${owner}:${ref}`,
       ref,
-      sha: state.refs.get(`refs/heads/${ref}`) ?? '0'.repeat(40),
+      sha: readRef(`refs/heads/${ref}`) ?? '0'.repeat(40),
       repo: synthesize(schemas['repository'], schemas, {
         name: repo,
         full_name: `${owner}/${repo}`,
@@ -620,24 +651,24 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     },
     'git/get-ref': (op) => {
       const ref = `refs/${String(op.pathParams.ref)}`
-      const sha = state.refs.get(ref)
+      const sha = readRef(ref)
       return sha ? { status: 200, body: refJson(ref, sha) } : error(404, 'Not Found')
     },
     'git/create-ref': (_op, body, who) => {
       if (who.write.contents === false) return error(403, 'Resource not accessible by integration')
       const ref = String(body.ref)
-      if (!/^refs\/[^/]+\/.+/.test(ref)) return error(422, 'Reference name must start with refs/ and have at least two slashes')
-      if (state.refs.has(ref)) return error(422, 'Reference already exists')
-      state.refs.set(ref, String(body.sha))
+      if (!/^refs\/[^/]+\/.+/.test(ref))
+        return error(422, 'Reference name must start with refs/ and have at least two slashes')
+      if (readRef(ref)) return error(422, 'Reference already exists')
+      if (!writeRef(ref, String(body.sha), true)) return error(422, 'Object does not exist')
       return { status: 201, body: refJson(ref, String(body.sha)) }
     },
     'git/update-ref': (op, body, who) => {
       if (who.write.contents === false) return error(403, 'Resource not accessible by integration')
       const ref = `refs/${String(op.pathParams.ref)}`
-      if (!state.refs.has(ref)) return error(422, 'Reference does not exist')
-      // The server has no object graph: a move without force is refused, as a non-fast-forward would be.
-      if (body.force !== true) return error(422, 'Update is not a fast forward')
-      state.refs.set(ref, String(body.sha))
+      if (!readRef(ref)) return error(422, 'Reference does not exist')
+      if (!writeRef(ref, String(body.sha), body.force === true))
+        return error(422, 'Update is not a fast forward')
       return { status: 200, body: refJson(ref, String(body.sha)) }
     },
     'pulls/list': (op) => {
@@ -651,7 +682,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
     'pulls/create': (_op, body, who) => {
       if (who.write.pulls === false) return error(403, 'Resource not accessible by integration')
       const head = String(body.head)
-      if (!state.refs.has(`refs/heads/${head}`)) return error(422, 'Validation Failed: head does not exist')
+      if (!readRef(`refs/heads/${head}`)) return error(422, 'Validation Failed: head does not exist')
       if (state.pulls.some((p) => p.head === head && p.state === 'open'))
         return error(422, `A pull request already exists for ${owner}:${head}.`)
       const pull: StoredPull = {
