@@ -33,6 +33,8 @@ import type { Sanitizer } from '../util/sanitize.js'
 import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
 import { refuseEventTrigger } from './refuse-task.js'
+import { recordRound } from './continuation.js'
+import { ConversationComment } from '../github/conversation.js'
 import type { ActionInputs } from './inputs.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { ARTIFACT_ENV } from './handoff.js'
@@ -203,6 +205,16 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     })
     const finished = await reporter.finish(report)
     commentUrl ||= finished.commentUrl ?? ''
+    // The round's result in the conversation comment (docs/github.md#the-conversation): status, verdict,
+    // the commit pushed here (only a pushed, passing round can be promoted or continued).
+    if (task?.issueNumber != null && !readOnly && published.length === 1)
+      await recordRound(
+        new ConversationComment({ octokit, ctx, issueNumber: task.issueNumber, token, sanitizer }),
+        report,
+        ctx.runId,
+      ).catch((error: unknown) =>
+        core.warning(`proctor: could not update the conversation comment: ${(error as Error).message}`),
+      )
     if (readOnly) {
       // A fork PR: the published report (never the agent's) travels on to a trusted workflow_run.
       await withSecretsInEnv(secrets, ARTIFACT_ENV, () =>
