@@ -48,6 +48,11 @@ describe('action.yml', () => {
         return [...block.matchAll(/(?:^|\{)\s*'?([a-z-]+)'?:/gm)].map((m) => m[1]!)
       },
     )
+    // The acknowledge job's answers to follow-ups (src/action/commands.ts) are written as `outputs: { … }`.
+    const commands = readFileSync(join(root, 'src/action/commands.ts'), 'utf8')
+    for (const block of commands.matchAll(/outputs: \{([^}]*)\}/g))
+      written.push(...[...block[1]!.matchAll(/'?([a-z-]+)'?:/g)].map((m) => m[1]!))
+    expect(written).toEqual(expect.arrayContaining(['command', 'ref', 'round', 'pull-request']))
     expect(written).toContain('checkpoint-sha')
     expect(written).toContain('errored-count')
     expect(written).toContain('task')
