@@ -52,7 +52,11 @@ export async function beginTask(task: Task, options: Options): Promise<string | 
 }
 
 export async function answerCommand(task: Task, command: Command, options: Options): Promise<CommandOutcome> {
-  const none = (log: string, exitCode = 0): CommandOutcome => ({ log, outputs: { task: 'false', command: command.verb }, exitCode })
+  const none = (log: string, exitCode = 0): CommandOutcome => ({
+    log,
+    outputs: { task: 'false', command: command.verb },
+    exitCode,
+  })
   const { octokit, ctx } = options
   const where = { owner: ctx.owner, repo: ctx.repo }
   if (task.issueNumber === null) return none('the command names no issue or pull request to act on')
@@ -61,14 +65,18 @@ export async function answerCommand(task: Task, command: Command, options: Optio
     await octokit.rest.issues.createComment({ ...where, issue_number: issue, body: text })
   }
   if (command.verb === 'help') {
-    await reply(helpText(options.phrase, command.problem && options.sanitizer.forMarkdown(command.problem, 200)))
+    await reply(
+      helpText(options.phrase, command.problem && options.sanitizer.forMarkdown(command.problem, 200)),
+    )
     return none(`answered with the help text${command.problem ? ` (${command.problem})` : ''}`)
   }
   const conversation = commentOf(issue, options)
   const state = await conversation.read()
   const last = state?.rounds[state.rounds.length - 1]
   if (!state || !last) {
-    await reply(`proctor: there is no session on this conversation yet; start one with \`${options.phrase} <task>\`.`)
+    await reply(
+      `proctor: there is no session on this conversation yet; start one with \`${options.phrase} <task>\`.`,
+    )
     return none(`/proctor ${command.verb}: no session on #${issue}`)
   }
   const said = task.text.split('\n', 1)[0]!
@@ -88,10 +96,14 @@ export async function answerCommand(task: Task, command: Command, options: Optio
         (error: unknown) => describeError(error),
       )
       if (failed) {
-        await answer(`could not cancel run ${run}: ${failed.message} (the acknowledge job needs actions: write)`)
+        await answer(
+          `could not cancel run ${run}: ${failed.message} (the acknowledge job needs actions: write)`,
+        )
         return none(`/proctor stop: could not cancel run ${run}: ${failed.message}`, 1)
       }
-      const rounds = state.rounds.map((r) => (r === last ? { ...r, status: 'interrupted', verdict: 'block' } : r))
+      const rounds = state.rounds.map((r) =>
+        r === last ? { ...r, status: 'interrupted', verdict: 'block' } : r,
+      )
       await answer(`cancelled round ${last.round} (workflow run ${run})`, { ...state, rounds })
       return none(`/proctor stop: cancelled workflow run ${run} (round ${last.round})`)
     }
@@ -107,9 +119,11 @@ export async function answerCommand(task: Task, command: Command, options: Optio
         await answer(`not restored: ${why}`)
         return none(`/proctor restore ${n}: ${why}`, 1)
       }
-      const moved = await moveBranch(octokit, where, { branch: state.branch, to: sha, session: state.session }).catch(
-        (error: unknown) => describeError(error),
-      )
+      const moved = await moveBranch(octokit, where, {
+        branch: state.branch,
+        to: sha,
+        session: state.session,
+      }).catch((error: unknown) => describeError(error))
       if ('message' in moved) {
         await answer(`not restored: ${moved.message} (the acknowledge job needs contents: write)`)
         return none(`/proctor restore ${n}: ${moved.message}`, 1)
@@ -150,7 +164,10 @@ export async function answerCommand(task: Task, command: Command, options: Optio
       }
       const text = `${pr.created ? 'opened' : 'updated'} pull request #${pr.number} from ${state.branch} into ${base}`
       await answer(text)
-      return { ...none(`/proctor promote: ${text}`), outputs: { task: 'false', command: 'promote', 'pull-request': String(pr.number) } }
+      return {
+        ...none(`/proctor promote: ${text}`),
+        outputs: { task: 'false', command: 'promote', 'pull-request': String(pr.number) },
+      }
     }
     case 'continue':
     case 'retry': {
@@ -181,7 +198,13 @@ export async function answerCommand(task: Task, command: Command, options: Optio
       await answer(`round ${round} (${command.verb}) starts from ${base.slice(0, 12)}`, next)
       return {
         log: `/proctor ${command.verb}: round ${round} of session ${state.session} starts from ${base}`,
-        outputs: { task: 'true', command: command.verb, ref: base, 'session-id': state.session!, round: String(round) },
+        outputs: {
+          task: 'true',
+          command: command.verb,
+          ref: base,
+          'session-id': state.session!,
+          round: String(round),
+        },
         exitCode: 0,
       }
     }

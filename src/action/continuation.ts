@@ -3,7 +3,12 @@
 // no memory of the earlier rounds: it gets them summarized with the feedback, and the previous round's
 // own agent session id (PROCTOR_RESUME_SESSION) for a CLI that can resume it.
 import type { Command } from '../github/command.js'
-import { ConversationComment, summaryForAgent, withReport, type Conversation } from '../github/conversation.js'
+import {
+  ConversationComment,
+  summaryForAgent,
+  withReport,
+  type Conversation,
+} from '../github/conversation.js'
 import type { Task } from '../github/trigger.js'
 import type { SessionReport } from '../report/model.js'
 
@@ -37,9 +42,7 @@ export function continuationOf(
   const earlier = { ...state, rounds: state.rounds.slice(0, -1) }
   const previous = earlier.rounds[earlier.rounds.length - 1]
   const what =
-    command.verb === 'continue'
-      ? last.text || 'Continue where the previous round stopped.'
-      : last.text
+    command.verb === 'continue' ? last.text || 'Continue where the previous round stopped.' : last.text
   const text = [
     what,
     '',

@@ -151,12 +151,20 @@ export async function main(env: Record<string, string | undefined> = process.env
   let continuation: Continuation | null = null
   const conversation =
     task?.issueNumber != null
-      ? new ConversationComment({ octokit, ctx, issueNumber: task.issueNumber, token: inputs.githubToken, sanitizer })
+      ? new ConversationComment({
+          octokit,
+          ctx,
+          issueNumber: task.issueNumber,
+          token: inputs.githubToken,
+          sanitizer,
+        })
       : null
   const followUp = trigger.kind === 'task' ? (trigger.command ?? null) : null
   if (task && conversation && followUp) {
     if (followUp.verb !== 'continue' && followUp.verb !== 'retry') {
-      core.info(`proctor: /proctor ${followUp.verb} is answered by the acknowledge job (mode: acknowledge); no agent runs`)
+      core.info(
+        `proctor: /proctor ${followUp.verb} is answered by the acknowledge job (mode: acknowledge); no agent runs`,
+      )
       return 0
     }
     const state = await conversation.read().catch((error: unknown) => error as Error)
@@ -177,7 +185,9 @@ export async function main(env: Record<string, string | undefined> = process.env
       return 2
     }
     continuation = found
-    core.info(`proctor: round ${found.round} (${followUp.verb}) of session ${found.sessionId}, from ${found.base}`)
+    core.info(
+      `proctor: round ${found.round} (${followUp.verb}) of session ${found.sessionId}, from ${found.base}`,
+    )
   }
   const agentTask = continuation?.task ?? task
   const sessionCommand = continuation ? commandWithTask(agentCommand(inputs, config)!, agentTask) : command

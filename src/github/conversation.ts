@@ -61,7 +61,17 @@ export interface Conversation {
 }
 
 export function emptyConversation(): Conversation {
-  return { v: 1, session: null, branch: null, tip: null, promotable: false, target: null, checkpoints: [], rounds: [], log: [] }
+  return {
+    v: 1,
+    session: null,
+    branch: null,
+    tip: null,
+    promotable: false,
+    target: null,
+    checkpoints: [],
+    rounds: [],
+    log: [],
+  }
 }
 
 /** The hidden block that carries the state (base64 JSON: no `-->` can end it early). */
@@ -125,7 +135,9 @@ function checked(raw: unknown): Conversation | null {
     log: arr(o.log).flatMap((l) => {
       const x = (l ?? {}) as Record<string, unknown>
       const answer = s(x.answer, 500)
-      return answer === null ? [] : [{ author: s(x.author, 100) ?? 'unknown', said: s(x.said, 200) ?? '', answer }]
+      return answer === null
+        ? []
+        : [{ author: s(x.author, 100) ?? 'unknown', said: s(x.said, 200) ?? '', answer }]
     }),
   }
 }
@@ -236,7 +248,12 @@ export class ConversationComment {
   /** Writes the state and its rendering (creates the comment the first time). */
   async write(state: Conversation): Promise<string | null> {
     await this.comment.publish(
-      () => renderConversation(state, { marker: this.comment.marker, sanitizer: this.options.sanitizer, block: stateBlock(state) }),
+      () =>
+        renderConversation(state, {
+          marker: this.comment.marker,
+          sanitizer: this.options.sanitizer,
+          block: stateBlock(state),
+        }),
       { final: true },
     )
     return this.comment.url

@@ -21,12 +21,17 @@ export function renderConversation(
       '',
     )
   if (state.rounds.length) {
-    lines.push('| round | asked | by | status | verdict | last checkpoint |', '| --- | --- | --- | --- | --- | --- |')
+    lines.push(
+      '| round | asked | by | status | verdict | last checkpoint |',
+      '| --- | --- | --- | --- | --- | --- |',
+    )
     for (const r of state.rounds) {
       const asked = `${r.kind === 'task' ? '' : `${r.kind}: `}${r.text}`
       const by = r.url ? `[${md(`@${r.author}`, 100)}](${encodeURI(r.url)})` : md(`@${r.author}`, 100)
       const at = r.head ? `\`${r.head.slice(0, 12)}\` (${state.checkpoints.indexOf(r.head) + 1})` : '—'
-      lines.push(`| ${r.round} | ${md(asked, 300)} | ${by} | ${r.status ?? '🔄 running'} | ${r.verdict ?? '—'} | ${at} |`)
+      lines.push(
+        `| ${r.round} | ${md(asked, 300)} | ${by} | ${r.status ?? '🔄 running'} | ${r.verdict ?? '—'} | ${at} |`,
+      )
     }
     lines.push('')
   }

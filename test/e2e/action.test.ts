@@ -623,7 +623,9 @@ describe('a task from a comment', () => {
       'reactions/create-for-issue-comment',
       'issues/create-comment',
     ])
-    expect(server.state.commentsOn(PR)[0]!.body).toMatch(/^<!-- proctor:conversation -->\n### 💬 proctor · round 1 running/)
+    expect(server.state.commentsOn(PR)[0]!.body).toMatch(
+      /^<!-- proctor:conversation -->\n### 💬 proctor · round 1 running/,
+    )
     expect(server.validationFailures).toEqual([])
   })
 

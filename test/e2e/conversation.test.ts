@@ -72,7 +72,9 @@ interface Workspace {
 }
 
 function workspace(): Workspace {
-  const repo = makeTempRepo({ files: { 'README.md': '# widgets\n', 'proctor.yml': CONFIG, 'agent.mjs': AGENT } })
+  const repo = makeTempRepo({
+    files: { 'README.md': '# widgets\n', 'proctor.yml': CONFIG, 'agent.mjs': AGENT },
+  })
   const name = `conversation-${++count}.git`
   const bare = git.createRepo(name)
   const url = git.repoUrl(name)
@@ -86,7 +88,12 @@ function workspace(): Workspace {
     () => rmSync(files, { recursive: true, force: true }),
   )
   const run = (args: string[], cwd?: string) =>
-    execFileSync('git', args, { cwd, env: isolatedGitEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    execFileSync('git', args, {
+      cwd,
+      env: isolatedGitEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
   return {
     repo,
     head: repo.git(['rev-parse', 'HEAD']).trim(),
@@ -141,7 +148,13 @@ const writes = (server: GitHubApiServer) => server.calls.filter((c) => c.method 
 const conversationOf = (server: GitHubApiServer) =>
   server.state.commentsOn(PR).find((c) => c.body.startsWith(CONVERSATION))
 
-function acknowledge(server: GitHubApiServer, ws: Workspace, body: string, runId: number, user?: { login: string; type?: string }) {
+function acknowledge(
+  server: GitHubApiServer,
+  ws: Workspace,
+  body: string,
+  runId: number,
+  user?: { login: string; type?: string },
+) {
   return runStep({
     entry: 'index',
     cwd: ws.repo.dir,
@@ -157,7 +170,8 @@ describe('the conversation on a pull request', () => {
     const ws = workspace()
     const server = await startApi(ws)
     const record = join(ws.files, 'record.json')
-    const recorded = () => JSON.parse(readFileSync(record, 'utf8')) as { argv: string[]; env: Record<string, string> }
+    const recorded = () =>
+      JSON.parse(readFileSync(record, 'utf8')) as { argv: string[]; env: Record<string, string> }
 
     const ack1 = await acknowledge(server, ws, '@proctor write the release notes', 4242)
     expect(ack1.code, ack1.stdout + ack1.stderr).toBe(0)
@@ -175,12 +189,20 @@ describe('the conversation on a pull request', () => {
     expect(recorded().argv).toEqual(['write the release notes'])
     const tip1 = ws.remoteSha(`refs/heads/${BRANCH}`)
     expect(tip1).toBe(round1.outputs['checkpoint-sha'])
-    expect(conversationOf(server)!.body).toMatch(/\| 1 \| write the release notes \| .*alice.* \| completed \| allow \|/)
+    expect(conversationOf(server)!.body).toMatch(
+      /\| 1 \| write the release notes \| .*alice.* \| completed \| allow \|/,
+    )
 
     // The follow-up, in a later workflow run: acknowledged, recorded as round 2, the start commit handed on.
     const ack2 = await acknowledge(server, ws, '/proctor continue also thank the contributors', 4300)
     expect(ack2.code, ack2.stdout + ack2.stderr).toBe(0)
-    expect(ack2.outputs).toMatchObject({ task: 'true', command: 'continue', ref: tip1, 'session-id': SESSION, round: '2' })
+    expect(ack2.outputs).toMatchObject({
+      task: 'true',
+      command: 'continue',
+      ref: tip1,
+      'session-id': SESSION,
+      round: '2',
+    })
     expect(conversationOf(server)!.body).toContain('round 2 running')
 
     // The agent job checks out that ref in a fresh clone, as `init --trigger mention` writes it.
@@ -219,12 +241,18 @@ describe('the conversation on a pull request', () => {
     expect(server.validationFailures).toEqual([])
   })
 
-  it('a continue run whose checkout is not the round\'s start commit starts no agent', async () => {
+  it("a continue run whose checkout is not the round's start commit starts no agent", async () => {
     const ws = workspace()
     const server = await startApi(ws)
     const record = join(ws.files, 'record.json')
     await acknowledge(server, ws, '@proctor write the release notes', 4242)
-    await runStep({ entry: 'index', cwd: ws.repo.dir, apiUrl: server.url, event: comment('@proctor write the release notes'), env: { E2E_RECORD: record } })
+    await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: comment('@proctor write the release notes'),
+      env: { E2E_RECORD: record },
+    })
     rmSync(record)
     const ack = await acknowledge(server, ws, '/proctor continue more', 4300)
     expect(ack.outputs.task).toBe('true')
@@ -257,7 +285,19 @@ describe('the conversation on a pull request', () => {
         target: 'feature',
         checkpoints: shas,
         rounds: [
-          { round: 1, kind: 'task', text: 'write the release notes', author: 'alice', url: null, run: '4242', base: ws.head, status: 'completed', verdict: 'allow', head: shas[2]!, agentSession: null },
+          {
+            round: 1,
+            kind: 'task',
+            text: 'write the release notes',
+            author: 'alice',
+            url: null,
+            run: '4242',
+            base: ws.head,
+            status: 'completed',
+            verdict: 'allow',
+            head: shas[2]!,
+            agentSession: null,
+          },
         ],
         log: [],
       }
@@ -273,19 +313,31 @@ describe('the conversation on a pull request', () => {
       const open = await acknowledge(server, ws, '/proctor promote', 4500)
       expect(open.code, open.stdout + open.stderr).toBe(0)
       expect(open.outputs).toMatchObject({ task: 'false', command: 'promote', 'pull-request': '100' })
-      expect(server.state.pulls).toMatchObject([{ number: 100, head: BRANCH, base: 'feature', state: 'open', title: 'proctor: write the release notes' }])
+      expect(server.state.pulls).toMatchObject([
+        {
+          number: 100,
+          head: BRANCH,
+          base: 'feature',
+          state: 'open',
+          title: 'proctor: write the release notes',
+        },
+      ])
       const again = await acknowledge(server, ws, '/proctor promote', 4501)
       expect(again.code).toBe(0)
       expect(server.state.pulls).toHaveLength(1)
       expect(server.count('pulls/update')).toBe(1)
-      expect(conversationOf(server)!.body).toContain(`updated pull request #&#8203;100 from ${BRANCH} into feature`)
+      expect(conversationOf(server)!.body).toContain(
+        `updated pull request #&#8203;100 from ${BRANCH} into feature`,
+      )
 
       const restore = await acknowledge(server, ws, '/proctor restore 1', 4502)
       expect(restore.code, restore.stdout + restore.stderr).toBe(0)
       expect(ws.remoteSha(`refs/heads/${BRANCH}`)).toBe(shas[0])
       const kept = `refs/heads/proctor-kept/${SESSION}/${shas[2]!.slice(0, 12)}`
       expect(ws.remoteSha(kept)).toBe(shas[2])
-      expect(conversationOf(server)!.body).toContain(`the later checkpoints stay on proctor-kept/${SESSION}/${shas[2]!.slice(0, 12)}`)
+      expect(conversationOf(server)!.body).toContain(
+        `the later checkpoints stay on proctor-kept/${SESSION}/${shas[2]!.slice(0, 12)}`,
+      )
 
       const refused = await acknowledge(server, ws, '/proctor promote', 4503)
       expect(refused.code).toBe(1)
@@ -294,7 +346,7 @@ describe('the conversation on a pull request', () => {
       expect(server.validationFailures).toEqual([])
     })
 
-    it('continue after a restore starts from the restored checkpoint; stop cancels that round\'s run; retry runs its task again from the same base', async () => {
+    it("continue after a restore starts from the restored checkpoint; stop cancels that round's run; retry runs its task again from the same base", async () => {
       const ws = workspace()
       const server = await startApi(ws, [4600])
       const shas = seeded(ws, server)
@@ -308,7 +360,9 @@ describe('the conversation on a pull request', () => {
       const stop = await acknowledge(server, ws, '/proctor stop', 4601)
       expect(stop.code, stop.stdout + stop.stderr).toBe(0)
       expect(server.state.cancelled).toEqual([4600])
-      expect(conversationOf(server)!.body).toMatch(/\| 2 \| continue: shorter please \| .* \| interrupted \| block \|/)
+      expect(conversationOf(server)!.body).toMatch(
+        /\| 2 \| continue: shorter please \| .* \| interrupted \| block \|/,
+      )
 
       const retry = await acknowledge(server, ws, '/proctor retry', 4602)
       expect(retry.outputs).toMatchObject({ task: 'true', command: 'retry', ref: shas[1], round: '3' })
@@ -324,8 +378,13 @@ describe('the conversation on a pull request', () => {
 
       const reader = await acknowledge(server, ws, '/proctor restore 1', 4700, { login: 'mallory' })
       expect(reader.code).toBe(1)
-      expect(reader.stdout).toContain('mallory does not have write access to acme/widgets; the agent was not started')
-      const bot = await acknowledge(server, ws, '/proctor promote', 4701, { login: 'renovate[bot]', type: 'Bot' })
+      expect(reader.stdout).toContain(
+        'mallory does not have write access to acme/widgets; the agent was not started',
+      )
+      const bot = await acknowledge(server, ws, '/proctor promote', 4701, {
+        login: 'renovate[bot]',
+        type: 'Bot',
+      })
       expect(bot.code).toBe(0)
       expect(bot.stdout).toContain('renovate[bot] is a bot')
       expect(writes(server)).toHaveLength(before)
@@ -358,9 +417,14 @@ describe('the conversation on a pull request', () => {
       inputs: { mode: 'publish', reports: ws.files },
     })
     expect(published.code).toBe(1)
-    expect(published.stdout).toContain('mallory does not have write access to acme/widgets; nothing was published')
+    expect(published.stdout).toContain(
+      'mallory does not have write access to acme/widgets; nothing was published',
+    )
 
-    const label = examplePayload('issues', 'labeled') as { label: { name: string }; sender: { login: string; type: string } }
+    const label = examplePayload('issues', 'labeled') as {
+      label: { name: string }
+      sender: { login: string; type: string }
+    }
     label.label.name = 'proctor'
     label.sender = { ...label.sender, login: 'mallory', type: 'User' }
     const verified = await runStep({
@@ -371,7 +435,9 @@ describe('the conversation on a pull request', () => {
       inputs: { mode: 'verify', reports: ws.files },
     })
     expect(verified.code).toBe(1)
-    expect(verified.stdout).toContain('mallory does not have write access to acme/widgets; nothing was verified')
+    expect(verified.stdout).toContain(
+      'mallory does not have write access to acme/widgets; nothing was verified',
+    )
     expect(writes(server)).toEqual([])
   })
 })

@@ -253,7 +253,9 @@ describe('proctor init', () => {
         expect(job!.steps[0]!.with?.ref).toMatch(/^\$\{\{ needs\.acknowledge\.outputs\.ref \|\| /)
       // `/proctor stop` must not queue behind the round it cancels: only the agent job is serialized.
       expect((workflow as { concurrency?: unknown }).concurrency).toBeUndefined()
-      expect((run as { concurrency?: { group: string } }).concurrency!.group).toContain('github.event.issue.number')
+      expect((run as { concurrency?: { group: string } }).concurrency!.group).toContain(
+        'github.event.issue.number',
+      )
       expect(publish!.permissions).toMatchObject({ issues: 'write', 'pull-requests': 'write' })
     },
   )

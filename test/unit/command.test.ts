@@ -3,7 +3,11 @@ import { commandOf, helpText } from '../../src/github/command.js'
 import { triggerOf } from '../../src/github/trigger.js'
 
 const settings = { phrase: ['@proctor', '/proctor'], label: 'proctor' }
-const comment = (body: string) => ({ action: 'created', comment: { id: 1, body, user: { login: 'alice' } }, issue: { number: 7 } })
+const comment = (body: string) => ({
+  action: 'created',
+  comment: { id: 1, body, user: { login: 'alice' } },
+  issue: { number: 7 },
+})
 
 describe('follow-up commands', () => {
   it('a known verb is a command, with its argument; a task of several words stays a task', () => {
