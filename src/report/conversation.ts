@@ -11,7 +11,7 @@ export function renderConversation(
   const md = (text: string, max: number) => options.sanitizer.forMarkdown(text, max)
   const last = state.rounds[state.rounds.length - 1]
   const heading = last
-    ? `### 💬 proctor · round ${last.round} ${last.status === null ? 'running' : `${last.status} · ${last.verdict ?? '—'}`}`
+    ? `### 💬 proctor · round ${last.round} ${last.status === null ? 'running' : `${md(last.status, 30)} · ${md(last.verdict ?? '—', 30)}`}`
     : '### 💬 proctor'
   const lines = [options.marker, heading, '']
   if (state.session || state.branch)
@@ -27,10 +27,11 @@ export function renderConversation(
     )
     for (const r of state.rounds) {
       const asked = `${r.kind === 'task' ? '' : `${r.kind}: `}${r.text}`
-      const by = r.url ? `[${md(`@${r.author}`, 100)}](${encodeURI(r.url)})` : md(`@${r.author}`, 100)
+      const link = r.url && /^https:\/\/[^\s()<>]+$/.test(r.url) ? r.url : null
+      const by = link ? `[${md(`@${r.author}`, 100)}](<${link}>)` : md(`@${r.author}`, 100)
       const at = r.head ? `\`${r.head.slice(0, 12)}\` (${state.checkpoints.indexOf(r.head) + 1})` : '—'
       lines.push(
-        `| ${r.round} | ${md(asked, 300)} | ${by} | ${r.status ?? '🔄 running'} | ${r.verdict ?? '—'} | ${at} |`,
+        `| ${r.round} | ${md(asked, 300)} | ${by} | ${r.status === null ? '🔄 running' : md(r.status, 30)} | ${md(r.verdict ?? '—', 30)} | ${at} |`,
       )
     }
     lines.push('')
