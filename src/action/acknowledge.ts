@@ -53,6 +53,7 @@ export async function runAcknowledge(
     sanitizer,
     payload,
     phrase: config.github.trigger.phrase[config.github.trigger.phrase.length - 1] ?? '/proctor',
+    branchTemplate: config.checkpoints.branch,
   }
   if (trigger.command) {
     // A follow-up: answered here, in the job that runs no agent code (docs/github.md#the-conversation).

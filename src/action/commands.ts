@@ -15,6 +15,7 @@ import {
   type Conversation,
 } from '../github/conversation.js'
 import { cancelRun, moveBranch, promote } from '../github/scratch-branch.js'
+import { remoteBranchFor } from '../checkpoints/refs.js'
 import { describeError } from '../github/client.js'
 import type { Task } from '../github/trigger.js'
 import type { Sanitizer } from '../util/sanitize.js'
@@ -34,6 +35,8 @@ interface Options {
   sanitizer: Sanitizer
   payload: unknown
   phrase: string
+  /** `checkpoints.branch`: the only branch a follow-up may move or promote is the session's own. */
+  branchTemplate: string
 }
 
 /** A new task from the conversation: round 1 of a new session, recorded at once (what `stop` cancels). */
@@ -71,7 +74,10 @@ export async function answerCommand(task: Task, command: Command, options: Optio
     return none(`answered with the help text${command.problem ? ` (${command.problem})` : ''}`)
   }
   const conversation = commentOf(issue, options)
-  const state = await conversation.read()
+  const read = await conversation.read()
+  // The state names the branch restore force-moves: only the session's own checkpoint branch counts
+  // (never `main`, whatever the comment's hidden block says).
+  const state = read && { ...read, branch: ownBranch(read, options.branchTemplate) }
   const last = state?.rounds[state.rounds.length - 1]
   if (!state || !last) {
     await reply(
@@ -208,6 +214,15 @@ export async function answerCommand(task: Task, command: Command, options: Optio
         exitCode: 0,
       }
     }
+  }
+}
+
+function ownBranch(state: Conversation, template: string): string | null {
+  if (!state.branch || !state.session) return null
+  try {
+    return remoteBranchFor(template, state.session) === state.branch ? state.branch : null
+  } catch {
+    return null
   }
 }
 

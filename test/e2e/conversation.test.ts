@@ -270,7 +270,7 @@ describe('the conversation on a pull request', () => {
 
   describe('the write commands, answered by the acknowledge job', () => {
     /** Three checkpoints on the remote's branch, and the conversation proctor wrote about them. */
-    function seeded(ws: Workspace, server: GitHubApiServer) {
+    function seeded(ws: Workspace, server: GitHubApiServer, branch = BRANCH) {
       const shas = [1, 2, 3].map((n) => {
         ws.repo.write('notes.md', 'a note\n'.repeat(n))
         return ws.repo.commitAll(`checkpoint ${n}`)
@@ -279,7 +279,7 @@ describe('the conversation on a pull request', () => {
       const state: Conversation = {
         v: 1,
         session: SESSION,
-        branch: BRANCH,
+        branch,
         tip: shas[2]!,
         promotable: true,
         target: 'feature',
@@ -368,6 +368,17 @@ describe('the conversation on a pull request', () => {
       expect(retry.outputs).toMatchObject({ task: 'true', command: 'retry', ref: shas[1], round: '3' })
       expect(conversationOf(server)!.body).toMatch(/\| 3 \| retry: shorter please \| .* \| 🔄 running \|/)
       expect(server.validationFailures).toEqual([])
+    })
+
+    it("a conversation state naming another branch (`main`) moves nothing: restore only ever moves the session's own branch", async () => {
+      const ws = workspace()
+      const server = await startApi(ws)
+      seeded(ws, server, 'main')
+      const restore = await acknowledge(server, ws, '/proctor restore 1', 4800)
+      expect(restore.code).toBe(1)
+      expect(restore.stdout).toContain('the session has no pushed checkpoint branch')
+      expect(ws.remoteSha('refs/heads/main')).toBe(ws.head)
+      expect(server.count('git/update-ref')).toBe(0)
     })
 
     it('an unknown command gets the help reply; a reader, a bot start nothing and write nothing', async () => {
