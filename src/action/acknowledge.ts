@@ -8,6 +8,7 @@ import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
 import type { ActionInputs } from './inputs.js'
 import { refuseTask } from './refuse-task.js'
+import { answerCommand, beginTask, type CommandOutcome } from './commands.js'
 import { readEventPayload } from '../github/context.js'
 import { acknowledge } from '../github/reactions.js'
 import { writeOutputs } from '../github/summary.js'
@@ -22,7 +23,8 @@ export async function runAcknowledge(
   if (!loaded) return 2
   const { config, ctx } = loaded
   const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
-  const trigger = triggerOf(ctx.eventName, readEventPayload(env.GITHUB_EVENT_PATH), config.github.trigger)
+  const payload = readEventPayload(env.GITHUB_EVENT_PATH)
+  const trigger = triggerOf(ctx.eventName, payload, config.github.trigger)
   if (trigger.kind !== 'task') {
     core.info(
       `proctor: nothing to do: ${sanitizer.forLog(trigger.kind === 'ignore' ? trigger.reason : `${ctx.eventName ?? 'this event'} is not a comment or a label`)}`,
@@ -40,11 +42,39 @@ export async function runAcknowledge(
     writeOutputs({ task: 'false' })
     return refusal.exitCode
   }
-  core.info(`proctor: task from ${sanitizer.forLog(task.author)} (${trigger.via}): the agent job may start`)
   if (task.reactTo)
     await acknowledge(octokit, ctx.owner, ctx.repo, task.reactTo).catch((error: unknown) =>
       core.warning(`proctor: could not react to the comment: ${(error as Error).message}`),
     )
+  const options = {
+    octokit,
+    ctx,
+    token: inputs.githubToken,
+    sanitizer,
+    payload,
+    phrase: config.github.trigger.phrase[config.github.trigger.phrase.length - 1] ?? '/proctor',
+    branchTemplate: config.checkpoints.branch,
+  }
+  if (trigger.command) {
+    // A follow-up: answered here, in the job that runs no agent code (docs/github.md#the-conversation).
+    const outcome = await answerCommand(task, trigger.command, options).catch(
+      (error: unknown): CommandOutcome => ({
+        log: `could not answer /proctor ${trigger.command!.verb}: ${(error as Error).message}`,
+        outputs: { task: 'false' },
+        exitCode: 1,
+      }),
+    )
+    const line = `proctor: ${sanitizer.forLog(outcome.log)}`
+    if (outcome.exitCode === 0) core.info(line)
+    else core.error(line)
+    writeOutputs(outcome.outputs)
+    return outcome.exitCode
+  }
+  core.info(`proctor: task from ${sanitizer.forLog(task.author)} (${trigger.via}): the agent job may start`)
+  // Round 1 of the conversation, recorded now: the run `/proctor stop` would cancel, before the agent starts.
+  await beginTask(task, options).catch((error: unknown) =>
+    core.warning(`proctor: could not write the conversation comment: ${(error as Error).message}`),
+  )
   writeOutputs({ task: 'true' })
   return 0
 }

@@ -29,10 +29,12 @@ import { GitHubReporter } from '../github/reporter.js'
 import { findJobUrl } from '../github/job.js'
 import type { CheckRunLink } from '../report/markdown.js'
 import { CheckRuns } from '../github/checks.js'
-import { actorPermission, canTrigger } from '../github/permissions.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
+import { refuseEventTrigger } from './refuse-task.js'
+import { recordRound } from './continuation.js'
+import { ConversationComment } from '../github/conversation.js'
 import type { ActionInputs } from './inputs.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { ARTIFACT_ENV } from './handoff.js'
@@ -77,11 +79,19 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     core.error('proctor: mode publish needs a checkout of the commit the agent started from (no HEAD here)')
     return 2
   }
-  if (ctx.commentAuthor && !(await commenterMayTrigger(octokit, ctx))) {
-    core.error(
-      `proctor: ${ctx.commentAuthor} does not have write access to ${ctx.owner}/${ctx.repo}; nothing was published`,
-    )
-    return 1
+  // The one check of refuse-task.ts, for every kind of trigger (comment, review comment, review, label).
+  const refusal = await refuseEventTrigger({
+    eventName: ctx.eventName,
+    payload: readEventPayload(env.GITHUB_EVENT_PATH),
+    settings: config.github.trigger,
+    octokit: octokit,
+    ctx,
+  })
+  if (refusal) {
+    const message = `proctor: ${sanitizer.forLog(refusal.message)}; nothing was published`
+    if (refusal.exitCode === 0) core.notice(message)
+    else core.error(message)
+    return refusal.exitCode
   }
   const persisted = await warnPersistedCredentials(cwd)
   if (readOnly)
@@ -195,6 +205,16 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     })
     const finished = await reporter.finish(report)
     commentUrl ||= finished.commentUrl ?? ''
+    // The round's result in the conversation comment (docs/github.md#the-conversation): status, verdict,
+    // the commit pushed here (only a pushed, passing round can be promoted or continued).
+    if (task?.issueNumber != null && !readOnly && published.length === 1)
+      await recordRound(
+        new ConversationComment({ octokit, ctx, issueNumber: task.issueNumber, token, sanitizer }),
+        report,
+        ctx.runId,
+      ).catch((error: unknown) =>
+        core.warning(`proctor: could not update the conversation comment: ${(error as Error).message}`),
+      )
     if (readOnly) {
       // A fork PR: the published report (never the agent's) travels on to a trusted workflow_run.
       await withSecretsInEnv(secrets, ARTIFACT_ENV, () =>
@@ -360,15 +380,6 @@ function mergeResults(
     duration_ms: 0,
     round: 1,
   }
-}
-
-async function commenterMayTrigger(
-  octokit: ReturnType<typeof actionClient>,
-  ctx: ActionsContext,
-): Promise<boolean> {
-  return actorPermission(octokit, ctx.owner, ctx.repo, ctx.commentAuthor!)
-    .then(canTrigger)
-    .catch(() => false)
 }
 
 function writeReport(report: SessionReport, sessionsDir: string): string {

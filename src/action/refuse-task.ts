@@ -4,7 +4,7 @@
 import type { GitHubOctokit } from '../github/client.js'
 import type { ActionsContext } from '../github/context.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
-import type { Task } from '../github/trigger.js'
+import { triggerOf, type Task, type TriggerSettings } from '../github/trigger.js'
 
 export interface Refusal {
   message: string
@@ -53,4 +53,21 @@ async function isFork(
   } catch (error) {
     return (error as Error).message
   }
+}
+
+/**
+ * The one permission check for the later jobs of a conversation (verify, publish): whatever the event
+ * kind (a comment, a review comment, a review, a label), the person who asked must pass refuseTask
+ * again with this job's token. Null: go on (no task in the event, or its author may give one).
+ */
+export async function refuseEventTrigger(options: {
+  eventName: string | null
+  payload: unknown
+  settings: TriggerSettings
+  octokit: GitHubOctokit
+  ctx: ActionsContext
+}): Promise<Refusal | null> {
+  const trigger = triggerOf(options.eventName, options.payload, options.settings)
+  if (trigger.kind !== 'task') return null
+  return refuseTask(trigger.task, trigger.via, { octokit: options.octokit, ctx: options.ctx, oneJob: false })
 }

@@ -14,6 +14,8 @@ import { acknowledge } from '../github/reactions.js'
 import { commandWithTask, taskEnv } from './task.js'
 import { refuseTask } from './refuse-task.js'
 import { runAcknowledge } from './acknowledge.js'
+import { continuationOf, recordRound, type Continuation } from './continuation.js'
+import { ConversationComment } from '../github/conversation.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { appendJobSummary, stepOutputProblem, writeOutputs } from '../github/summary.js'
 import { usageOutputs } from '../usage/summary.js'
@@ -146,6 +148,52 @@ export async function main(env: Record<string, string | undefined> = process.env
         core.warning(`proctor: could not react to the comment: ${(error as Error).message}`),
       )
   }
+  // A follow-up of a conversation (docs/github.md#the-conversation): the write commands were answered by
+  // the acknowledge job; a continue or retry is the next round of the same session, from its commit.
+  let continuation: Continuation | null = null
+  const conversation =
+    task?.issueNumber != null
+      ? new ConversationComment({
+          octokit,
+          ctx,
+          issueNumber: task.issueNumber,
+          token: inputs.githubToken,
+          sanitizer,
+        })
+      : null
+  const followUp = trigger.kind === 'task' ? (trigger.command ?? null) : null
+  if (task && conversation && followUp) {
+    if (followUp.verb !== 'continue' && followUp.verb !== 'retry') {
+      core.info(
+        `proctor: /proctor ${followUp.verb} is answered by the acknowledge job (mode: acknowledge); no agent runs`,
+      )
+      return 0
+    }
+    const state = await conversation.read().catch((error: unknown) => error as Error)
+    const found =
+      state instanceof Error
+        ? `could not read the conversation comment: ${state.message} (the agent job needs issues: read and pull-requests: read)`
+        : continuationOf(state, followUp, task, ctx.runId)
+    if (typeof found === 'string') {
+      core.error(`proctor: ${sanitizer.forLog(found)}; the agent was not started`)
+      return 1
+    }
+    const head = await new Git({ cwd: process.cwd() }).revParse('HEAD^{commit}')
+    if (head !== found.base) {
+      core.error(
+        `proctor: round ${found.round} starts from ${found.base}, but the checkout is ${head ?? 'no commit'}: ` +
+          "check out the acknowledge job's output ref (proctor init --trigger mention writes it); the agent was not started",
+      )
+      return 2
+    }
+    continuation = found
+    core.info(
+      `proctor: round ${found.round} (${followUp.verb}) of session ${found.sessionId}, from ${found.base}`,
+    )
+  }
+  const agentTask = continuation?.task ?? task
+  const sessionCommand = continuation ? commandWithTask(agentCommand(inputs, config)!, agentTask) : command
+
   if (inputs.handoff)
     core.notice(
       'proctor: handoff: this job publishes and pushes nothing; the verify job re-runs the gates on the handed-off checkpoints',
@@ -155,7 +203,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       'proctor: pull request from a fork (read-only token): reporting to the job summary and an artifact only',
     )
 
-  const sessionId = makeSessionId(env)
+  const sessionId = makeSessionId(continuation ? { ...env, PROCTOR_SESSION_ID: continuation.sessionId } : env)
   const reporter = new GitHubReporter({
     octokit,
     token: inputs.githubToken,
@@ -190,13 +238,13 @@ export async function main(env: Record<string, string | undefined> = process.env
   const log = new ActionLog({ sanitizer })
   const outcome = await runSession({
     config,
-    command,
+    command: sessionCommand,
     cwd: process.cwd(),
     sessionId,
     output: log.agentOutput,
     input: null,
     installSignalHandlers: true,
-    env: { ...env, ...taskEnv(task) },
+    env: { ...env, ...taskEnv(agentTask), ...continuation?.env },
     ...(pushSecretConfig ? { pushSecretConfig } : {}),
     // `uses: ci-checks` pushes and reads checks: only where this job may push (not a fork, not a handoff).
     ...(readOnly || !inputs.githubToken
@@ -260,6 +308,11 @@ export async function main(env: Record<string, string | undefined> = process.env
   const uploads = uploadSanitizer(inputs.githubToken, secrets)
   const reporting = (async () => {
     const result = await reporter.finish(report)
+    // The round's result in the conversation comment (the publish job does it in the two-job layout).
+    if (conversation && !inputs.handoff && !readOnly)
+      await recordRound(conversation, report, ctx.runId).catch((error: unknown) =>
+        core.warning(`proctor: could not update the conversation comment: ${(error as Error).message}`),
+      )
     if (inputs.handoff) {
       const problem = await uploadHandoff({
         cwd: process.cwd(),

@@ -22,11 +22,11 @@ import { runStopHooks } from '../hooks/stop-hooks.js'
 import type { SessionReport, StopHookResult } from '../report/model.js'
 import { ensureStateDir } from '../state/layout.js'
 import { agentEnvironment, type WithheldSecrets } from '../supervisor/agent-env.js'
-import { expandKey, linksFor, type ActionsContext } from '../github/context.js'
+import { expandKey, linksFor, readEventPayload, type ActionsContext } from '../github/context.js'
 import { GitHubReporter } from '../github/reporter.js'
-import { actorPermission, canTrigger } from '../github/permissions.js'
 import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
+import { refuseEventTrigger } from './refuse-task.js'
 import { type ActionInputs } from './inputs.js'
 import type { AcceptedHandoff } from './handoff.js'
 import { warnPersistedCredentials } from './hygiene.js'
@@ -70,11 +70,19 @@ export async function runVerify(inputs: ActionInputs, env: Env, secrets: Withhel
     core.error('proctor: mode verify needs a checkout of the commit the agent started from (no HEAD here)')
     return 2
   }
-  if (ctx.commentAuthor && !(await commenterMayTrigger(actionClient(token, ctx.apiUrl, env), ctx))) {
-    core.error(
-      `proctor: ${ctx.commentAuthor} does not have write access to ${ctx.owner}/${ctx.repo}; nothing was verified`,
-    )
-    return 1
+  // The one check of refuse-task.ts, for every kind of trigger (comment, review comment, review, label).
+  const refusal = await refuseEventTrigger({
+    eventName: ctx.eventName,
+    payload: readEventPayload(env.GITHUB_EVENT_PATH),
+    settings: config.github.trigger,
+    octokit: actionClient(token, ctx.apiUrl, env),
+    ctx,
+  })
+  if (refusal) {
+    const message = `proctor: ${sanitizer.forLog(refusal.message)}; nothing was verified`
+    if (refusal.exitCode === 0) core.notice(message)
+    else core.error(message)
+    return refusal.exitCode
   }
   await warnPersistedCredentials(cwd)
   core.notice(
@@ -267,13 +275,4 @@ async function restoreCheckout(git: Git, head: string): Promise<void> {
   } catch (error) {
     core.warning(`proctor: could not restore the checkout: ${(error as Error).message}`)
   }
-}
-
-async function commenterMayTrigger(
-  octokit: ReturnType<typeof actionClient>,
-  ctx: ActionsContext,
-): Promise<boolean> {
-  return actorPermission(octokit, ctx.owner, ctx.repo, ctx.commentAuthor!)
-    .then(canTrigger)
-    .catch(() => false)
 }

@@ -2,6 +2,7 @@
 // someone's words from a comment: it is data for the agent (one argv element, an env variable), never a
 // command line, and it is cleaned and capped before anything reads it (docs/github.md#a-task-from-a-comment).
 import { get, num, str } from './context.js'
+import { commandOf, type Command } from './command.js'
 
 /** The events whose text or label can start a session. */
 export const TRIGGER_EVENTS = [
@@ -42,7 +43,10 @@ export interface Task {
  * - `task`: someone asked for a session; their permission is checked next.
  */
 export type Trigger =
-  { kind: 'none' } | { kind: 'ignore'; reason: string } | { kind: 'task'; task: Task; via: string }
+  | { kind: 'none' }
+  | { kind: 'ignore'; reason: string }
+  /** `command`: a follow-up (`/proctor continue …`, docs/github.md#the-conversation) rather than a new task. */
+  | { kind: 'task'; task: Task; via: string; command?: Command | null }
 
 /** What the event asks of proctor. `payload` is the event payload as GitHub sent it. */
 export function triggerOf(eventName: string | null, payload: unknown, settings: TriggerSettings): Trigger {
@@ -88,6 +92,7 @@ function fromComment(
   return {
     kind: 'task',
     via: eventName,
+    command: found !== '' ? commandOf(found) : null,
     task: {
       text: cleanTask(text),
       ...authorOf(get(comment, 'user')),

@@ -144,9 +144,10 @@ function setupSteps(options: WorkflowOptions, head: boolean): string[] {
  * payload has no head), GitHub's ref of it; for an issue, the default branch.
  */
 function headRef(options: WorkflowOptions): string {
+  // A follow-up round (`/proctor continue|retry`) starts from the commit the acknowledge job names.
   return (options.trigger ?? 'pull_request') === 'pull_request'
     ? '${{ github.event.pull_request.head.sha }}'
-    : "${{ github.event.pull_request.head.sha || (github.event.issue.pull_request && format('refs/pull/{0}/head', github.event.issue.number)) || '' }}"
+    : "${{ needs.acknowledge.outputs.ref || github.event.pull_request.head.sha || (github.event.issue.pull_request && format('refs/pull/{0}/head', github.event.issue.number)) || '' }}"
 }
 
 /** The agent CLI's install step and the proctor step with the agent's environment. */
@@ -268,11 +269,15 @@ ${TRIGGER_EVENTS[trigger]}
 # Nothing by default; each job asks for exactly what it needs.
 permissions: {}
 
-concurrency:
-  group: proctor-\${{ github.event.pull_request.number || github.event.issue.number || github.ref }}
+${
+  conversation
+    ? ''
+    : `concurrency:
+  group: proctor-\${{ github.event.pull_request.number || github.ref }}
   cancel-in-progress: false
 
-jobs:
+`
+}jobs:
 ${conversation ? acknowledgeJob(options, trigger) : ''}  agent:
 ${
   conversation
@@ -281,16 +286,31 @@ ${
     : AGENT_IF[trigger]
 }
     runs-on: ubuntu-latest
-    timeout-minutes: 45
+    timeout-minutes: 45${
+      conversation
+        ? `
+    # One round per issue or pull request at a time (here, not on the workflow: \`/proctor stop\` must not
+    # wait behind the round it cancels).
+    concurrency:
+      group: proctor-\${{ github.event.pull_request.number || github.event.issue.number }}
+      cancel-in-progress: false`
+        : ''
+    }
     permissions:
       contents: read # the checkout; no write token exists in this job${
-        conversation ? '\n    outputs:\n      session-id: ${{ steps.proctor.outputs.session-id }}' : ''
+        conversation
+          ? `
+      issues: read # a continue reads the earlier rounds from the conversation comment
+      pull-requests: read
+    outputs:
+      session-id: \${{ steps.proctor.outputs.session-id }}`
+          : ''
       }
     steps:
 ${agent.join('\n')}
 
   verify:
-    needs: agent
+    needs: ${conversation ? '[acknowledge, agent]' : 'agent'}
     # The agent's failure is a result to report, not a reason to skip the gate.
     if: \${{ ${ran} }}
     runs-on: ubuntu-latest
@@ -301,7 +321,7 @@ ${agent.join('\n')}
 ${verify.join('\n')}
 
   publish:
-    needs: [agent, verify]
+    needs: ${conversation ? '[acknowledge, agent, verify]' : '[agent, verify]'}
     # A failed verify job is published too (as failing checks); its conclusion is read from GitHub.
     if: \${{ ${ran} }}
     runs-on: ubuntu-latest
@@ -334,12 +354,16 @@ function acknowledgeJob(options: WorkflowOptions, trigger: InitTrigger): string 
 ${AGENT_IF[trigger]}
     runs-on: ubuntu-latest
     timeout-minutes: 5
+    # Runs no agent code (only proctor's, with proctor.yml from the default branch): the follow-ups that
+    # write (docs/github.md#the-conversation) run here.
     permissions:
-      contents: read # proctor.yml (github.trigger), from the default branch
-      issues: write # the eyes reaction on an issue's comment
-      pull-requests: write # the eyes reaction on a pull request's comment
+      contents: write # proctor.yml (github.trigger); /proctor restore moves the checkpoint branch
+      issues: write # the eyes reaction and the conversation comment on an issue
+      pull-requests: write # the same on a pull request; /proctor promote opens the pull request
+      actions: write # /proctor stop cancels the running round's workflow run
     outputs:
       task: \${{ steps.proctor.outputs.task }}
+      ref: \${{ steps.proctor.outputs.ref }}
     steps:
       - uses: actions/checkout@v5
         with:

@@ -618,7 +618,14 @@ describe('a task from a comment', () => {
     expect(refused.stdout).toContain('mallory does not have write access')
     expect(server.state.reactions).toHaveLength(1)
     expect(existsSync(record(ws))).toBe(false)
-    expect(writes(server).map((c) => c.operationId)).toEqual(['reactions/create-for-issue-comment'])
+    // The writer's task: the reaction, then round 1 in the conversation comment (what `/proctor stop` cancels).
+    expect(writes(server).map((c) => c.operationId)).toEqual([
+      'reactions/create-for-issue-comment',
+      'issues/create-comment',
+    ])
+    expect(server.state.commentsOn(PR)[0]!.body).toMatch(
+      /^<!-- proctor:conversation -->\n### 💬 proctor · round 1 running/,
+    )
     expect(server.validationFailures).toEqual([])
   })
 

@@ -242,8 +242,24 @@ describe('proctor init', () => {
       expect(acknowledge!.steps[1]!.with).toEqual({ mode: 'acknowledge' })
       expect(run!.needs).toBe('acknowledge')
       expect(run!.if).toBe("needs.acknowledge.outputs.task == 'true'")
-      expect(run!.permissions).toEqual({ contents: 'read' })
+      expect(run!.permissions).toEqual({ contents: 'read', issues: 'read', 'pull-requests': 'read' })
       expect(verify!.if).toContain("needs.agent.outputs.session-id != ''")
+      // The follow-ups (docs/github.md#the-conversation): the write commands run in the job without agent
+      // code; a continue's round starts, in every later job, from the commit the acknowledge job names.
+      expect(acknowledge!.permissions).toEqual({
+        contents: 'write',
+        issues: 'write',
+        'pull-requests': 'write',
+        actions: 'write',
+      })
+      expect(acknowledge!.outputs).toMatchObject({ ref: '${{ steps.proctor.outputs.ref }}' })
+      for (const job of [run, verify, publish])
+        expect(job!.steps[0]!.with?.ref).toMatch(/^\$\{\{ needs\.acknowledge\.outputs\.ref \|\| /)
+      // `/proctor stop` must not queue behind the round it cancels: only the agent job is serialized.
+      expect((workflow as { concurrency?: unknown }).concurrency).toBeUndefined()
+      expect((run as { concurrency?: { group: string } }).concurrency!.group).toContain(
+        'github.event.issue.number',
+      )
       expect(publish!.permissions).toMatchObject({ issues: 'write', 'pull-requests': 'write' })
     },
   )

@@ -4,6 +4,7 @@
 // 422 body too long, connection reset, a request accepted and never answered). Its own responses are validated against the documented
 // response schemas too, so they cannot drift from real shapes. Anything invalid is recorded in
 // `validationFailures`, which tests assert to be empty.
+import { execFileSync } from 'node:child_process'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { OpenApiValidator, loadTrimmedSpec, type Operation } from './openapi/validator.js'
@@ -35,11 +36,13 @@ export interface Identity {
   id: number
   type: 'Bot' | 'User'
   /** Scopes this token may write; others answer 403 "Resource not accessible by integration". */
-  write: { checks: boolean; issues: boolean }
+  write: { checks: boolean; issues: boolean; contents?: boolean; pulls?: boolean }
   /** `actions: read` (list a run's jobs); false answers 403 as a token without it does. Default true. */
   actionsRead?: boolean
   /** `checks: read` (a commit's check runs); false answers 403 as a token without it does. Default true. */
   checksRead?: boolean
+  /** `actions: write` (cancel a run); false answers 403. Default true. */
+  actionsWrite?: boolean
 }
 
 /** A job of a workflow run, for `actions/list-jobs-for-workflow-run-attempt`. */
@@ -115,6 +118,15 @@ export interface GitHubApiServerOptions {
   artifacts?: ArtifactStore
   /** Jobs of workflow runs (`actions/list-jobs-for-workflow-run-attempt`); the array may grow while running. */
   jobs?: StoredJob[]
+  /** Git refs at the start (`refs/heads/x` → sha). */
+  refs?: Record<string, string>
+  /**
+   * A bare repository (the loopback git remote's, test/servers/git-http.ts) whose refs the git refs
+   * endpoints read and move, with git's own checks: an unknown object, a non-fast-forward without force.
+   */
+  gitDir?: string
+  /** Workflow runs that are in progress (`actions/cancel-workflow-run` answers 409 for any other). */
+  runningRuns?: number[]
   /**
    * Branches `repos/get-branch` knows (others answer 404): the status checks their classic protection
    * requires (undefined: not protected).
@@ -149,7 +161,22 @@ export interface StoredReaction {
   user: string
 }
 
+/** A pull request proctor opened (`/proctor promote`). */
+export interface StoredPull {
+  number: number
+  head: string
+  base: string
+  title: string
+  body: string
+  state: 'open' | 'closed'
+}
+
 export interface GitHubApiState {
+  /** Git refs (`refs/heads/x` → sha) the git refs endpoints read and move. */
+  refs: Map<string, string>
+  pulls: StoredPull[]
+  /** Workflow runs cancelled through the API. */
+  cancelled: number[]
   comments: Map<number, StoredComment>
   reactions: StoredReaction[]
   checkRuns: Map<number, StoredCheckRun>
@@ -229,6 +256,9 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
   }
 
   const state: GitHubApiState = {
+    refs: new Map(Object.entries(options.refs ?? {})),
+    pulls: [],
+    cancelled: [],
     comments: new Map(),
     reactions: [],
     checkRuns: new Map(),
@@ -357,6 +387,66 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         head_sha: '0'.repeat(40),
       },
     }) as JsonObject
+
+  // Refs live in options.gitDir when given (moved with git itself), else in state.refs.
+  const git = (args: string[]): string | null => {
+    try {
+      return execFileSync('git', ['--git-dir', options.gitDir!, ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim()
+    } catch {
+      return null
+    }
+  }
+  const readRef = (ref: string): string | null =>
+    options.gitDir ? git(['rev-parse', '--verify', '-q', `${ref}^{commit}`]) : (state.refs.get(ref) ?? null)
+  /** False: an unknown object, or (without force) not a fast-forward. */
+  const writeRef = (ref: string, sha: string, force: boolean): boolean => {
+    if (!options.gitDir) {
+      if (!force && state.refs.has(ref)) return false
+      state.refs.set(ref, sha)
+      return true
+    }
+    if (git(['cat-file', '-e', `${sha}^{commit}`]) === null) return false
+    const old = readRef(ref)
+    if (!force && old && git(['merge-base', '--is-ancestor', old, sha]) === null) return false
+    return git(['update-ref', ref, sha]) !== null
+  }
+  const refJson = (ref: string, sha: string): JsonObject =>
+    synthesize(schemas['git-ref'], schemas, {
+      ref,
+      node_id: `REF_${ref}`,
+      url: `${repoUrl()}/git/${ref}`,
+      object: { type: 'commit', sha, url: `${repoUrl()}/git/commits/${sha}` },
+    }) as JsonObject
+  const pullJson = (p: StoredPull, schema: 'pull-request' | 'pull-request-simple'): JsonObject => {
+    const side = (ref: string): JsonObject => ({
+      label: `${owner}:${ref}`,
+      ref,
+      sha: readRef(`refs/heads/${ref}`) ?? '0'.repeat(40),
+      repo: synthesize(schemas['repository'], schemas, {
+        name: repo,
+        full_name: `${owner}/${repo}`,
+        owner: user({ ...OCTOCAT, login: owner }),
+        fork: false,
+        html_url: web,
+      }),
+      user: user({ ...OCTOCAT, login: owner }),
+    })
+    return synthesize(schemas[schema], schemas, {
+      number: p.number,
+      id: 60_000 + p.number,
+      state: p.state,
+      title: p.title,
+      body: p.body,
+      html_url: `${web}/pull/${p.number}`,
+      url: `${repoUrl()}/pulls/${p.number}`,
+      head: side(p.head),
+      base: side(p.base),
+      user: user(GITHUB_ACTIONS_BOT),
+    }) as JsonObject
+  }
 
   // ----- handlers -----
   type Result = { status: number; body?: Json; headers?: Record<string, string> }
@@ -724,6 +814,69 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
       const id = Number(op.pathParams.job_id)
       if (!jobLogs.has(id)) return error(404, 'Not Found')
       return { status: 302, headers: { location: `${base}/_job-logs/${id}` } }
+    },
+    'actions/cancel-workflow-run': (op, _b, who) => {
+      if (who.actionsWrite === false) return error(403, 'Resource not accessible by integration')
+      const run = Number(op.pathParams.run_id)
+      if (!(options.runningRuns ?? []).includes(run) || state.cancelled.includes(run))
+        return error(409, 'Cannot cancel a workflow run that is completed.')
+      state.cancelled.push(run)
+      return { status: 202, body: {} }
+    },
+    'git/get-ref': (op) => {
+      const ref = `refs/${String(op.pathParams.ref)}`
+      const sha = readRef(ref)
+      return sha ? { status: 200, body: refJson(ref, sha) } : error(404, 'Not Found')
+    },
+    'git/create-ref': (_op, body, who) => {
+      if (who.write.contents === false) return error(403, 'Resource not accessible by integration')
+      const ref = String(body.ref)
+      if (!/^refs\/[^/]+\/.+/.test(ref))
+        return error(422, 'Reference name must start with refs/ and have at least two slashes')
+      if (readRef(ref)) return error(422, 'Reference already exists')
+      if (!writeRef(ref, String(body.sha), true)) return error(422, 'Object does not exist')
+      return { status: 201, body: refJson(ref, String(body.sha)) }
+    },
+    'git/update-ref': (op, body, who) => {
+      if (who.write.contents === false) return error(403, 'Resource not accessible by integration')
+      const ref = `refs/${String(op.pathParams.ref)}`
+      if (!readRef(ref)) return error(422, 'Reference does not exist')
+      if (!writeRef(ref, String(body.sha), body.force === true))
+        return error(422, 'Update is not a fast forward')
+      return { status: 200, body: refJson(ref, String(body.sha)) }
+    },
+    'pulls/list': (op) => {
+      const head = op.query.head as string | undefined
+      const wanted = (op.query.state as string | undefined) ?? 'open'
+      const all = state.pulls.filter(
+        (p) => (wanted === 'all' || p.state === wanted) && (!head || `${owner}:${p.head}` === head),
+      )
+      return { status: 200, body: all.map((p) => pullJson(p, 'pull-request-simple')) }
+    },
+    'pulls/create': (_op, body, who) => {
+      if (who.write.pulls === false) return error(403, 'Resource not accessible by integration')
+      const head = String(body.head)
+      if (!readRef(`refs/heads/${head}`)) return error(422, 'Validation Failed: head does not exist')
+      if (state.pulls.some((p) => p.head === head && p.state === 'open'))
+        return error(422, `A pull request already exists for ${owner}:${head}.`)
+      const pull: StoredPull = {
+        number: 100 + state.pulls.length,
+        head,
+        base: String(body.base),
+        title: String(body.title ?? ''),
+        body: String(body.body ?? ''),
+        state: 'open',
+      }
+      state.pulls.push(pull)
+      return { status: 201, body: pullJson(pull, 'pull-request') }
+    },
+    'pulls/update': (op, body, who) => {
+      if (who.write.pulls === false) return error(403, 'Resource not accessible by integration')
+      const pull = state.pulls.find((p) => p.number === Number(op.pathParams.pull_number))
+      if (!pull) return error(404, 'Not Found')
+      if (typeof body.title === 'string') pull.title = body.title
+      if (typeof body.body === 'string') pull.body = body.body
+      return { status: 200, body: pullJson(pull, 'pull-request') }
     },
     'checks/get': (op) => {
       const run = state.checkRuns.get(Number(op.pathParams.check_run_id))

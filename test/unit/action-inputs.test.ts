@@ -51,6 +51,11 @@ describe('action.yml', () => {
     )
     // Spread into run and aggregate's outputs from the usage summary.
     written.push(...Object.keys(usageOutputs(undefined)))
+    // The acknowledge job's answers to follow-ups (src/action/commands.ts) are written as `outputs: { … }`.
+    const commands = readFileSync(join(root, 'src/action/commands.ts'), 'utf8')
+    for (const block of commands.matchAll(/outputs: \{([^}]*)\}/g))
+      written.push(...[...block[1]!.matchAll(/'?([a-z-]+)'?:/g)].map((m) => m[1]!))
+    expect(written).toEqual(expect.arrayContaining(['command', 'ref', 'round', 'pull-request']))
     expect(written).toContain('checkpoint-sha')
     expect(written).toContain('errored-count')
     expect(written).toContain('task')

@@ -26,6 +26,14 @@ export const OPERATIONS = [
   'repos/get-branch-rules',
   'repos/get-combined-status-for-ref',
   'actions/download-job-logs-for-workflow-run',
+  // The conversation's write commands (docs/github.md#the-conversation): stop, restore, promote.
+  'actions/cancel-workflow-run',
+  'git/get-ref',
+  'git/create-ref',
+  'git/update-ref',
+  'pulls/list',
+  'pulls/create',
+  'pulls/update',
 ] as const
 
 export const TRIMMED_SPEC_FILE = 'api.github.com.trimmed.json'
