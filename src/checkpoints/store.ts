@@ -12,7 +12,9 @@ import { RefUpdater } from '../git/ref-updater.js'
 import { parseStatusV2Z } from '../git/nul.js'
 import { globalConfigFiles, readGitDirs, readIndexSummary, refMayExist } from '../git/on-disk.js'
 import type { Git } from '../git/runner.js'
+import type { ContentScanner } from '../policy/secrets/scanner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
+import type { ContentFinding } from '../policy/secrets/types.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
 import { checkpointRef, localBaselineRef } from './refs.js'
@@ -75,6 +77,11 @@ export interface CheckpointStoreOptions {
    * content) and is listed as skipped; the file in the worktree is not touched.
    */
   withhold?: (path: string) => string | null
+  /**
+   * The content scan (policy/secrets/scanner.ts), made by `prepare`: a file it finds a secret in (or a copy
+   * of a forbidden file's bytes) is withheld like a forbidden one, with the finding on its diff entry.
+   */
+  scanner?: () => Pick<ContentScanner, 'scanFile' | 'forbid'> | null
   /**
    * Awaited before `withhold` is first asked (when a listing has paths to weigh): loads what it needs, so a
    * store opened before the agent's spawn on a clean worktree loads nothing more.
@@ -196,6 +203,14 @@ export class CheckpointStore {
   /** Stat of a baseline-withheld file when its bytes last matched the baseline (unchangedSinceBaseline). */
   private withheldVerified = new Map<string, string>()
   private preExisting: string[] = []
+  /**
+   * Paths the baseline left out for their size, LFS or a secret, with their stat then: the user's, never
+   * judged while the stat is the same (ctime: no write leaves it as it was). Any other such path is the
+   * agent's and judged by path like any change, though its content is not recorded.
+   */
+  private baselineLeftOut = new Map<string, string>()
+  /** The checkpoint being taken is the baseline (filesToSkip records what it leaves out as the user's). */
+  private takingBaseline = false
   /** Paths kept skip-worktree in the private index (keepSkipWorktree) while their file is absent. */
   private skipWorktree = new Set<string>()
   /** recordBaseline's caller, told once the worktree has been read (the rest does not read it). */
@@ -698,6 +713,7 @@ export class CheckpointStore {
     const skipped: SkippedFile[] = []
     const withheld: ChangedFile[] = []
     this.attributesCache.clear()
+    this.takingBaseline = trigger === 'baseline'
     const pauser = this.options.pauser
     let staged: string[]
     pauser?.pause()
@@ -936,8 +952,22 @@ export class CheckpointStore {
   ): Promise<string[]> {
     const exclude: string[] = []
     const present: string[] = []
+    const stats = new Map<string, fs.Stats>()
     await this.options.prepare?.()
     const withhold = this.options.withhold
+    const scanner = this.options.scanner?.() ?? null
+    // Left out for its size, LFS or a secret: its content is not recorded, but it is still judged by path
+    // (a 2 MB workflow under a protected area is a change there), unless it is the user's, as they left it.
+    const leaveOut = (p: string, stat: fs.Stats, skip: SkippedFile, secret?: ContentFinding) => {
+      exclude.push(p)
+      skipped.push(skip)
+      const key = statKey(stat)
+      if (this.takingBaseline) this.baselineLeftOut.set(p, key)
+      if (this.takingBaseline || this.baselineLeftOut.get(p) === key) return
+      const change = withheldChange(this.root, p, stat, tracked.has(p) || this.baselineLeftOut.has(p))
+      if (secret) change.secret = secret
+      withheld.push(change)
+    }
     for (const p of paths) {
       let stat: fs.Stats
       try {
@@ -949,6 +979,7 @@ export class CheckpointStore {
       if (why !== null && this.unchangedSinceBaseline(p, stat)) {
         // The user's, as they left it: never recorded and never judged, but still listed as skipped, so a
         // restore knows no checkpoint holds it and refuses to overwrite it.
+        scanner?.forbid(path.join(this.root, p), p, stat)
         exclude.push(p)
         skipped.push({ path: p, reason: 'forbidden', detail: why })
         continue
@@ -958,23 +989,28 @@ export class CheckpointStore {
         skipped.push({ path: p, reason: 'forbidden', detail: why })
         // A file the user had at the baseline is modified, not added, whether git tracks it or not.
         withheld.push(withheldChange(this.root, p, stat, tracked.has(p) || this.baselineWithheld.has(p)))
+        // Its bytes are recognised wherever they reappear (a copy, a hard link).
+        scanner?.forbid(path.join(this.root, p), p, stat)
         continue
       }
       if (!stat.isFile()) continue
       present.push(p)
-      if (stat.size > this.options.maxFileSize) {
-        exclude.push(p)
-        skipped.push({ path: p, reason: 'size', size: stat.size })
-      }
+      stats.set(p, stat)
+      if (stat.size > this.options.maxFileSize) leaveOut(p, stat, { path: p, reason: 'size', size: stat.size })
     }
-    const candidates = present.filter((p) => !exclude.includes(p))
+    let candidates = present.filter((p) => !exclude.includes(p))
     if (candidates.length > 0 && this.attributesMayFilter(candidates)) {
       const filters = await this.git.checkAttr('filter', candidates, this.indexFile)
       for (const p of candidates) {
-        if (filters.get(p) === 'lfs') {
-          exclude.push(p)
-          skipped.push({ path: p, reason: 'lfs' })
-        }
+        if (filters.get(p) === 'lfs') leaveOut(p, stats.get(p)!, { path: p, reason: 'lfs' })
+      }
+      candidates = candidates.filter((p) => !exclude.includes(p))
+    }
+    if (scanner) {
+      for (const p of candidates) {
+        const stat = stats.get(p)!
+        const found = await scanner.scanFile(path.join(this.root, p), p, stat)
+        if (found) leaveOut(p, stat, { path: p, reason: 'secret', detail: `${found.what} (${found.rule})` }, found)
       }
     }
     return exclude
@@ -1177,6 +1213,11 @@ function withheldChange(root: string, p: string, stat: fs.Stats, tracked: boolea
     }
   }
   return change
+}
+
+/** A file's identity and content as its stat shows it (ctime: no write leaves it unchanged). */
+function statKey(stat: fs.Stats): string {
+  return `${stat.size}:${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}`
 }
 
 /** Whether anything (a dangling symlink too) is at `file`. */

@@ -69,6 +69,7 @@ export class Workspace {
     let code: Promise<typeof import('../policy/index.js')> | undefined
     const load = () => (code ??= import('../policy/index.js'))
     let withhold: ((path: string) => string | null) | undefined
+    let scanner: import('../policy/secrets/scanner.js').ContentScanner | undefined
     return new CheckpointStore({
       git: this.git,
       session: sessionId,
@@ -76,9 +77,11 @@ export class Workspace {
       minIntervalMs: config.checkpoints.min_interval,
       prepare: async () => {
         withhold ??= (await load()).forbiddenAreaOf(policy)
+        scanner ??= new (await import('../policy/secrets/scanner.js')).ContentScanner()
       },
       // Only asked after prepare (the store awaits it before it weighs any path).
       withhold: (path) => withhold!(path),
+      scanner: () => scanner ?? null,
       ...(judge
         ? {
             validate: async (ctx) =>
