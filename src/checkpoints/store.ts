@@ -996,7 +996,8 @@ export class CheckpointStore {
       if (!stat.isFile()) continue
       present.push(p)
       stats.set(p, stat)
-      if (stat.size > this.options.maxFileSize) leaveOut(p, stat, { path: p, reason: 'size', size: stat.size })
+      if (stat.size > this.options.maxFileSize)
+        leaveOut(p, stat, { path: p, reason: 'size', size: stat.size })
     }
     let candidates = present.filter((p) => !exclude.includes(p))
     if (candidates.length > 0 && this.attributesMayFilter(candidates)) {
@@ -1010,7 +1011,8 @@ export class CheckpointStore {
       for (const p of candidates) {
         const stat = stats.get(p)!
         const found = await scanner.scanFile(path.join(this.root, p), p, stat)
-        if (found) leaveOut(p, stat, { path: p, reason: 'secret', detail: `${found.what} (${found.rule})` }, found)
+        if (found)
+          leaveOut(p, stat, { path: p, reason: 'secret', detail: `${found.what} (${found.rule})` }, found)
       }
     }
     return exclude

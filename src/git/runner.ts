@@ -438,6 +438,16 @@ export class Git {
     return parseBatchCommits(result.stdout, revs.length)
   }
 
+  /**
+   * The content of many blobs (object ids, or `<commit>:<path>` without a newline) in one `cat-file
+   * --batch`; null for a name that is not a blob.
+   */
+  async readBlobs(revs: readonly string[]): Promise<(Buffer | null)[]> {
+    if (revs.length === 0) return []
+    const result = await this.exec(['cat-file', '--batch'], { input: revs.join('\n') + '\n' })
+    return parseBatch(result.stdout, revs.length).map((o) => (o?.type === 'blob' ? o.content : null))
+  }
+
   async catFileSize(object: string): Promise<number | null> {
     return (await this.catFileInfo([object])).get(object)?.size ?? null
   }
@@ -712,29 +722,36 @@ export class Git {
  * `cat-file --batch` output for `count` revisions: "<oid> <type> <size>\n<content>\n" for each object, or
  * "<rev> missing" / "<rev> ambiguous". Sizes are in bytes, so the content is cut from the bytes.
  */
-function parseBatchCommits(out: Buffer, count: number): (CommitObject | null)[] {
-  const commits: (CommitObject | null)[] = []
+function parseBatch(out: Buffer, count: number): ({ oid: string; type: string; content: Buffer } | null)[] {
+  const objects: ({ oid: string; type: string; content: Buffer } | null)[] = []
   let at = 0
   for (let i = 0; i < count; i++) {
     const eol = out.indexOf(10, at)
     if (eol < 0) {
-      commits.push(null)
+      objects.push(null)
       continue
     }
     const [oid, type, sizeText] = out.toString('latin1', at, eol).split(' ')
     at = eol + 1
-    if (!oid || !/^[0-9a-f]{40,64}$/.test(oid) || sizeText === undefined) {
-      commits.push(null)
+    if (!oid || !type || !/^[0-9a-f]{40,64}$/.test(oid) || sizeText === undefined) {
+      objects.push(null)
       continue
     }
     const content = out.subarray(at, at + Number(sizeText))
     at += content.length + 1
-    const text = type === 'commit' ? content.toString('utf8') : ''
+    objects.push({ oid, type, content })
+  }
+  return objects
+}
+
+function parseBatchCommits(out: Buffer, count: number): (CommitObject | null)[] {
+  return parseBatch(out, count).map((object) => {
+    if (object?.type !== 'commit') return null
+    const text = object.content.toString('utf8')
     const tree = /^tree ([0-9a-f]{40,64})\n/.exec(text)?.[1]
     const body = text.indexOf('\n\n')
-    commits.push(tree ? { oid, tree, message: body < 0 ? '' : text.slice(body + 2) } : null)
-  }
-  return commits
+    return tree ? { oid: object.oid, tree, message: body < 0 ? '' : text.slice(body + 2) } : null
+  })
 }
 
 export { GitError, RefMovedError, tail }

@@ -59,7 +59,7 @@ describe('secret_content: a secret in a file is withheld and a critical violatio
     expect(constraints(result.violations)).toEqual(['secret_content:config/deploy.txt:critical'])
     const [v] = result.violations
     expect(v!.message).toBe(
-      'config/deploy.txt line 1 holds a secret (GitHub personal access tokens; rule @secretlint/secretlint-rule-github); the file was withheld from the checkpoint',
+      'config/deploy.txt line 1 holds a secret (GitHub personal access tokens; rule @secretlint/secretlint-rule-github); its content is kept out of checkpoints and pushes',
     )
     expect(JSON.stringify(result)).not.toContain(PATTERN_TOKEN)
     expect(pushable(r, store)).not.toContain(PATTERN_TOKEN)
@@ -211,5 +211,52 @@ describe('nothing escapes judgement by being left out of a checkpoint', () => {
     r.write('.github/workflows/big.yml', 'y'.repeat(2 * 1024 * 1024 + 1))
     const next = (await store.createDetailed('manual'))!
     expect(constraints(next.violations)).toContain('protected_area:.github/workflows/big.yml:warning')
+  })
+})
+
+describe('publish and verify judge the handed-off chain from git objects', () => {
+  it('a secret one checkpoint adds and a later one deletes keeps the chain off the remote', async () => {
+    const { judgeDiff, unpushable } = await import('../../src/action/judge.js')
+    const { Git } = await import('../../src/git/runner.js')
+    const r = makeTempRepo({ files: { 'README.md': 'hello\n' } })
+    repos.push(r)
+    const head = r.git(['rev-parse', 'HEAD']).trim()
+    // A chain built without proctor's scan (an older proctor, or by hand): the token is in commit 1 only.
+    r.write('src/token.txt', Buffer.from(`auth=${KNOWN}`).toString('base64') + '\n')
+    r.commitAll('leak')
+    r.git(['rm', '-q', 'src/token.txt'])
+    r.write('src/app.ts', 'export const a = 1\n')
+    r.commitAll('hide it')
+    const tip = r.git(['rev-parse', 'HEAD']).trim()
+    const config = configSchema.parse({})
+    const judged = await judgeDiff({
+      git: new Git({ cwd: r.dir, env: r.env }),
+      head,
+      tip,
+      gate: { configFile: null, hooks: [], hookDir: '' },
+      config,
+      worktree: r.dir,
+      checkpoint: 2,
+    })
+    const held = unpushable(judged.violations)
+    expect(held.map((v) => `${v.constraint}:${v.file}:${v.severity}`)).toEqual([
+      'secret_content:src/token.txt:critical',
+    ])
+    expect(held[0]!.message).toContain('the value of GITHUB_TOKEN, base64-encoded')
+    expect(held[0]!.message).toContain('of the checkpoint chain')
+    expect(JSON.stringify(judged)).not.toContain(KNOWN)
+  })
+})
+
+describe('the log, the summary and the comment redact a known token in its encoded forms', () => {
+  it('base64 (inside a Basic header) and URL-encoded', async () => {
+    const { createSanitizer } = await import('../../src/util/sanitize.js')
+    const s = createSanitizer({ secrets: [KNOWN] })
+    const basic = Buffer.from(`x-access-token:${KNOWN}`).toString('base64')
+    const line = `Authorization: Basic ${basic} and ?t=${encodeURIComponent(`${KNOWN}/`)}`
+    const out = s.forLog(line)
+    expect(out).not.toContain(basic.slice(8, 40))
+    expect(out).not.toContain(KNOWN)
+    expect(s.forMarkdown(line, 1000)).not.toContain(basic.slice(8, 40))
   })
 })

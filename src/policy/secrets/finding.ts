@@ -14,8 +14,8 @@ export function secretFinding(file: ChangedFile, shown: string): Finding | null 
     constraint: 'secret_content',
     message:
       found.rule === 'forbidden-copy'
-        ? `${shown} holds ${found.what}; it was withheld from the checkpoint`
-        : `${where} holds a secret (${found.what}; rule ${found.rule}); the file was withheld from the checkpoint`,
+        ? `${shown} holds ${found.what}; its content is kept out of checkpoints and pushes`
+        : `${where} holds a secret (${found.what}; rule ${found.rule}); its content is kept out of checkpoints and pushes`,
     suggestion:
       found.rule === 'forbidden-copy'
         ? `Delete ${shown}: the content of forbidden files must not be copied or linked elsewhere.`

@@ -2,6 +2,7 @@
 // its environment, values it masks in the log), recognised in file content as they are, URL-encoded or
 // base64-encoded (standard and URL-safe, at any offset inside a longer base64 text), and in parts: a
 // token split over two files still leaves one part of at least half its length in one of them.
+import { secretForms, type SecretForm } from '../../util/secret-forms.js'
 import type { ContentFinding, KnownSecret } from './types.js'
 
 /** Values registered by the entry point (the action's withheld tokens); read by every scanner made later. */
@@ -39,32 +40,9 @@ export function knownSecrets(env: Record<string, string | undefined> = process.e
   return [...byValue].map(([value, name]) => ({ name, value }))
 }
 
-/** One written form of a known value. */
-interface Form {
+/** One written form of a known value, under its name. */
+interface Form extends SecretForm {
   name: string
-  how: string
-  text: string
-}
-
-/** The forms a value is looked for in: as it is, URL-encoded, and base64 (standard, URL-safe) at offsets 0-2. */
-export function formsOf(secret: KnownSecret): Form[] {
-  const forms: Form[] = [{ name: secret.name, how: 'as it is', text: secret.value }]
-  const url = encodeURIComponent(secret.value)
-  if (url !== secret.value) forms.push({ name: secret.name, how: 'URL-encoded', text: url })
-  const bytes = Buffer.from(secret.value, 'utf8')
-  for (let offset = 0; offset < 3; offset++) {
-    // Inside a longer base64 text the value's bytes start at some offset in a 3-byte group: the characters
-    // that depend only on the value are the same whatever surrounds it.
-    const padded = Buffer.concat([Buffer.alloc(offset), bytes])
-    const whole = Math.floor(padded.length / 3) * 4
-    const from = offset === 0 ? 0 : 4
-    const core = padded.toString('base64').slice(from, whole)
-    if (core.length < WINDOW) continue
-    forms.push({ name: secret.name, how: 'base64-encoded', text: core })
-    const urlSafe = core.replace(/\+/g, '-').replace(/\//g, '_')
-    if (urlSafe !== core) forms.push({ name: secret.name, how: 'base64url-encoded', text: urlSafe })
-  }
-  return forms
 }
 
 /** Characters a run of token-like text is made of; a piece of a value is looked for inside such runs. */
@@ -80,7 +58,8 @@ export class KnownValues {
 
   constructor(secrets: readonly KnownSecret[]) {
     for (const secret of secrets) {
-      for (const form of formsOf(secret)) {
+      for (const written of secretForms(secret.value)) {
+        const form = { ...written, name: secret.name }
         for (let i = 0; i + WINDOW <= form.text.length; i++) {
           const piece = form.text.slice(i, i + WINDOW)
           if (!this.pieces.has(piece)) this.pieces.set(piece, form)
