@@ -823,6 +823,7 @@ export class CheckpointStore {
       files_changed: changedPaths,
       violations: violations.length,
       skipped: skipped.map((s) => s.path),
+      skipped_reasons: Object.fromEntries(skipped.map((s) => [s.path, s.reason])),
       created_at: new Date().toISOString(),
       duration_ms: Math.round(monotonicMs() - startedAt),
     }

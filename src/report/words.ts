@@ -39,3 +39,21 @@ export function firstLine(text: string | null | undefined): string | undefined {
 export function describePreExisting(count: number): string {
   return `${count} file${count === 1 ? ' was' : 's were'} already changed before the session; not judged`
 }
+
+/** Why a file was left out of a checkpoint, in the words every rendering uses (CheckpointRecord.skipped_reasons). */
+export function skipReasonWord(reason: string): string {
+  switch (reason) {
+    case 'size':
+      return 'over max_file_size'
+    case 'lfs':
+      return 'LFS-tracked'
+    case 'forbidden':
+      return 'forbidden area'
+    case 'secret':
+      return 'holds a secret'
+    case 'unrecordable':
+      return 'git could not record it'
+    default:
+      return reason
+  }
+}
