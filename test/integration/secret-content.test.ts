@@ -249,14 +249,15 @@ describe('publish and verify judge the handed-off chain from git objects', () =>
 })
 
 describe('the log, the summary and the comment redact a known token in its encoded forms', () => {
-  it('base64 (inside a Basic header) and URL-encoded', async () => {
+  it('base64 (inside a longer value) and URL-encoded', async () => {
     const { createSanitizer } = await import('../../src/util/sanitize.js')
-    const s = createSanitizer({ secrets: [KNOWN] })
-    const basic = Buffer.from(`x-access-token:${KNOWN}`).toString('base64')
-    const line = `Authorization: Basic ${basic} and ?t=${encodeURIComponent(`${KNOWN}/`)}`
-    const out = s.forLog(line)
-    expect(out).not.toContain(basic.slice(8, 40))
-    expect(out).not.toContain(KNOWN)
-    expect(s.forMarkdown(line, 1000)).not.toContain(basic.slice(8, 40))
+    const password = 'p@ss/w0rd:Zq7mW2xK9vB4'
+    const s = createSanitizer({ secrets: [KNOWN, password] })
+    const encoded = Buffer.from(`user:${KNOWN}`).toString('base64')
+    const line = `{"auth": "${encoded}", "url": "https://db?pw=${encodeURIComponent(password)}"}`
+    for (const out of [s.forLog(line), s.forMarkdown(line, 1000), s.redact(line)]) {
+      expect(out).not.toContain(encoded.slice(8, 40))
+      expect(out).not.toContain(encodeURIComponent(password).slice(0, 20))
+    }
   })
 })
