@@ -8,7 +8,7 @@ import type { Config } from '../config/schema.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, type ChangedFile } from '../checkpoints/diff.js'
 import { atLeast, evaluatePolicy } from '../policy/index.js'
-import { ContentScanner } from '../policy/secrets/scanner.js'
+import { contentScanner } from '../state/workspace.js'
 import { markSecretBlobs } from '../policy/secrets/blobs.js'
 import { enforceGate, judgeGate, type GateSpec } from '../hooks/gate-files.js'
 import {
@@ -192,7 +192,7 @@ export async function judgeChain(o: {
   const out = await o.git.raw(['rev-list', '--reverse', '--parents', o.tip, `^${o.head}`, '--'])
   const found: Violation[] = []
   // Every blob the chain adds is read and scanned: the agent job's own scan is only a claim.
-  const scanner = new ContentScanner()
+  const scanner = await contentScanner(o.config.policy)
   for (const line of out.stdout.split('\n')) {
     const [commit, ...parents] = line.split(' ').filter(Boolean)
     if (!commit) continue

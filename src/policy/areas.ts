@@ -8,7 +8,8 @@
 // - a pattern starting with `!` carves an exception out of the list's other patterns.
 import picomatch from 'picomatch'
 
-export type AreaKey = 'allowed_areas' | 'forbidden_areas' | 'protected_areas' | 'gate_files'
+export type AreaKey =
+  'allowed_areas' | 'forbidden_areas' | 'protected_areas' | 'gate_files' | 'secret_allowed_paths'
 
 export class PolicyConfigError extends Error {
   constructor(

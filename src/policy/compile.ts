@@ -8,6 +8,8 @@ export interface CompiledPolicy {
   readonly allowed: AreaMatcher
   readonly forbidden: AreaMatcher
   readonly protected: AreaMatcher
+  /** Paths secretlint's rules do not judge (policy.secret_allowed_paths; see policy/secrets). */
+  readonly secretAllowed: AreaMatcher
   severityOf(constraint: Constraint): Severity
 }
 
@@ -31,6 +33,7 @@ export function compilePolicy(config: PolicyConfig): CompiledPolicy {
     allowed: compileAreas('allowed_areas', config.allowed_areas),
     forbidden: compileAreas('forbidden_areas', config.forbidden_areas),
     protected: compileAreas('protected_areas', config.protected_areas),
+    secretAllowed: compileAreas('secret_allowed_paths', config.secret_allowed_paths),
     severityOf: (constraint) =>
       config.severities[constraint] ?? DEFAULT_SEVERITIES[constraint] ?? config.violation_severity,
   }

@@ -77,7 +77,7 @@ export class Workspace {
       minIntervalMs: config.checkpoints.min_interval,
       prepare: async () => {
         withhold ??= (await load()).forbiddenAreaOf(policy)
-        scanner ??= new (await import('../policy/secrets/scanner.js')).ContentScanner()
+        scanner ??= await contentScanner(policy)
       },
       // Only asked after prepare (the store awaits it before it weighs any path).
       withhold: (path) => withhold!(path),
@@ -141,4 +141,16 @@ export class Workspace {
     const queue = await this.pushQueue(sessionId, config, { base: chain[0]?.base ?? null, ...options })
     return queue.flush()
   }
+}
+
+/** The content scan a store runs on every file it would record, with the policy's allowed paths. */
+export async function contentScanner(
+  policy: Config['policy'],
+): Promise<import('../policy/secrets/scanner.js').ContentScanner> {
+  const [{ ContentScanner }, { compilePolicy }] = await Promise.all([
+    import('../policy/secrets/scanner.js'),
+    import('../policy/compile.js'),
+  ])
+  const allowed = compilePolicy(policy).secretAllowed
+  return new ContentScanner({ rulesSkip: (path) => allowed.match(path) !== null })
 }

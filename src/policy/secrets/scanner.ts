@@ -16,6 +16,8 @@ const MIN_COPY_BYTES = 16
 export interface ScannerOptions {
   /** The values to recognise (default: knownSecrets() when the scanner is made). */
   known?: readonly KnownSecret[]
+  /** Paths secretlint's rules are not run on (policy.secret_allowed_paths); known values and copies still count. */
+  rulesSkip?: (path: string) => boolean
 }
 
 export class ContentScanner {
@@ -25,9 +27,11 @@ export class ContentScanner {
   /** Per path: the stat it was last judged at and what was found, so an unchanged file is not read again. */
   private readonly judged = new Map<string, { key: string; finding: ContentFinding | null }>()
   private readonly forbiddenSeen = new Map<string, string>()
+  private readonly rulesSkip: (path: string) => boolean
 
   constructor(options: ScannerOptions = {}) {
     this.known = new KnownValues(options.known ?? knownSecrets())
+    this.rulesSkip = options.rulesSkip ?? (() => false)
   }
 
   /**
@@ -76,7 +80,7 @@ export class ContentScanner {
         }
     }
     const text = bytes.toString('utf8')
-    return this.known.find(text) ?? (await findByRules(relative, text))
+    return this.known.find(text) ?? (this.rulesSkip(relative) ? null : await findByRules(relative, text))
   }
 }
 
