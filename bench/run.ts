@@ -10,6 +10,7 @@ import { runCheckpointBench } from './checkpoints.js'
 import { runHooksBench } from './hooks.js'
 import { runBatchBench } from './batch.js'
 import { runStartupBench } from './startup.js'
+import { runSecretsBench } from './secrets.js'
 
 const root = resolve(import.meta.dirname, '..')
 const suites: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<Record<string, unknown>>> = {
   batch: runBatchBench,
   cli: runCliBench,
   startup: runStartupBench,
+  secrets: runSecretsBench,
 }
 
 /** `proctor run -- true` against `true`, and SIGINT → final report, with the built CLI. */

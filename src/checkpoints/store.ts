@@ -845,13 +845,27 @@ export class CheckpointStore {
     this.firstSnapshot.begin(changed, this.seq)
     if (this.baselineWithheld.size > 0) withheld.push(...this.removedSinceBaseline(new Set(changed)))
     if (changed.length === 0) return []
+    const toScan: { path: string; stat: fs.Stats }[] = []
     const exclude = [
-      ...(await this.filesToSkip(changed, skipped, withheld, tracked)),
+      ...(await this.filesToSkip(changed, skipped, withheld, tracked, toScan)),
       ...this.hiddenRelative(),
     ]
     const excluded = new Set(exclude)
     const paths = changed.filter((p) => !excluded.has(p))
     if (paths.length === 0) return []
+    const scanning = this.scanContent(toScan, { skipped, withheld, tracked })
+    // A failed staging must not leave the scan's promise unobserved.
+    scanning.catch(() => undefined)
+    const staged = await this.stagePaths(paths, exclude, skipped)
+    const hits = await scanning
+    if (hits.length === 0) return staged
+    await this.unstage(hits)
+    const found = new Set(hits)
+    return staged.filter((p) => !found.has(p))
+  }
+
+  /** Stages `paths` (update-index; a whole-tree add -A without `exclude` when that fails). */
+  private async stagePaths(paths: string[], exclude: string[], skipped: SkippedFile[]): Promise<string[]> {
     try {
       const staging = this.git.raw(
         [
@@ -945,11 +959,36 @@ export class CheckpointStore {
     return [...(this.options.hiddenPaths ?? [])].map((p) => path.relative(this.root, p))
   }
 
+  /**
+   * A file left out for its size, LFS or a secret: its content is not recorded, but it is still judged by
+   * path (a 2 MB workflow under a protected area is a change there), unless it is the user's, as they left it.
+   */
+  private leaveOut(
+    p: string,
+    stat: fs.Stats,
+    skip: SkippedFile,
+    into: { skipped: SkippedFile[]; withheld: ChangedFile[]; tracked: ReadonlySet<string> },
+    secret?: ContentFinding,
+  ): void {
+    into.skipped.push(skip)
+    const key = statKey(stat)
+    if (this.takingBaseline) this.baselineLeftOut.set(p, key)
+    if (this.takingBaseline || this.baselineLeftOut.get(p) === key) return
+    const change = withheldChange(this.root, p, stat, into.tracked.has(p) || this.baselineLeftOut.has(p))
+    if (secret) change.secret = secret
+    into.withheld.push(change)
+  }
+
+  /**
+   * What the listing's paths leave out of the checkpoint (forbidden, over the size limit, LFS), and in
+   * `toScan` the regular files the content scan has to read (scanContent).
+   */
   private async filesToSkip(
     paths: readonly string[],
     skipped: SkippedFile[],
     withheld: ChangedFile[],
     tracked: ReadonlySet<string>,
+    toScan: { path: string; stat: fs.Stats }[],
   ): Promise<string[]> {
     const exclude: string[] = []
     const present: string[] = []
@@ -957,17 +996,10 @@ export class CheckpointStore {
     await this.options.prepare?.()
     const withhold = this.options.withhold
     const scanner = this.options.scanner?.() ?? null
-    // Left out for its size, LFS or a secret: its content is not recorded, but it is still judged by path
-    // (a 2 MB workflow under a protected area is a change there), unless it is the user's, as they left it.
-    const leaveOut = (p: string, stat: fs.Stats, skip: SkippedFile, secret?: ContentFinding) => {
+    const into = { skipped, withheld, tracked }
+    const leaveOut = (p: string, stat: fs.Stats, skip: SkippedFile) => {
       exclude.push(p)
-      skipped.push(skip)
-      const key = statKey(stat)
-      if (this.takingBaseline) this.baselineLeftOut.set(p, key)
-      if (this.takingBaseline || this.baselineLeftOut.get(p) === key) return
-      const change = withheldChange(this.root, p, stat, tracked.has(p) || this.baselineLeftOut.has(p))
-      if (secret) change.secret = secret
-      withheld.push(change)
+      this.leaveOut(p, stat, skip, into)
     }
     for (const p of paths) {
       let stat: fs.Stats
@@ -1008,15 +1040,56 @@ export class CheckpointStore {
       }
       candidates = candidates.filter((p) => !exclude.includes(p))
     }
-    if (scanner) {
-      for (const p of candidates) {
-        const stat = stats.get(p)!
-        const found = await scanner.scanFile(path.join(this.root, p), p, stat)
-        if (found)
-          leaveOut(p, stat, { path: p, reason: 'secret', detail: `${found.what} (${found.rule})` }, found)
-      }
-    }
+    if (scanner) for (const p of candidates) toScan.push({ path: p, stat: stats.get(p)! })
     return exclude
+  }
+
+  /**
+   * The content scan of the files about to be staged; runs while git stages them (its own process), so it
+   * costs the checkpoint little time. Returns the paths holding a secret, each left out with its finding.
+   */
+  private async scanContent(
+    files: readonly { path: string; stat: fs.Stats }[],
+    into: { skipped: SkippedFile[]; withheld: ChangedFile[]; tracked: ReadonlySet<string> },
+  ): Promise<string[]> {
+    const scanner = this.options.scanner?.() ?? null
+    if (!scanner || files.length === 0) return []
+    // git is spawned first (the runner does so on a later turn): the scan then runs beside it.
+    await new Promise((resolve) => setImmediate(resolve))
+    const hits: string[] = []
+    for (const { path: p, stat } of files) {
+      const found = await scanner.scanFile(path.join(this.root, p), p, stat)
+      if (!found) continue
+      hits.push(p)
+      this.leaveOut(
+        p,
+        stat,
+        { path: p, reason: 'secret', detail: `${found.what} (${found.rule})` },
+        into,
+        found,
+      )
+    }
+    return hits
+  }
+
+  /**
+   * Puts the private index's entries of `paths` back to the tree the chain stands on (absent where it has
+   * none): their content was staged beside the scan that found a secret in it. The blob git wrote is
+   * referenced by no tree, commit or ref, so no push or bundle can carry it (gc prunes it).
+   */
+  private async unstage(paths: readonly string[]): Promise<void> {
+    const headTree = await this.startTreeNow()
+    const entries = await this.git.lsTree(headTree, paths)
+    const kept = new Set(entries.map((e) => e.path))
+    const none = '0'.repeat(headTree.length)
+    const lines = [
+      ...paths.filter((p) => !kept.has(p)).map((p) => `0 ${none}\t${p}\0`),
+      ...entries.map((e) => `${e.mode} ${e.sha}\t${e.path}\0`),
+    ]
+    await this.git.raw(['update-index', '-z', '--index-info'], {
+      indexFile: this.indexFile,
+      input: lines.join(''),
+    })
   }
 
   /**
