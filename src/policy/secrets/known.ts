@@ -53,6 +53,8 @@ interface Form extends SecretForm {
  */
 export class KnownValues {
   private readonly pieces = new Map<number, { piece: string; form: Form }[]>()
+  /** The low 16 bits of every piece's hash: most samples are turned away here, before a map lookup. */
+  private readonly seen = new Uint8Array(1 << 16)
 
   constructor(secrets: readonly KnownSecret[]) {
     for (const secret of secrets) {
@@ -61,6 +63,7 @@ export class KnownValues {
         for (let i = 0; i + WINDOW <= form.text.length; i++) {
           const piece = form.text.slice(i, i + WINDOW)
           const key = hashAt(piece, 0)
+          this.seen[key & 0xffff] = 1
           const same = this.pieces.get(key)
           if (!same) this.pieces.set(key, [{ piece, form }])
           else if (!same.some((p) => p.piece === piece)) same.push({ piece, form })
@@ -76,8 +79,11 @@ export class KnownValues {
   /** The first known value (or part of one) in `text`, or null. */
   find(text: string): ContentFinding | null {
     if (this.pieces.size === 0) return null
+    const seen = this.seen
     for (let at = 0; at + WINDOW <= text.length; at += STRIDE) {
-      const candidates = this.pieces.get(hashAt(text, at))
+      const key = hashAt(text, at)
+      if (seen[key & 0xffff] === 0) continue
+      const candidates = this.pieces.get(key)
       if (!candidates) continue
       const hit = candidates.find((c) => text.startsWith(c.piece, at))
       if (!hit) continue
