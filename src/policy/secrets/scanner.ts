@@ -10,6 +10,9 @@ import { KnownValues, knownSecrets } from './known.js'
 import { findByRules } from './rules.js'
 import type { ContentFinding, KnownSecret } from './types.js'
 
+/** Read in full up to this much (checkpoints.max_file_size, 5 MiB by default, leaves larger files out anyway). */
+const MAX_SCAN_BYTES = 64 * 1024 * 1024
+
 /** A forbidden file's copy must be this long to count: an empty or one-line file matches too much. */
 const MIN_COPY_BYTES = 16
 
@@ -59,7 +62,8 @@ export class ContentScanner {
     if (seen?.key === key) return seen.finding
     let bytes: Buffer
     try {
-      bytes = readRegularFile(file, stat.size)
+      // Not capped at the size the listing saw: a file that grew since is read whole, as git will read it.
+      bytes = readRegularFile(file, Math.max(stat.size, MAX_SCAN_BYTES))
     } catch {
       return null // gone or swapped since the listing: git reads it next, and the next checkpoint judges it
     }
