@@ -21,7 +21,12 @@ const ROUNDS = 7
 
 export async function runSecretsBench(): Promise<Record<string, unknown>> {
   const root = path.resolve(import.meta.dirname, '..')
-  const sources = listFiles(path.join(root, 'src')).map((f) => fs.readFileSync(f, 'utf8'))
+  // The common case, a change with no secret in it: sanitize.ts documents a credential in a URL
+  // (`https://x-access-token:TOKEN@…`), which secretlint's basicauth rule reports; that line is left out, so
+  // both stores record the same 1,000 files (a hit costs two more git calls, to put its entry back).
+  const sources = listFiles(path.join(root, 'src')).map((f) =>
+    fs.readFileSync(f, 'utf8').replace(/https:\/\/x-access-token:TOKEN@/g, 'https://'),
+  )
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-bench-secrets-')))
   // The tokens a session in CI knows: the GitHub token, a model key.
   registerKnownSecrets({
@@ -65,8 +70,6 @@ export async function runSecretsBench(): Promise<Record<string, unknown>> {
       ] as const) {
         write(round * 2 + (times === without ? 1 : 0))
         const result = (await store.createDetailed('manual'))!
-        // This repository's own sanitize.ts documents a credential in a URL (`https://x-access-token:TOKEN@…`),
-        // which secretlint's basicauth rule reports: those copies are withheld, the rest recorded.
         const recorded = result.record.files_changed.length + result.record.skipped.length
         if (recorded !== FILES) throw new Error(`${recorded} of ${FILES} files were checkpointed or withheld`)
         if (store === scanned) withheld = result.record.skipped.length
