@@ -1,4 +1,4 @@
-// `npm run bench [-- pty checkpoints hooks batch cli]`: every benchmark measured as a ratio against a
+// `npm run bench [-- pty checkpoints hooks batch cli startup secrets]`: every benchmark measured as a ratio against a
 // baseline taken in the same run (raw node-pty, raw git plumbing, raw spawns, the ideal schedule), so the
 // figures mean the same on a fast laptop and a busy CI runner. Results: bench/results/latest.{json,md}.
 import { execFileSync, spawn } from 'node:child_process'
