@@ -11,6 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempRepo } from '../helpers/git-repo.js'
 import { startGitHttpServer } from '../servers/git-http.js'
 import type { SessionReport } from '../../src/report/model.js'
+import { renderJobSummary, renderSessionComment } from '../../src/report/markdown.js'
+import { createSanitizer } from '../../src/util/sanitize.js'
+import { links } from '../unit/github-fixtures.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const cli = join(root, 'dist/cli.js')
@@ -96,7 +99,14 @@ checkpoints: { push: always, interval: 1h }
       cwd: bare,
     }).toString('latin1')
     expect(report.pushed).toMatchObject({ ok: true })
+    // The PR comment and the job summary, rendered from this report as the action renders them.
+    const sanitizer = createSanitizer({ secrets: [] })
+    const comment = renderSessionComment(report, { key: 'proctor', links, sanitizer })
+    expect(comment).toContain('secret\\_content')
+    expect(comment).toContain('.env (holds a secret)')
     const seen = {
+      comment,
+      summary: renderJobSummary(report, { links, sanitizer }),
       told,
       local,
       remote,
