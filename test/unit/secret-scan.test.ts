@@ -122,3 +122,20 @@ describe('known values', () => {
     ).toBeNull()
   })
 })
+
+describe('which values proctor holds', () => {
+  it('credential-named variables of its environment, not addresses named like them', async () => {
+    const { knownSecrets } = await import('../../src/policy/secrets/known.js')
+    const names = knownSecrets({
+      ANTHROPIC_API_KEY: 'sk-ant-0123456789abcdef',
+      GH_TOKEN: 'gho_0123456789abcdef',
+      ACTIONS_ID_TOKEN_REQUEST_URL: 'https://pipelines.actions.example.com/abc',
+      HOME: '/home/someone/far/away',
+      SHORT_TOKEN: 'abc',
+    }).map((k) => k.name)
+    expect(names).toEqual(expect.arrayContaining(['ANTHROPIC_API_KEY', 'GH_TOKEN']))
+    expect(names).not.toContain('ACTIONS_ID_TOKEN_REQUEST_URL')
+    expect(names).not.toContain('HOME')
+    expect(names).not.toContain('SHORT_TOKEN')
+  })
+})

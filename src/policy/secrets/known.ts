@@ -22,11 +22,17 @@ const STRIDE = 6
 const SECRET_NAME =
   /(?:^|_)(?:TOKEN|API_?KEY|SECRET|SECRET_?KEY|ACCESS_?KEY|PASSWORD|AUTH_?TOKEN|PRIVATE_?KEY)(?:$|_)/i
 
+/**
+ * An address, not a credential (ACTIONS_ID_TOKEN_REQUEST_URL): its host part is ordinary text that docs
+ * and configs mention, and would be found in them.
+ */
+const ADDRESS_NAME = /_(?:URL|URI|ENDPOINT|HOST)$/i
+
 /** Remembers values as secret for every content scan of this process (each under its name). */
 export function registerKnownSecrets(values: Record<string, string | undefined>): void {
   for (const [name, value] of Object.entries(values)) {
-    if (value && value.trim().length >= MIN_SECRET_CHARS && !registered.has(value))
-      registered.set(value, name)
+    if (!value || value.trim().length < MIN_SECRET_CHARS || registered.has(value)) continue
+    if (!ADDRESS_NAME.test(name)) registered.set(value, name)
   }
 }
 
@@ -35,7 +41,7 @@ export function knownSecrets(env: Record<string, string | undefined> = process.e
   const byValue = new Map(registered)
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.trim().length < MIN_SECRET_CHARS || byValue.has(value)) continue
-    if (SECRET_NAME.test(name)) byValue.set(value, name)
+    if (SECRET_NAME.test(name) && !ADDRESS_NAME.test(name)) byValue.set(value, name)
   }
   return [...byValue].map(([value, name]) => ({ name, value }))
 }
