@@ -72,6 +72,10 @@ export default {
       if (id === '\0commonjsHelpers.js') return 'commonjs-helpers'
       if (id.includes('/node_modules/zod/')) return 'zod'
       if (id.includes('/node_modules/yaml/')) return 'yaml'
+      // `debug` (with what it requires) is shared by octokit and @secretlint/core: in a chunk of its own, so the
+      // content scan's secretlint, loaded when a file looks like it holds a token, does not load the action's
+      // GitHub client chunk with it.
+      if (/\/node_modules\/(?:debug|ms|supports-color|has-flag)\//.test(id)) return 'debug'
       // `proctor checkpoints create` runs once per checkpoint from scripts, so its whole process is its cost
       // (issue 17), and node's ESM loader spends ~1 ms resolving and linking each file: what it imports
       // statically is one chunk instead of ten. `proctor run` loads the same modules (config, git's runner,

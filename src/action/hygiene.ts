@@ -5,10 +5,15 @@ import * as core from '@actions/core'
 import { Git } from '../git/runner.js'
 import { persistedCredentialKeys, tokenHeaderConfig } from '../git/credentials.js'
 import { withholdSecrets, type WithheldSecrets } from '../supervisor/agent-env.js'
+import { registerKnownSecrets } from '../policy/secrets/known.js'
 
 /** Takes the runner's tokens out of the environment; masks them in the log (once: `masked` already are). */
 export function withholdRunnerSecrets(masked: readonly string[] = []): WithheldSecrets {
   const secrets = withholdSecrets(process.env)
+  // The content scan recognises them (and their base64 and URL-encoded forms) in any file the agent writes.
+  registerKnownSecrets(
+    Object.fromEntries(Object.entries(secrets.values).filter(([name]) => /TOKEN|KEY|SECRET/i.test(name))),
+  )
   const seen = new Set(masked)
   for (const [name, value] of Object.entries(secrets.values)) {
     if (!/TOKEN/i.test(name) || !value || seen.has(value)) continue

@@ -8,6 +8,8 @@ import type { Config } from '../config/schema.js'
 import type { Git } from '../git/runner.js'
 import { diffTrees, type ChangedFile } from '../checkpoints/diff.js'
 import { atLeast, evaluatePolicy, testsWeakened } from '../policy/index.js'
+import { contentScanner } from '../state/workspace.js'
+import { markSecretBlobs } from '../policy/secrets/blobs.js'
 import { enforceGate, judgeGate, type GateSpec } from '../hooks/gate-files.js'
 import {
   REPORT_SCHEMA_VERSION,
@@ -38,7 +40,12 @@ type Env = Record<string, string | undefined>
 export const DEFAULT_HANDOFF_PATTERN = `${HANDOFF_PREFIX}*`
 
 /** Constraints whose content is never pushed at error or critical severity. */
-export const UNPUSHABLE: ReadonlySet<string> = new Set(['forbidden_area', 'file_size', 'unsafe_path'])
+export const UNPUSHABLE: ReadonlySet<string> = new Set([
+  'forbidden_area',
+  'file_size',
+  'unsafe_path',
+  'secret_content',
+])
 
 /** The violations that keep a commit off the remote: an UNPUSHABLE constraint at error or worse. */
 export function unpushable(violations: readonly Violation[]): Violation[] {
@@ -185,11 +192,14 @@ export async function judgeChain(o: {
   if (o.tip === o.head) return []
   const out = await o.git.raw(['rev-list', '--reverse', '--parents', o.tip, `^${o.head}`, '--'])
   const found: Violation[] = []
+  // Every blob the chain adds is read and scanned: the agent job's own scan is only a claim.
+  const scanner = await contentScanner(o.config.policy)
   for (const line of out.stdout.split('\n')) {
     const [commit, ...parents] = line.split(' ').filter(Boolean)
     if (!commit) continue
     for (const parent of parents.length ? parents : [null]) {
       const files = await diffTrees(o.git, parent, commit)
+      await markSecretBlobs(o.git, commit, files, scanner)
       for (const v of evaluatePolicy({
         files,
         checkpoint: o.checkpoint,

@@ -1,5 +1,6 @@
 // What changed between two trees, in the shape the policy engine judges (src/policy takes ChangedFile[]).
 import type { Git } from '../git/runner.js'
+import type { ContentFinding } from '../policy/secrets/types.js'
 
 export type ChangeStatus = 'A' | 'M' | 'D' | 'T' | 'R'
 
@@ -23,6 +24,8 @@ export interface ChangedFile {
   /** The blob before the change (absent when added) and after it (absent when deleted): for rules that read content. */
   oldBlob?: string
   newBlob?: string
+  /** What the content scan found in the new content (a withheld file, or a blob judge.ts read). */
+  secret?: ContentFinding
 }
 
 export const SYMLINK_MODE = '120000'

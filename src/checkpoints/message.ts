@@ -4,10 +4,10 @@
 export interface SkippedFile {
   path: string
   /** unrecordable: git could not add it (e.g. a nested repository without commits). */
-  reason: 'size' | 'lfs' | 'unrecordable' | 'forbidden'
+  reason: 'size' | 'lfs' | 'unrecordable' | 'forbidden' | 'secret'
   /** Bytes on disk when skipped for size. */
   size?: number
-  /** Why, in words, for `forbidden` (which area). */
+  /** Why, in words, for `forbidden` (which area) and `secret` (what was found, by which rule; never the value). */
   detail?: string
 }
 
@@ -58,7 +58,9 @@ export function formatCheckpointMessage(fields: CheckpointMessageFields): string
             ? 'git could not record it (a nested repository without commits?)'
             : skip.reason === 'forbidden'
               ? `${skip.detail ?? 'in a forbidden area'}; its content stays out of checkpoints`
-              : `over max_file_size (${skip.size ?? '?'} bytes)`
+              : skip.reason === 'secret'
+                ? `holds a secret (${skip.detail ?? 'content scan'}); its content stays out of checkpoints`
+                : `over max_file_size (${skip.size ?? '?'} bytes)`
       lines.push(`Skipped ${JSON.stringify(skip.path)}: ${why}`)
     }
     if (fields.skipped.length > MAX_LISTED_SKIPS)

@@ -12,7 +12,9 @@ import { RefUpdater } from '../git/ref-updater.js'
 import { parseStatusV2Z } from '../git/nul.js'
 import { globalConfigFiles, readGitDirs, readIndexSummary, refMayExist } from '../git/on-disk.js'
 import type { Git } from '../git/runner.js'
+import type { ContentScanner } from '../policy/secrets/scanner.js'
 import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
+import type { ContentFinding } from '../policy/secrets/types.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
 import { checkpointRef, localBaselineRef } from './refs.js'
@@ -75,6 +77,11 @@ export interface CheckpointStoreOptions {
    * content) and is listed as skipped; the file in the worktree is not touched.
    */
   withhold?: (path: string) => string | null
+  /**
+   * The content scan (policy/secrets/scanner.ts), made by `prepare`: a file it finds a secret in (or a copy
+   * of a forbidden file's bytes) is withheld like a forbidden one, with the finding on its diff entry.
+   */
+  scanner?: () => Pick<ContentScanner, 'scanFile' | 'forbid'> | null
   /**
    * Awaited before `withhold` is first asked (when a listing has paths to weigh): loads what it needs, so a
    * store opened before the agent's spawn on a clean worktree loads nothing more.
@@ -196,6 +203,14 @@ export class CheckpointStore {
   /** Stat of a baseline-withheld file when its bytes last matched the baseline (unchangedSinceBaseline). */
   private withheldVerified = new Map<string, string>()
   private preExisting: string[] = []
+  /**
+   * Paths the baseline left out for their size, LFS or a secret, with their stat then: the user's, never
+   * judged while the stat is the same (ctime: no write leaves it as it was). Any other such path is the
+   * agent's and judged by path like any change, though its content is not recorded.
+   */
+  private baselineLeftOut = new Map<string, string>()
+  /** The checkpoint being taken is the baseline (filesToSkip records what it leaves out as the user's). */
+  private takingBaseline = false
   /** Paths kept skip-worktree in the private index (keepSkipWorktree) while their file is absent. */
   private skipWorktree = new Set<string>()
   /** recordBaseline's caller, told once the worktree has been read (the rest does not read it). */
@@ -698,6 +713,7 @@ export class CheckpointStore {
     const skipped: SkippedFile[] = []
     const withheld: ChangedFile[] = []
     this.attributesCache.clear()
+    this.takingBaseline = trigger === 'baseline'
     const pauser = this.options.pauser
     let staged: string[]
     pauser?.pause()
@@ -807,6 +823,7 @@ export class CheckpointStore {
       files_changed: changedPaths,
       violations: violations.length,
       skipped: skipped.map((s) => s.path),
+      skipped_reasons: Object.fromEntries(skipped.map((s) => [s.path, s.reason])),
       created_at: new Date().toISOString(),
       duration_ms: Math.round(monotonicMs() - startedAt),
     }
@@ -828,13 +845,27 @@ export class CheckpointStore {
     this.firstSnapshot.begin(changed, this.seq)
     if (this.baselineWithheld.size > 0) withheld.push(...this.removedSinceBaseline(new Set(changed)))
     if (changed.length === 0) return []
+    const toScan: { path: string; stat: fs.Stats }[] = []
     const exclude = [
-      ...(await this.filesToSkip(changed, skipped, withheld, tracked)),
+      ...(await this.filesToSkip(changed, skipped, withheld, tracked, toScan)),
       ...this.hiddenRelative(),
     ]
     const excluded = new Set(exclude)
     const paths = changed.filter((p) => !excluded.has(p))
     if (paths.length === 0) return []
+    const scanning = this.scanContent(toScan, { skipped, withheld, tracked })
+    // A failed staging must not leave the scan's promise unobserved.
+    scanning.catch(() => undefined)
+    const staged = await this.stagePaths(paths, exclude, skipped)
+    const hits = await scanning
+    if (hits.length === 0) return staged
+    await this.unstage(hits)
+    const found = new Set(hits)
+    return staged.filter((p) => !found.has(p))
+  }
+
+  /** Stages `paths` (update-index; a whole-tree add -A without `exclude` when that fails). */
+  private async stagePaths(paths: string[], exclude: string[], skipped: SkippedFile[]): Promise<string[]> {
     try {
       const staging = this.git.raw(
         [
@@ -928,16 +959,48 @@ export class CheckpointStore {
     return [...(this.options.hiddenPaths ?? [])].map((p) => path.relative(this.root, p))
   }
 
+  /**
+   * A file left out for its size, LFS or a secret: its content is not recorded, but it is still judged by
+   * path (a 2 MB workflow under a protected area is a change there), unless it is the user's, as they left it.
+   */
+  private leaveOut(
+    p: string,
+    stat: fs.Stats,
+    skip: SkippedFile,
+    into: { skipped: SkippedFile[]; withheld: ChangedFile[]; tracked: ReadonlySet<string> },
+    secret?: ContentFinding,
+  ): void {
+    into.skipped.push(skip)
+    const key = statKey(stat)
+    if (this.takingBaseline) this.baselineLeftOut.set(p, key)
+    if (this.takingBaseline || this.baselineLeftOut.get(p) === key) return
+    const change = withheldChange(this.root, p, stat, into.tracked.has(p) || this.baselineLeftOut.has(p))
+    if (secret) change.secret = secret
+    into.withheld.push(change)
+  }
+
+  /**
+   * What the listing's paths leave out of the checkpoint (forbidden, over the size limit, LFS), and in
+   * `toScan` the regular files the content scan has to read (scanContent).
+   */
   private async filesToSkip(
     paths: readonly string[],
     skipped: SkippedFile[],
     withheld: ChangedFile[],
     tracked: ReadonlySet<string>,
+    toScan: { path: string; stat: fs.Stats }[],
   ): Promise<string[]> {
     const exclude: string[] = []
     const present: string[] = []
+    const stats = new Map<string, fs.Stats>()
     await this.options.prepare?.()
     const withhold = this.options.withhold
+    const scanner = this.options.scanner?.() ?? null
+    const into = { skipped, withheld, tracked }
+    const leaveOut = (p: string, stat: fs.Stats, skip: SkippedFile) => {
+      exclude.push(p)
+      this.leaveOut(p, stat, skip, into)
+    }
     for (const p of paths) {
       let stat: fs.Stats
       try {
@@ -949,6 +1012,7 @@ export class CheckpointStore {
       if (why !== null && this.unchangedSinceBaseline(p, stat)) {
         // The user's, as they left it: never recorded and never judged, but still listed as skipped, so a
         // restore knows no checkpoint holds it and refuses to overwrite it.
+        scanner?.forbid(path.join(this.root, p), p, stat)
         exclude.push(p)
         skipped.push({ path: p, reason: 'forbidden', detail: why })
         continue
@@ -958,26 +1022,74 @@ export class CheckpointStore {
         skipped.push({ path: p, reason: 'forbidden', detail: why })
         // A file the user had at the baseline is modified, not added, whether git tracks it or not.
         withheld.push(withheldChange(this.root, p, stat, tracked.has(p) || this.baselineWithheld.has(p)))
+        // Its bytes are recognised wherever they reappear (a copy, a hard link).
+        scanner?.forbid(path.join(this.root, p), p, stat)
         continue
       }
       if (!stat.isFile()) continue
       present.push(p)
-      if (stat.size > this.options.maxFileSize) {
-        exclude.push(p)
-        skipped.push({ path: p, reason: 'size', size: stat.size })
-      }
+      stats.set(p, stat)
+      if (stat.size > this.options.maxFileSize)
+        leaveOut(p, stat, { path: p, reason: 'size', size: stat.size })
     }
-    const candidates = present.filter((p) => !exclude.includes(p))
+    let candidates = present.filter((p) => !exclude.includes(p))
     if (candidates.length > 0 && this.attributesMayFilter(candidates)) {
       const filters = await this.git.checkAttr('filter', candidates, this.indexFile)
       for (const p of candidates) {
-        if (filters.get(p) === 'lfs') {
-          exclude.push(p)
-          skipped.push({ path: p, reason: 'lfs' })
-        }
+        if (filters.get(p) === 'lfs') leaveOut(p, stats.get(p)!, { path: p, reason: 'lfs' })
       }
+      candidates = candidates.filter((p) => !exclude.includes(p))
     }
+    if (scanner) for (const p of candidates) toScan.push({ path: p, stat: stats.get(p)! })
     return exclude
+  }
+
+  /**
+   * The content scan of the files about to be staged; runs while git stages them (its own process), so it
+   * costs the checkpoint little time. Returns the paths holding a secret, each left out with its finding.
+   */
+  private async scanContent(
+    files: readonly { path: string; stat: fs.Stats }[],
+    into: { skipped: SkippedFile[]; withheld: ChangedFile[]; tracked: ReadonlySet<string> },
+  ): Promise<string[]> {
+    const scanner = this.options.scanner?.() ?? null
+    if (!scanner || files.length === 0) return []
+    // git is spawned first (the runner does so on a later turn): the scan then runs beside it.
+    await new Promise((resolve) => setImmediate(resolve))
+    const hits: string[] = []
+    for (const { path: p, stat } of files) {
+      const found = await scanner.scanFile(path.join(this.root, p), p, stat)
+      if (!found) continue
+      hits.push(p)
+      this.leaveOut(
+        p,
+        stat,
+        { path: p, reason: 'secret', detail: `${found.what} (${found.rule})` },
+        into,
+        found,
+      )
+    }
+    return hits
+  }
+
+  /**
+   * Puts the private index's entries of `paths` back to the tree the chain stands on (absent where it has
+   * none): their content was staged beside the scan that found a secret in it. The blob git wrote is
+   * referenced by no tree, commit or ref, so no push or bundle can carry it (gc prunes it).
+   */
+  private async unstage(paths: readonly string[]): Promise<void> {
+    const headTree = await this.startTreeNow()
+    const entries = await this.git.lsTree(headTree, paths)
+    const kept = new Set(entries.map((e) => e.path))
+    const none = '0'.repeat(headTree.length)
+    const lines = [
+      ...paths.filter((p) => !kept.has(p)).map((p) => `0 ${none}\t${p}\0`),
+      ...entries.map((e) => `${e.mode} ${e.sha}\t${e.path}\0`),
+    ]
+    await this.git.raw(['update-index', '-z', '--index-info'], {
+      indexFile: this.indexFile,
+      input: lines.join(''),
+    })
   }
 
   /**
@@ -1177,6 +1289,11 @@ function withheldChange(root: string, p: string, stat: fs.Stats, tracked: boolea
     }
   }
   return change
+}
+
+/** A file's identity and content as its stat shows it (ctime: no write leaves it unchanged). */
+function statKey(stat: fs.Stats): string {
+  return `${stat.size}:${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}`
 }
 
 /** Whether anything (a dangling symlink too) is at `file`. */

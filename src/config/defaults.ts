@@ -38,6 +38,7 @@ const DEFAULTS: Config = {
     allowed_areas: [],
     forbidden_areas: [],
     protected_areas: [],
+    secret_allowed_paths: [],
     violation_severity: 'warning',
     severities: {},
     revert_on_violation: false,

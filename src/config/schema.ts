@@ -315,10 +315,14 @@ export const configSchema = z.strictObject({
         allowed_areas: lazyDefault(() => z.array(z.string()), []),
         forbidden_areas: lazyDefault(() => z.array(z.string()), []),
         protected_areas: lazyDefault(() => z.array(z.string()), []),
+        secret_allowed_paths: lazyDefault(() => z.array(z.string()), []).meta({
+          description:
+            "Globs of files secretlint's rules do not judge (documented examples, fixtures with fake keys); the values proctor knows and copies of forbidden files are still found there",
+        }),
         violation_severity: lazyDefault(severity, 'warning'),
         severities: lazyDefault(() => z.record(z.string(), severity()), {}).meta({
           description:
-            'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper, tests_weakened)',
+            'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper, tests_weakened, secret_content)',
         }),
         revert_on_violation: lazyDefault(() => z.boolean(), false),
         max_file_size: size().optional(),

@@ -438,16 +438,14 @@ export class Git {
     return parseBatchCommits(result.stdout, revs.length)
   }
 
-  /** The contents of many blobs in one `cat-file --batch`; a missing object or a non-blob is left out. */
-  async readBlobs(objects: readonly string[]): Promise<Map<string, Buffer>> {
-    const blobs = new Map<string, Buffer>()
-    const unique = [...new Set(objects)]
-    if (unique.length === 0) return blobs
-    const result = await this.exec(['cat-file', '--batch'], { input: unique.join('\n') + '\n' })
-    parseBatch(result.stdout, unique.length).forEach((object, i) => {
-      if (object?.type === 'blob') blobs.set(unique[i]!, object.content)
-    })
-    return blobs
+  /**
+   * The content of many blobs (object ids, or `<commit>:<path>` without a newline) in one `cat-file
+   * --batch`; null for a name that is not a blob.
+   */
+  async readBlobs(revs: readonly string[]): Promise<(Buffer | null)[]> {
+    if (revs.length === 0) return []
+    const result = await this.exec(['cat-file', '--batch'], { input: revs.join('\n') + '\n' })
+    return parseBatch(result.stdout, revs.length).map((o) => (o?.type === 'blob' ? o.content : null))
   }
 
   async catFileSize(object: string): Promise<number | null> {
@@ -748,10 +746,11 @@ function parseBatch(out: Buffer, count: number): ({ oid: string; type: string; c
 
 function parseBatchCommits(out: Buffer, count: number): (CommitObject | null)[] {
   return parseBatch(out, count).map((object) => {
-    const text = object?.type === 'commit' ? object.content.toString('utf8') : ''
+    if (object?.type !== 'commit') return null
+    const text = object.content.toString('utf8')
     const tree = /^tree ([0-9a-f]{40,64})\n/.exec(text)?.[1]
     const body = text.indexOf('\n\n')
-    return object && tree ? { oid: object.oid, tree, message: body < 0 ? '' : text.slice(body + 2) } : null
+    return tree ? { oid: object.oid, tree, message: body < 0 ? '' : text.slice(body + 2) } : null
   })
 }
 

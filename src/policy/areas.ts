@@ -9,7 +9,12 @@
 import picomatch from 'picomatch'
 
 export type AreaKey =
-  'allowed_areas' | 'forbidden_areas' | 'protected_areas' | 'gate_files' | `tests.${string}`
+  | 'allowed_areas'
+  | 'forbidden_areas'
+  | 'protected_areas'
+  | 'gate_files'
+  | 'secret_allowed_paths'
+  | `tests.${string}`
 
 export class PolicyConfigError extends Error {
   constructor(

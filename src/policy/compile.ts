@@ -9,6 +9,8 @@ export interface CompiledPolicy {
   readonly allowed: AreaMatcher
   readonly forbidden: AreaMatcher
   readonly protected: AreaMatcher
+  /** Paths secretlint's rules do not judge (policy.secret_allowed_paths; see policy/secrets). */
+  readonly secretAllowed: AreaMatcher
   severityOf(constraint: Constraint): Severity
 }
 
@@ -32,6 +34,7 @@ export function compilePolicy(config: PolicyConfig): CompiledPolicy {
     allowed: compileAreas('allowed_areas', config.allowed_areas),
     forbidden: compileAreas('forbidden_areas', config.forbidden_areas),
     protected: compileAreas('protected_areas', config.protected_areas),
+    secretAllowed: compileAreas('secret_allowed_paths', config.secret_allowed_paths),
     severityOf: (constraint) =>
       config.severities[constraint] ?? DEFAULT_SEVERITIES[constraint] ?? config.violation_severity,
   }
@@ -54,12 +57,12 @@ export function checkPolicyConfig(config: PolicyConfig): { errors: string[]; war
     errors.push(error.message)
   }
   if (config.revert_on_violation) {
-    // git_tamper is undone by policy.git_tamper, not by revert_on_violation: it does not count here.
-    const anyCritical = CONSTRAINTS.some(
-      (c) =>
-        c !== 'git_tamper' &&
-        (config.severities[c] ?? DEFAULT_SEVERITIES[c] ?? config.violation_severity) === 'critical',
-    )
+    // git_tamper is undone by policy.git_tamper, not by revert_on_violation: it does not count here. Nor
+    // does secret_content's default (the file is withheld whatever its severity): the user chose no revert.
+    const chosen = (c: Constraint) =>
+      config.severities[c] ??
+      (c === 'secret_content' ? null : (DEFAULT_SEVERITIES[c] ?? config.violation_severity))
+    const anyCritical = CONSTRAINTS.some((c) => c !== 'git_tamper' && chosen(c) === 'critical')
     if (!anyCritical) {
       warnings.push(
         'policy.revert_on_violation is true but no constraint has severity critical, so nothing will be reverted; ' +

@@ -8,6 +8,7 @@ import { formatSize } from '../util/units.js'
 import { compilePolicy, type CompiledPolicy } from './compile.js'
 import { severityRank } from './severity.js'
 import { findSymlinkEscape } from './symlink.js'
+import { secretFinding } from './secrets/finding.js'
 import {
   MODE_EXECUTABLE,
   MODE_SYMLINK,
@@ -47,6 +48,8 @@ export function evaluatePolicy(input: PolicyInput): Violation[] {
     if (executable) findings.push(executable)
     const size = fileSizeFinding(file, policy.config)
     if (size) findings.push(size)
+    const secret = secretFinding(file, displayPath(file.path))
+    if (secret) findings.push({ ...secret, constraint: 'secret_content' })
   }
   const diff = diffSizeFinding(input.files, policy.config, input.scope)
   if (diff) findings.push(diff)

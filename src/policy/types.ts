@@ -18,19 +18,22 @@ export const CONSTRAINTS = [
   'unsafe_path',
   'git_tamper',
   'tests_weakened',
+  'secret_content',
 ] as const
 
 export type Constraint = (typeof CONSTRAINTS)[number]
 
 /**
  * Constraints whose default is not policy.violation_severity: a path that can forge log lines and a
- * change to the repository's own machinery (hooks, config) are never mere warnings unless the user says so.
+ * change to the repository's own machinery (hooks, config) and a secret written into a file are never mere
+ * warnings unless the user says so.
  */
 export const DEFAULT_SEVERITIES: Partial<Record<Constraint, Severity>> = {
   unsafe_path: 'error',
   git_tamper: 'critical',
   // Tests weakened to get green are what a reviewer must see before merging: the stop is blocked.
   tests_weakened: 'error',
+  secret_content: 'critical',
 }
 
 /** `file` of a violation that concerns the whole diff rather than one file (diff_size). */

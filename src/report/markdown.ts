@@ -14,7 +14,15 @@ import type {
 import type { Sanitizer } from '../util/sanitize.js'
 import { formatDuration, formatSize } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
-import { HOOK_ICON, describePreExisting, describeUsage, formatTokens, formatUsd, hookWord } from './words.js'
+import {
+  HOOK_ICON,
+  describePreExisting,
+  describeUsage,
+  formatTokens,
+  formatUsd,
+  hookWord,
+  skipReasonWord,
+} from './words.js'
 
 /** GitHub's limit for an issue comment body (API: "Body is too long (maximum is 65536 characters)"). */
 export const COMMENT_MAX_CHARS = 65_536
@@ -414,7 +422,7 @@ function checkpointsSection(ctx: Ctx): Section {
         s.forMarkdown(c.trigger, 40),
         String(c.files_changed.length),
         c.violations ? `⚠️ ${c.violations}` : '0',
-        c.skipped.length ? s.forMarkdown(c.skipped.join(', '), 200) : '',
+        c.skipped.length ? s.forMarkdown(skippedWords(c), 200) : '',
       ])
       const body = table(
         ['#', 'commit', 'trigger', 'files', 'violations', 'skipped'],
@@ -454,6 +462,13 @@ function usageSection(ctx: Ctx): Section {
       return body ? title + body : ''
     },
   }
+}
+
+/** Each skipped path with why it was left out ("big.yml (over max_file_size)"). */
+function skippedWords(c: CheckpointRecord): string {
+  return c.skipped
+    .map((p) => (c.skipped_reasons?.[p] ? `${p} (${skipReasonWord(c.skipped_reasons[p])})` : p))
+    .join(', ')
 }
 
 /** The session's starting commit when the CI context names it (`base_sha`, else `sha`). */

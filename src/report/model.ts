@@ -71,6 +71,11 @@ export interface CheckpointRecord {
   files_changed: string[]
   violations: number
   skipped: string[]
+  /**
+   * Why each skipped path was left out (`size`, `lfs`, `forbidden`, `secret`, `unrecordable`); absent in
+   * reports written before it. A left-out file is still judged by path (docs/policy.md).
+   */
+  skipped_reasons?: Record<string, string>
   created_at: string
   /** How long taking it took (reading the worktree to moving the ref); absent when read back from git. */
   duration_ms?: number

@@ -78,3 +78,21 @@ export function formatUsd(usd: number): string {
   if (usd < 0.0001) return '< $0.0001'
   return `$${Number(usd.toPrecision(2))}`
 }
+
+/** Why a file was left out of a checkpoint, in the words every rendering uses (CheckpointRecord.skipped_reasons). */
+export function skipReasonWord(reason: string): string {
+  switch (reason) {
+    case 'size':
+      return 'over max_file_size'
+    case 'lfs':
+      return 'LFS-tracked'
+    case 'forbidden':
+      return 'forbidden area'
+    case 'secret':
+      return 'holds a secret'
+    case 'unrecordable':
+      return 'git could not record it'
+    default:
+      return reason
+  }
+}

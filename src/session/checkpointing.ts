@@ -23,7 +23,7 @@ import { GitMachinery } from '../checkpoints/git-machinery.js'
 import { withDeadline } from '../util/deadline.js'
 import type { LifecycleHooks } from '../hooks/lifecycle.js'
 import { Workspace } from '../state/workspace.js'
-import { describePreExisting } from '../report/words.js'
+import { describePreExisting, skipReasonWord } from '../report/words.js'
 
 /**
  * The git reads start() makes before the agent starts — the commit its work is judged against, and the
@@ -468,7 +468,11 @@ export class SessionCheckpoints {
     if (record.skipped.length) {
       this.o.report.event(
         'checkpoint_skipped',
-        `left out of checkpoint ${record.seq}: ${record.skipped.join(', ')}`,
+        `left out of checkpoint ${record.seq}: ${record.skipped
+          .map((p) =>
+            record.skipped_reasons?.[p] ? `${p} (${skipReasonWord(record.skipped_reasons[p])})` : p,
+          )
+          .join(', ')}`,
       )
     }
     this.o.lifecycle

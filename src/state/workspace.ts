@@ -69,6 +69,7 @@ export class Workspace {
     let code: Promise<typeof import('../policy/index.js')> | undefined
     const load = () => (code ??= import('../policy/index.js'))
     let withhold: ((path: string) => string | null) | undefined
+    let scanner: import('../policy/secrets/scanner.js').ContentScanner | undefined
     return new CheckpointStore({
       git: this.git,
       session: sessionId,
@@ -76,9 +77,11 @@ export class Workspace {
       minIntervalMs: config.checkpoints.min_interval,
       prepare: async () => {
         withhold ??= (await load()).forbiddenAreaOf(policy)
+        scanner ??= await contentScanner(policy)
       },
       // Only asked after prepare (the store awaits it before it weighs any path).
       withhold: (path) => withhold!(path),
+      scanner: () => scanner ?? null,
       ...(judge
         ? {
             validate: async (ctx) => {
@@ -147,4 +150,16 @@ export class Workspace {
     const queue = await this.pushQueue(sessionId, config, { base: chain[0]?.base ?? null, ...options })
     return queue.flush()
   }
+}
+
+/** The content scan a store runs on every file it would record, with the policy's allowed paths. */
+export async function contentScanner(
+  policy: Config['policy'],
+): Promise<import('../policy/secrets/scanner.js').ContentScanner> {
+  const [{ ContentScanner }, { compilePolicy }] = await Promise.all([
+    import('../policy/secrets/scanner.js'),
+    import('../policy/compile.js'),
+  ])
+  const allowed = compilePolicy(policy).secretAllowed
+  return new ContentScanner({ rulesSkip: (path) => allowed.match(path) !== null })
 }

@@ -2,6 +2,8 @@
 // reaches GitHub or a log. One sanitizer per session: it knows the token and the masked values, and it
 // remembers the token-shaped strings it found so the action can mask them (core.setSecret) too.
 
+import { secretForms } from './secret-forms.js'
+
 export interface SanitizerOptions {
   /** Exact values that must never appear (the token, masked inputs). Empty strings are ignored. */
   secrets: string[]
@@ -144,8 +146,10 @@ export function typedText(text: string, maxChars: number): string {
 }
 
 export function createSanitizer(options: SanitizerOptions): Sanitizer {
-  // Longest first so a secret that contains another is replaced whole.
-  const secrets = [...new Set(options.secrets.filter((s) => s.trim().length >= 4))].sort(
+  // Longest first so a secret that contains another is replaced whole. Each also as it is written
+  // URL-encoded or base64'd (a Basic header, a config file): those are the same secret.
+  const given = options.secrets.filter((s) => s.trim().length >= 4)
+  const secrets = [...new Set([...given, ...given.flatMap((s) => secretForms(s).map((f) => f.text))])].sort(
     (a, b) => b.length - a.length,
   )
   const known = new Set(secrets)

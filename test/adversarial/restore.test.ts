@@ -54,7 +54,10 @@ describe('restore saves every file it overwrites (issue 13.1)', () => {
     const big = crypto.randomBytes(6 * MB)
     repo.write('data.bin', big)
     const later = new CheckpointStore({ git, session: 's1', maxFileSize: MB })
-    expect(await later.create('interval')).toBeNull() // skipped for size: nothing new to record
+    // Skipped for size: its content is in no checkpoint; the checkpoint only lists it, so it is judged by path.
+    const recorded = await later.create('interval')
+    expect(recorded?.files_changed).toEqual([])
+    expect(recorded?.skipped_reasons).toEqual({ 'data.bin': 'size' })
     await later.close()
 
     const result = await restoreCheckpoint({ git, id: 's1@1', maxFileSize: MB })

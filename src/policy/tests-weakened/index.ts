@@ -71,7 +71,9 @@ export async function testsWeakened(
     if (before !== null && !counted.has(`${before}\0${file.oldBlob}`)) wanted.add(file.oldBlob!)
     if (after !== null && !counted.has(`${after}\0${file.newBlob}`)) wanted.add(file.newBlob!)
   }
-  const blobs = await git.readBlobs([...wanted])
+  const ids = [...wanted]
+  const read = await git.readBlobs(ids)
+  const blobs = new Map(ids.map((id, i) => [id, read[i]] as const))
   const text = (sha: string | undefined): string | null => {
     const blob = sha === undefined ? undefined : blobs.get(sha)
     if (!blob || blob.length > MAX_BLOB || blob.subarray(0, 8000).includes(0)) return null
