@@ -8,6 +8,7 @@ import { withholdVariables } from '../supervisor/agent-env.js'
 import type { UsageMeter } from '../usage/meter.js'
 import type { Pricer } from '../usage/types.js'
 import { randomHex } from '../util/random.js'
+import { registerKnownSecrets } from '../policy/secrets/known.js'
 import { API_SPECS } from './apis.js'
 import { Budget, hasBudget, limitsOf } from './budget.js'
 import { startModelProxy, type ModelProxy, type ProxyStop } from './server.js'
@@ -73,6 +74,9 @@ export async function startSessionProxy(opts: SessionProxyOptions): Promise<Sess
   const taken = withholdVariables(spec.keyEnv, opts.base)
   if (opts.base !== process.env) withholdVariables(spec.keyEnv)
   for (const [name, value] of Object.entries(taken.values)) held.set(name, value)
+  // Out of every environment now, so the content scan would no longer see it there: a file the agent writes
+  // with the key in it is still a secret_content violation (docs/policy.md).
+  registerKnownSecrets(taken.values)
   const keyName = spec.keyEnv.find((name) => held.has(name))
   if (!keyName) {
     const reason = `model_api.proxy: no ${spec.keyEnv.join(' or ')} in the environment, so the agent talks to the model API directly (unmetered)`

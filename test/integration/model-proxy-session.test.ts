@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { configSchema } from '../../src/config/schema.js'
 import { startSessionProxy, type SessionProxy } from '../../src/proxy/session-proxy.js'
 import { UsageMeter } from '../../src/usage/meter.js'
+import { knownSecrets } from '../../src/policy/secrets/known.js'
 
 const proxies: SessionProxy[] = []
 afterEach(async () => {
@@ -33,8 +34,8 @@ function start(yml: Record<string, unknown>, base: Record<string, string | undef
 describe('startSessionProxy', () => {
   it('gives the agent a placeholder and the proxy; the upstream is the base URL proctor was given', async () => {
     const base = {
-      OPENAI_API_KEY: 'sk-real',
-      CODEX_API_KEY: 'sk-real',
+      OPENAI_API_KEY: 'sk-real-0123456789abcdef',
+      CODEX_API_KEY: 'sk-real-0123456789abcdef',
       OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
     }
     const { started, agentEnv } = start({ model_api: { proxy: true, api: 'openai' } }, base)
@@ -44,8 +45,10 @@ describe('startSessionProxy', () => {
     expect(agentEnv.CODEX_API_KEY).toBe(agentEnv.OPENAI_API_KEY)
     expect(agentEnv.OPENAI_BASE_URL).toBe(proxy.url)
     expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
-    expect(Object.values(agentEnv)).not.toContain('sk-real')
+    expect(Object.values(agentEnv)).not.toContain('sk-real-0123456789abcdef')
     expect(base).not.toHaveProperty('OPENAI_API_KEY')
+    // Withheld from every environment, the key is still one the content scan knows.
+    expect(knownSecrets({})).toContainEqual({ name: 'OPENAI_API_KEY', value: 'sk-real-0123456789abcdef' })
     // Codex is pointed at the proxy by arguments on every run; other programs by OPENAI_BASE_URL.
     expect(proxy.command({ file: '/usr/bin/codex', args: ['exec', 'hi'] })).toEqual({
       file: '/usr/bin/codex',
