@@ -21,6 +21,11 @@ function survivePipeErrors() {
 }
 async function main(argv) {
     survivePipeErrors();
+    if (process.platform === 'win32') {
+        const { platformProblem } = await import('./chunks/platform-COTFzkLY.js');
+        process.stderr.write(`proctor: ${platformProblem()}\n`);
+        return 2;
+    }
     // `--version` alone answers without commander (half of what `proctor --version` loaded): it is what
     // scripts and the action call to check the install. Anything else goes through the program.
     const args = argv.slice(2);
@@ -37,8 +42,8 @@ async function main(argv) {
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
         ? [null, plain.module, plain.module]
         : await Promise.all([
-            import('./chunks/program-CjQlKujX.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
-            import('./chunks/exit-FJ5r--ZY.js'),
+            import('./chunks/program-B6V59JP3.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/exit-DPvLwpPv.js'),
             import('./chunks/errors-lvn-GX78.js'),
         ]);
     try {
@@ -77,12 +82,12 @@ async function main(argv) {
 /** The command `args` name when its arguments are plain enough to run without commander, else null. */
 async function plainCommand(args) {
     if (args[0] === 'checkpoints' && args[1] === 'create') {
-        const create = await import('./chunks/checkpoints-create-C5yHKgfN.js').then(function (n) { return n.a3; });
+        const create = await import('./chunks/checkpoints-create-iSfntOT0.js').then(function (n) { return n.a7; });
         const options = create.plainCreateOptions(args.slice(2));
         return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true };
     }
     if (args[0] === 'run') {
-        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-BtIwQVSy.js');
+        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-C7f-jzWE.js');
         const plain = plainRunArgs(args.slice(1));
         if (!plain)
             return null;

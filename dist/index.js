@@ -12,10 +12,16 @@ process.stdout.write('', () => process.exit(code));
  * `::error::` line naming what failed (PROCTOR_DEBUG=1 adds the stack), never an unhandled stack trace.
  */
 async function start() {
-    const [{ eventPayloadProblem }, core] = await Promise.all([
-        import('./chunks/context-C3kI18fu.js'),
-        import('./chunks/core-bZch1CWw.js').then(function (n) { return n.j; }),
+    const [{ eventPayloadProblem }, core, { platformProblem }] = await Promise.all([
+        import('./chunks/context-xwZ8MvR5.js'),
+        import('./chunks/core-CiYrgE91.js').then(function (n) { return n.j; }),
+        import('./chunks/platform-COTFzkLY.js'),
     ]);
+    const unsupported = platformProblem();
+    if (unsupported !== null) {
+        core.error(`proctor: ${unsupported}`);
+        return 2;
+    }
     // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
     const problem = eventPayloadProblem();
     if (problem !== null) {
@@ -23,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-Co_4apH0.js');
+        const { main } = await import('./chunks/run-C5WoHCgv.js');
         return await main();
     }
     catch (error) {

@@ -1,19 +1,20 @@
-import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-bZch1CWw.js';
+import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-CiYrgE91.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { j as ensureStateDir, l as loadConfig, h as defaultConfig, k as checkpointRef } from './chunks/checkpoints-create-C5yHKgfN.js';
-import { r as reconcileOrphans } from './chunks/registry-z7lpagvl.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DIf44Wrt.js';
-import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-B9q0covl.js';
-import { S as STATE, r as readInputs, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/judge-waQZJ_S8.js';
-import { readActionsContext, linksFor } from './chunks/context-C3kI18fu.js';
-import { createSanitizer } from './chunks/sanitize-sKtkP4Sl.js';
-import './chunks/platform-DR4GVwaF.js';
+import { j as ensureStateDir, l as loadConfig, h as defaultConfig, k as checkpointRef } from './chunks/checkpoints-create-iSfntOT0.js';
+import { r as reconcileOrphans } from './chunks/registry-ESE_PbKm.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-Bf1F3901.js';
+import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-DX2JJuVM.js';
+import { S as STATE, r as readInputs, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/judge-CMYsmrAx.js';
+import { readActionsContext, linksFor } from './chunks/context-xwZ8MvR5.js';
+import { createSanitizer } from './chunks/sanitize-C-XaPVOa.js';
+import './chunks/platform-C5jFeNNl.js';
 
 
 
 
 
+import './chunks/index-BLCY1uhR.js';
 
 
 
@@ -45,13 +46,15 @@ import './chunks/commonjs-helpers-Bgu_3bK-.js';
 import './chunks/errors-lvn-GX78.js';
 
 
-import './chunks/exit-FJ5r--ZY.js';
-import './chunks/words-CtdohSJZ.js';
-import './chunks/markdown-Cw6BSMh8.js';
+import './chunks/exit-DPvLwpPv.js';
+import './chunks/words-0SpQwW9S.js';
+import './chunks/client-DS6gKtGk.js';
+import './chunks/markdown-DY8gRMi9.js';
 import './chunks/agent-exit-dlhdSguX.js';
-import './chunks/evaluate-DzsLOFbC.js';
+import './chunks/known-CWjnSJ5I.js';
+import './chunks/secret-forms-Ct3YzP3D.js';
+import './chunks/evaluate-BcKCKuv1.js';
 import './chunks/areas-BPhpJk9z.js';
-import './chunks/compile-DXGrfsxa.js';
 import './chunks/yaml-DFf8_hI8.js';
 
 
@@ -60,6 +63,7 @@ import './chunks/yaml-DFf8_hI8.js';
 
 
 
+import './chunks/debug-qx8tbv42.js';
 
 
 
@@ -67,7 +71,7 @@ import './chunks/yaml-DFf8_hI8.js';
 
 
 
-import './chunks/aggregate-BpBGDoRt.js';
+import './chunks/aggregate-BlhUlAVN.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
