@@ -156,7 +156,8 @@ export function summarizeRounds(report: SessionReport, o: { ended: boolean } = {
     `- the agent was started as: ${cap(describeCommand(report.command), 2000)}`,
   ]
   const byRound = new Map<number, string[]>()
-  for (const hook of report.stop_hooks.filter(isStopHookResult)) {
+  // Advisory hooks report; they never ask the agent for anything, so they are not retold to it.
+  for (const hook of report.stop_hooks.filter(isStopHookResult).filter((h) => !h.advisory)) {
     const said =
       hook.verdict === 'allow' ? 'passed' : `${hook.verdict}: ${cap(hook.reason ?? 'no reason', 500)}`
     byRound.set(hook.round, [...(byRound.get(hook.round) ?? []), `${hook.name} ${said}`])

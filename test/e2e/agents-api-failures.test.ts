@@ -32,10 +32,15 @@ afterEach(async () => {
 })
 
 // A timeout far beyond the 15 s allowed: a session that waits for it fails the test.
+// The CLI's own failure screens and lines are what is tested here: the metering proxy (on by default in the
+// claude-code and gemini presets) would see the refusal first and end the session with its own reason
+// (test/e2e/model-proxy.test.ts).
 const proctorYml = `checkpoints:
   push: never
 timeouts:
   total: 100s
+model_api:
+  proxy: false
 `
 
 /** Ms from the CLI's last refused request to proctor's exit. */

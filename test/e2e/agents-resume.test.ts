@@ -193,7 +193,9 @@ describe.each(claudeBinaries())('Claude Code print mode, --task then --continue 
     expect(second.code, diagnose(second)).toBe(0)
     expect(world.repo.read('bye.txt')).toBe('bye\n')
     // Print mode's wiring: Claude's own Stop hook ran the stop hooks and named its session.
-    expect(second.report.events.map((e) => e.message)).toContain("wired proctor into claude's own Stop hook")
+    expect(second.report.events.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(/^wired proctor into claude's own Stop hook: added /),
+    )
     expect(second.report.agent_session_id, diagnose(second)).toMatch(/^[0-9a-f-]{36}$/)
     expect(second.report.command.slice(0, 2)).toEqual(['claude', '-p'])
   }, 240_000)

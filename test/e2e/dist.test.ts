@@ -68,10 +68,14 @@ describe('dist/ start-up', () => {
   const chunkGraph = (file: string, dynamic: boolean, seen = new Set<string>()): Set<string> => {
     if (seen.has(file)) return seen
     seen.add(file)
+    // Without comments: bundled code's JSDoc types say `import('./client.js')` too.
     const code = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '')
+    // Rollup writes every chunk import with its .js name.
     const imports = dynamic
-      ? /(?:^import [^;]*?from |^import |\bimport\()'(\.[^']+)'/gm
-      : /^import (?:[^;]*? from )?'(\.[^']+)'/gm
+      ? /(?:^import [^;]*?from |^import |\bimport\()'(\.[^']+\.js)'/gm
+      : /^import (?:[^;]*? from )?'(\.[^']+\.js)'/gm
     for (const match of code.matchAll(imports)) chunkGraph(resolve(dirname(file), match[1]!), dynamic, seen)
     return seen
   }

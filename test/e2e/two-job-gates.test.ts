@@ -33,10 +33,14 @@ if (process.argv[2] === 'script') {
 }
 console.log('agent: done, all tests pass')
 `
+// tests_weakened would already block the rewritten test script in the agent job; as a warning it lets the
+// agent job pass, so what is tested here is the gate verify judges on its own.
 const FILES = {
   'proctor.yml': `checkpoints:
   interval: 10m
   min_interval: 0s
+policy:
+  severities: { tests_weakened: warning }
 stop_hooks:
   - { name: tests, command: npm test, gate_files: [test/helpers/**] }
 `,
