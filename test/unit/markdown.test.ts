@@ -212,9 +212,9 @@ describe('renderSessionComment', () => {
     expect(md.match(/<!-- proctor:/g)).toHaveLength(1)
     expect(md).not.toContain(TOKEN)
     const prose = outsideCode(md)
-    // The transcript and the files-changed list, each a closed pair.
-    expect(prose.match(/<details>/g)).toHaveLength(2)
-    expect(prose.match(/<\/details>/g)).toHaveLength(2)
+    // The transcript, the files-changed list and the timeline, each a closed pair.
+    expect(prose.match(/<details>/g)).toHaveLength(3)
+    expect(prose.match(/<\/details>/g)).toHaveLength(3)
     expect(prose).not.toMatch(/@(octocat|admin)/)
     expect(prose).not.toMatch(/(?<!&)#12\b/)
     // Every table row has the header's number of cells (escaped pipes do not split cells).
