@@ -71,7 +71,8 @@ describe('the comment of a real blocked run', () => {
         'README.md': '# widgets\n',
         'proctor.yml': CONFIG,
         'agent.mjs': AGENT,
-        'package.json': '{ "name": "shop", "version": "1.0.0", "type": "module", "scripts": { "test": "node --test" } }\n',
+        'package.json':
+          '{ "name": "shop", "version": "1.0.0", "type": "module", "scripts": { "test": "node --test" } }\n',
         'src/cart.js': 'export const price = (x) => x\n',
         'test/cart.test.js': TEST,
       },
@@ -133,14 +134,18 @@ describe('the comment of a real blocked run', () => {
           return isRef(decodeURIComponent(m[1]!)) && isRef(decodeURIComponent(m[2]!))
         if ((m = /^tree\/(.+)$/.exec(path))) return isRef(decodeURIComponent(m[1]!))
         if ((m = /^runs\/(\d+)$/.exec(path))) return api.state.checkRuns.has(Number(m[1]))
-        if ((m = /^actions\/runs\/(\d+)\/job\/(\d+)$/.exec(path))) return m[1] === RUN_ID && m[2] === String(JOB_ID)
+        if ((m = /^actions\/runs\/(\d+)\/job\/(\d+)$/.exec(path)))
+          return m[1] === RUN_ID && m[2] === String(JOB_ID)
         if ((m = /^actions\/runs\/(\d+)$/.exec(path))) return m[1] === RUN_ID
         return false
       }
       const links = linksIn(body)
       // The commit, the branch with its compare and Create PR pages, the job, the check runs, the file.
       expect(links.length, body).toBeGreaterThanOrEqual(7)
-      expect(links.filter((url) => !exists(url)), body).toEqual([])
+      expect(
+        links.filter((url) => !exists(url)),
+        body,
+      ).toEqual([])
       // The withheld file is named, never linked: no commit holds it.
       expect(body).toContain('secrets/prod.env')
       expect(links.some((url) => url.includes('secrets/prod.env'))).toBe(false)
