@@ -40,6 +40,8 @@ export interface SessionEnd {
   exitCode: number
   signal: string | null
   reason: string | null
+  /** The reason without the blocking hooks' reasons it ends with (SessionReport.cause). */
+  cause?: string
   outputTail: string
   transcript: { bytes: number; capped: boolean }
 }
@@ -167,6 +169,7 @@ export class ReportBuilder {
       signal: end?.signal ?? null,
       agent: this.agentExit ? { ...this.agentExit } : null,
       reason: end ? end.reason : 'session still running',
+      ...(end?.cause ? { cause: end.cause } : {}),
       started_at: new Date(this.startedAtMs).toISOString(),
       ended_at: new Date(endedAt).toISOString(),
       duration_ms: endedAt - this.startedAtMs,

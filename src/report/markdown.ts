@@ -7,7 +7,6 @@ import type {
   CheckpointRecord,
   SessionReport,
   SessionStatus,
-  Severity,
   StopHookResult,
   Violation,
 } from './model.js'
@@ -16,12 +15,15 @@ import { formatDuration, formatSize } from '../util/units.js'
 import { agentExitText } from './agent-exit.js'
 import {
   HOOK_ICON,
+  SEVERITY_ICON,
   describePreExisting,
   describeUsage,
   formatTokens,
   formatUsd,
   hookWord,
   skipReasonWord,
+  reasonHead,
+  worstSeverity,
 } from './words.js'
 
 /** GitHub's limit for an issue comment body (API: "Body is too long (maximum is 65536 characters)"). */
@@ -176,7 +178,6 @@ const STATUS_ICON: Record<SessionStatus, string> = {
   timeout: '⏱️',
   budget: '💸',
 }
-const SEVERITY_ICON: Record<Severity, string> = { info: 'ℹ️', warning: '⚠️', error: '❌', critical: '🛑' }
 
 function headlineIcon(report: SessionReport): string {
   const { status, verdict } = report
@@ -223,7 +224,12 @@ interface Ctx {
   cell: number
 }
 
-function heading(ctx: Ctx, running: boolean, checkRuns: CheckRunLink[] = []): string {
+function heading(
+  ctx: Ctx,
+  running: boolean,
+  checkRuns: CheckRunLink[] = [],
+  task: TaskNote | null = null,
+): string {
   const { report, s } = ctx
   const title = running
     ? `### 🔄 proctor · running · ${formatDuration(report.duration_ms)}`
@@ -233,11 +239,39 @@ function heading(ctx: Ctx, running: boolean, checkRuns: CheckRunLink[] = []): st
   if (!running) facts.push(`exit ${report.exit_code}${report.signal ? ` (${report.signal})` : ''}`)
   const agent = running ? null : agentExitText(report.agent)
   if (agent) facts.push(agent)
-  const reason = !running && report.reason ? `\n\n> ${s.forMarkdown(report.reason, 1000)}` : ''
+  // The cause alone: the blocking hooks' reasons are in their table, the violations in theirs.
+  const cause = report.cause ?? report.reason
+  const reason = !running && cause ? `\n\n> ${s.forMarkdown(cause, 1000)}` : ''
   const nav = navigation(ctx, checkRuns)
   const usage = describeUsage(report.usage)
   // <br>: a job summary joins consecutive lines into one paragraph (a comment would keep them apart).
-  return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${usage ? `<br>\n<sub>model usage: ${usage}</sub>` : ''}${reason}`
+  const next = running ? '' : whatNext(ctx, task)
+  return `${title}\n${nav ? `${nav}<br>\n` : ''}<sub>${facts.join(' · ')}</sub>${usage ? `<br>\n<sub>model usage: ${usage}</sub>` : ''}${reason}${next ? `\n\n${next}` : ''}`
+}
+
+/**
+ * What the reader can do about a session that did not pass: re-run, send the agent back with feedback (a
+ * session a comment or label started: the PR takes `/proctor` commands), or take the agent's work home.
+ */
+function whatNext(ctx: Ctx, task: TaskNote | null): string {
+  const { report, s } = ctx
+  if (report.verdict === 'allow' && report.status === 'completed') return ''
+  const steps: string[] = []
+  steps.push(
+    report.ci ? 're-run the job once the cause is fixed' : 're-run `proctor run` once the cause is fixed',
+  )
+  if (task) steps.push('comment `/proctor continue <feedback>` to send the agent back')
+  const last = report.checkpoints.at(-1)
+  if (last) {
+    const code = (text: string) => `\`${s.redact(text).replace(/[`\r\n]/g, '')}\``
+    const branch = report.pushed?.ok ? report.pushed.branch : null
+    steps.push(
+      branch
+        ? `take the agent's work: ${code(`git fetch origin ${branch} && proctor checkpoints restore ${short(last.sha)}`)}`
+        : `take the agent's work: ${code(`proctor checkpoints restore ${report.session_id}`)}`,
+    )
+  }
+  return `**What next:** ${steps.join(' · ')}`
 }
 
 /** The task, quoted: escaped like all report text, so its mentions ping no one and its markup is inert. */
@@ -307,8 +341,15 @@ function stopHooksSection(ctx: Ctx): Section {
     hookLabel(r),
     r.exit_code === null ? '—' : String(r.exit_code),
     formatDuration(r.duration_ms),
-    r.reason ? s.forMarkdown(r.reason, ctx.cell) : '',
+    hookReason(r),
   ]
+  // The policy gate's reason lists the violations: they have their own table.
+  const hookReason = (r: StopHookResult): string =>
+    !r.reason
+      ? ''
+      : r.name === 'policy' && r.exit_code === null && report.violations.length > 0
+        ? 'see Policy violations'
+        : s.forMarkdown(reasonHead(r.reason), ctx.cell)
   const headers = ['hook', 'round', 'result', 'exit', 'duration', 'reason']
   const more = (n: number) => seeSummary(links, `${n} more stop-hook result${n === 1 ? '' : 's'}`)
   return {
@@ -348,6 +389,7 @@ function filesSection(ctx: Ctx, maxFiles: number): Section {
       const last = report.checkpoints.at(-1)
       if (!last) return before
       const files = [...new Set(report.checkpoints.flatMap((c) => c.files_changed))].sort()
+      const withheld = withheldFiles(report)
       if (files.length === 0) return before
       const open = `<details>\n<summary>Files changed (${files.length})</summary>\n\n`
       const close = `\n\n</details>${before ? `\n\n${before}` : ''}`
@@ -356,7 +398,8 @@ function filesSection(ctx: Ctx, maxFiles: number): Section {
       for (const [i, file] of files.entries()) {
         const rest = files.length - i
         const note = `\n- … ${rest} more${links.jobSummary ? ` — see the ${link('job summary', links.jobSummary)}` : ''}`
-        const line = `- ${link(s.forMarkdown(file, 300), links.file(s.redact(file), last.sha), s)}`
+        const text = s.forMarkdown(file, 300)
+        const line = `- ${withheld.has(file) ? text : link(text, links.file(s.redact(file), last.sha), s)}`
         if (i >= maxFiles || used + line.length + 1 + note.length > budget) {
           if (used + note.length <= budget) lines.push(note.slice(1))
           break
@@ -369,13 +412,20 @@ function filesSection(ctx: Ctx, maxFiles: number): Section {
   }
 }
 
+/** Paths some checkpoint left out (a forbidden area, over max_file_size): no commit holds them. */
+function withheldFiles(report: SessionReport): Set<string> {
+  return new Set(report.checkpoints.flatMap((c) => c.skipped))
+}
+
 function violationsSection(ctx: Ctx): Section {
   const { report, s, links } = ctx
   const shaOf = new Map(report.checkpoints.map((c) => [c.seq, c.sha]))
+  const withheld = withheldFiles(report)
   const fileCell = (v: Violation): string => {
     const text = s.forMarkdown(v.file, 300)
     const sha = v.checkpoint === null ? undefined : shaOf.get(v.checkpoint)
-    return sha ? link(text, links.file(s.redact(v.file), sha), s) : text
+    // A withheld file never entered a commit: its page would be a 404.
+    return sha && !withheld.has(v.file) ? link(text, links.file(s.redact(v.file), sha), s) : text
   }
   return {
     cap: 16_000,
@@ -403,6 +453,13 @@ function violationsSection(ctx: Ctx): Section {
 
 function checkpointsSection(ctx: Ctx): Section {
   const { report, s, links } = ctx
+  // A checkpoint's count wears the icon of its worst violation, as that violation's row does.
+  const countWithIcon = (c: CheckpointRecord): string => {
+    const worst = worstSeverity(
+      report.violations.filter((v) => v.checkpoint === c.seq).map((v) => v.severity),
+    )
+    return worst ? `${SEVERITY_ICON[worst]} ${c.violations}` : String(c.violations)
+  }
   return {
     cap: 10_000,
     render(budget) {
@@ -421,7 +478,7 @@ function checkpointsSection(ctx: Ctx): Section {
         link(short(c.sha), links.commit(c.sha)),
         s.forMarkdown(c.trigger, 40),
         String(c.files_changed.length),
-        c.violations ? `⚠️ ${c.violations}` : '0',
+        c.violations ? countWithIcon(c) : '0',
         c.skipped.length ? s.forMarkdown(skippedWords(c), 200) : '',
       ])
       const body = table(
@@ -512,7 +569,14 @@ function mermaidLabel(text: string): string {
   )
 }
 
-function timelineSection(ctx: Ctx, maxEvents: number, running = false): Section {
+/** Below this a session's timeline says nothing its tables do not: the comment leaves it out. */
+export const TIMELINE_MIN_MS = 60_000
+
+/**
+ * `collapsed` (the comment): inside <details>, and left out for a session shorter than TIMELINE_MIN_MS; the
+ * job summary draws it open.
+ */
+function timelineSection(ctx: Ctx, maxEvents: number, running = false, collapsed = false): Section {
   const { report } = ctx
   // A running session has no final status yet: its bar is "active", never a red (crit) one.
   const agentBar = running
@@ -521,12 +585,13 @@ function timelineSection(ctx: Ctx, maxEvents: number, running = false): Section 
   return {
     cap: 6_000,
     render(budget) {
+      if (collapsed && report.duration_ms < TIMELINE_MIN_MS) return ''
       // Real timestamps: mermaid shows them in the viewer's time zone, so the axis reads as wall-clock time.
       const t0 = Date.parse(report.started_at) || 0
       const at = (ms: number) => t0 + Math.round(ms)
       const end = at(Math.max(1, report.duration_ms))
       const lines = [
-        '#### Timeline',
+        ...(collapsed ? ['<details>', '<summary>Timeline</summary>'] : ['#### Timeline']),
         '',
         '```mermaid',
         'gantt',
@@ -558,6 +623,7 @@ function timelineSection(ctx: Ctx, maxEvents: number, running = false): Section 
           lines.push(`  ${marks.length - maxEvents} more events :milestone, more, ${end}, ${end}`)
       }
       lines.push('```')
+      if (collapsed) lines.push('', '</details>')
       const text = lines.join('\n')
       return text.length <= budget ? text : ''
     },
@@ -617,7 +683,7 @@ export function renderSessionComment(report: SessionReport, options: SessionComm
   const runningHooks = typeof options.progress === 'object' ? (options.progress.running_hooks ?? []) : []
   const head = [
     commentMarker(options.key),
-    heading(ctx, running, options.checkRuns),
+    heading(ctx, running, options.checkRuns, options.task ?? null),
     options.task ? `\n${taskQuote(ctx, options.task)}` : '',
     running ? `\n${checklist(ctx, runningHooks)}` : '',
   ]
@@ -629,7 +695,7 @@ export function renderSessionComment(report: SessionReport, options: SessionComm
     violationsSection(ctx),
     filesSection(ctx, 50),
     checkpointsSection(ctx),
-    timelineSection(ctx, 40, running),
+    timelineSection(ctx, 40, running, true),
     transcriptSection(ctx, false),
   ]
   return assemble(head, sections, footer(options.links, false), limit)

@@ -171,6 +171,11 @@ export interface SessionReport {
   agent?: AgentExit | null
   /** Human-readable cause of the status (timeout reason, signal, error message). */
   reason: string | null
+  /**
+   * `reason` without the blocking stop hooks' reasons it ends with (those are in `stop_hooks`, the policy's
+   * in `violations`), so the comment shows each once. Additive to schema 1: absent, renderers use `reason`.
+   */
+  cause?: string
   started_at: string
   ended_at: string
   duration_ms: number

@@ -1,6 +1,6 @@
 // The words every rendering of a report uses for the same fact — terminal, job log, PR comment, job
 // summary and check runs — so they cannot drift: a hook that could not run is a "hook error" everywhere.
-import type { StopHookResult, UsageFigures } from './model.js'
+import type { Severity, StopHookResult, UsageFigures } from './model.js'
 
 export type HookWord = 'passed' | 'blocked' | 'hook error' | 'timed out'
 
@@ -22,6 +22,35 @@ export const HOOK_ICON: Record<HookWord, string> = {
   blocked: '❌',
   'hook error': '⚠️',
   'timed out': '⏱️',
+}
+
+/**
+ * The icon of a violation's severity wherever markdown shows one (a table row, a checkpoint's count): the
+ * same as a blocked hook's for an error, since an error-level violation blocks like one.
+ */
+export const SEVERITY_ICON: Record<Severity, string> = {
+  info: 'ℹ️',
+  warning: '⚠️',
+  error: '❌',
+  critical: '🛑',
+}
+
+const SEVERITY_RANK: Severity[] = ['info', 'warning', 'error', 'critical']
+
+/** The worst of some severities (a checkpoint's violations), or undefined for none. */
+export function worstSeverity(severities: Iterable<Severity>): Severity | undefined {
+  let worst: Severity | undefined
+  for (const s of severities)
+    if (worst === undefined || SEVERITY_RANK.indexOf(s) > SEVERITY_RANK.indexOf(worst)) worst = s
+  return worst
+}
+
+/**
+ * The part of a failed hook's reason that says what failed: its lines up to the first blank line (the
+ * failure lines src/hooks/verdict.ts puts first), without the "End of its output" tail the check run keeps.
+ */
+export function reasonHead(text: string): string {
+  return text.split(/\n[ \t]*\n/, 1)[0]!.trim()
 }
 
 /** The first line of a reason that says something, trimmed; undefined when there is none. */

@@ -435,7 +435,11 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       progress()
       if (interruptedBy || fatal) continue // the top of the loop records the interruption
       if (step.kind !== 'continue') {
-        ending = completed(step.kind, step.kind === 'block' ? step.reason : null)
+        ending = completed(
+          step.kind,
+          step.kind === 'block' ? step.reason : null,
+          step.kind === 'block' ? step.cause : undefined,
+        )
         break
       }
       if (step.plan.kind !== 'rerun') throw new Error('unreachable: an exited agent is re-run')
@@ -534,7 +538,7 @@ interface AttemptResult {
   outputTail: string
   transcript: { bytes: number; capped: boolean }
   /** Set when stop hooks were evaluated while the agent was still running (interactive completion). */
-  decided: { verdict: Verdict; reason: string | null } | null
+  decided: { verdict: Verdict; reason: string | null; cause?: string } | null
   stopReason: string | null
   /** The agent gave up on a failure of its own (a detector rule of kind agent_error): the session's reason. */
   agentError: string | null
@@ -774,7 +778,11 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       )
       if (ctx.interrupted()) return
       if (step.kind !== 'continue') {
-        await end({ verdict: step.kind, reason: step.kind === 'block' ? step.reason : null })
+        await end(
+          step.kind === 'block'
+            ? { verdict: 'block', reason: step.reason, ...(step.cause ? { cause: step.cause } : {}) }
+            : { verdict: step.kind, reason: null },
+        )
         return
       }
       round++
@@ -1044,14 +1052,17 @@ interface Ending {
   exitCode: number
   signal: string | null
   reason: string | null
+  /** The reason without the blocking hooks' reasons it ends with (report.cause). */
+  cause?: string
 }
 
-const completed = (verdict: Verdict, reason: string | null): Ending => ({
+const completed = (verdict: Verdict, reason: string | null, cause?: string): Ending => ({
   status: 'completed',
   verdict,
   exitCode: verdict === 'allow' ? 0 : 1,
   signal: null,
   reason,
+  ...(cause ? { cause } : {}),
 })
 
 const interrupted = (signal: ShutdownSignal): Ending => ({
@@ -1126,7 +1137,9 @@ function hookErrors(errors: readonly string[]): string {
 const POLICY_GATE = 'policy'
 
 type NextStep =
-  { kind: 'allow' } | { kind: 'block'; reason: string } | { kind: 'continue'; plan: Continuation }
+  | { kind: 'allow' }
+  | { kind: 'block'; reason: string; cause?: string }
+  | { kind: 'continue'; plan: Continuation }
 
 /** What the next step after a stop round depends on besides the verdict. */
 interface StepState {
@@ -1157,7 +1170,9 @@ function nextStep(
   // Only hooks that could not run: nothing for the agent to fix.
   if (decision.reasons.length === 0) return { kind: 'block', reason: hookErrors(decision.errors) }
   const step = continueOrBlock(decision, s)
-  return step.kind === 'block' ? { kind: 'block', reason: `${step.reason}${why(decision.reasons)}` } : step
+  return step.kind === 'block'
+    ? { kind: 'block', reason: `${step.reason}${why(decision.reasons)}`, cause: step.reason }
+    : step
 }
 
 /** The first reasons, short, so a blocked session's reason says what blocked it. */
@@ -1244,7 +1259,8 @@ function endingOfAttempt(
     }
   }
   // Stop hooks already ran while an interactive agent was still on screen.
-  if (attempt.decided) return completed(attempt.decided.verdict, attempt.decided.reason)
+  if (attempt.decided)
+    return completed(attempt.decided.verdict, attempt.decided.reason, attempt.decided.cause)
   if (exit.cause === 'detector') return failed(attempt.stopReason ?? 'stopped by a detector rule')
   if (exit.exitCode !== 0) {
     return exit.signal

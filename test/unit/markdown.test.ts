@@ -212,9 +212,9 @@ describe('renderSessionComment', () => {
     expect(md.match(/<!-- proctor:/g)).toHaveLength(1)
     expect(md).not.toContain(TOKEN)
     const prose = outsideCode(md)
-    // The transcript and the files-changed list, each a closed pair.
-    expect(prose.match(/<details>/g)).toHaveLength(2)
-    expect(prose.match(/<\/details>/g)).toHaveLength(2)
+    // The transcript, the files-changed list and the timeline, each a closed pair.
+    expect(prose.match(/<details>/g)).toHaveLength(3)
+    expect(prose.match(/<\/details>/g)).toHaveLength(3)
     expect(prose).not.toMatch(/@(octocat|admin)/)
     expect(prose).not.toMatch(/(?<!&)#12\b/)
     // Every table row has the header's number of cells (escaped pipes do not split cells).
@@ -259,6 +259,103 @@ describe('renderSessionComment', () => {
     expect(md).toMatch(/^### ⏱️ proctor · block · timeout/m)
     expect(md).toContain('> total timeout 30m reached')
     expect(md).toContain('⏱️ timed out')
+  })
+})
+
+describe("the comment's facts, each once (issue 33)", () => {
+  // A blocked session as `proctor run` reports it: the cause, then the blocking hooks' reasons appended.
+  const FAILURE = 'tests (npm test) exited 1: not ok 1 - no discount under $100\n  expected: 36, actual: 40'
+  const CAUSE =
+    'stop hooks blocked and the agent cannot continue: the agent has exited and agent.continue is not set in proctor.yml'
+  const blocked = (over: Parameters<typeof sessionReport>[0] = {}) =>
+    sessionReport({
+      verdict: 'block',
+      duration_ms: 8_000,
+      reason: `${CAUSE} — ${FAILURE}; policy: error forbidden_area: secrets/prod.env was added`,
+      cause: CAUSE,
+      violations: [
+        violation(1, { file: 'secrets/prod.env', severity: 'error', message: 'secrets/prod.env was added' }),
+      ],
+      checkpoints: [{ ...sessionReport().checkpoints[0]!, skipped: ['secrets/prod.env'] }],
+      stop_hooks: [
+        {
+          name: 'tests',
+          verdict: 'block',
+          reason: `${FAILURE}\n\nEnd of its output:\n> shop@1.0.0 test\n> node --test\nnot ok 1 - no discount under $100`,
+          exit_code: 1,
+          duration_ms: 1_100,
+          round: 1,
+        },
+        {
+          name: 'policy',
+          verdict: 'block',
+          reason: '1 unresolved error/critical violation(s): secrets/prod.env',
+          exit_code: null,
+          duration_ms: 0,
+          round: 1,
+        },
+      ],
+      ...over,
+    })
+  const count = (md: string, text: string) => md.split(text).length - 1
+
+  it("puts the cause in the heading, a hook's failure in its row and the violations in their table", () => {
+    const md = renderSessionComment(blocked(), opts)
+    expect(md).toContain(`> ${CAUSE.replace(/_/g, '\\_')}\n`)
+    expect(count(md, 'not ok 1 - no discount under $100')).toBe(1)
+    expect(count(md, 'expected: 36, actual: 40')).toBe(1)
+    // The output's tail (npm's banner) is the check run's, not the comment's.
+    expect(md).not.toContain('shop@1.0.0')
+    expect(count(md, 'secrets/prod.env was added')).toBe(1)
+    expect(md).toContain('| `policy` | 1 | ❌ blocked | — | 0ms | see Policy violations |')
+  })
+
+  it('never links a withheld file: no commit holds it', () => {
+    const md = renderSessionComment(blocked(), opts)
+    expect(md).toContain('| ❌ error | secrets/prod.env |')
+    expect(md).not.toContain(links.file('secrets/prod.env', SHA1))
+  })
+
+  it('shows a severity with the same icon in every table', () => {
+    for (const [severity, icon] of [
+      ['warning', '⚠️'],
+      ['error', '❌'],
+      ['critical', '🛑'],
+    ] as const) {
+      const md = renderSessionComment(sessionReport({ violations: [violation(3, { severity })] }), opts)
+      expect(md).toContain(`| ${icon} ${severity} |`)
+      // Checkpoint 1's count of that one violation.
+      expect(md).toMatch(new RegExp(`\\| 1 \\| \\[1111111\\]\\(.*\\) \\| \\w+ \\| \\d+ \\| ${icon} 1 \\|`))
+    }
+  })
+
+  it('leaves the timeline out of a short session and collapses a long one', () => {
+    const short = renderSessionComment(blocked(), opts)
+    expect(short).not.toContain('```mermaid')
+    expect(short).not.toContain('Timeline')
+    const long = renderSessionComment(blocked({ duration_ms: 461_000 }), opts)
+    expect(long).toMatch(
+      /<details>\n<summary>Timeline<\/summary>\n\n```mermaid\n[\s\S]*?\n```\n\n<\/details>/,
+    )
+    expect(long).not.toContain('#### Timeline')
+    // The job summary, the complete record, draws it open.
+    expect(renderJobSummary(blocked(), { links, sanitizer })).toContain('#### Timeline')
+  })
+
+  it('says what to do next, as fits the outcome', () => {
+    const local = blocked({ pushed: null })
+    delete local.ci
+    expect(renderSessionComment(local, opts)).toContain(
+      "**What next:** re-run `proctor run` once the cause is fixed · take the agent's work: `proctor checkpoints restore gh-42-1-build`",
+    )
+    const fromComment = renderSessionComment(blocked(), {
+      ...opts,
+      task: { text: 'add a discount', author: 'alice', url: null },
+    })
+    expect(fromComment).toMatch(
+      /^\*\*What next:\*\* re-run the job once the cause is fixed · comment `\/proctor continue <feedback>` to send the agent back · take the agent's work: `git fetch origin proctor\/gh-42-1-build && proctor checkpoints restore 1111111`$/m,
+    )
+    expect(renderSessionComment(sessionReport({ violations: [] }), opts)).not.toContain('What next')
   })
 })
 
