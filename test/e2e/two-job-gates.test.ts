@@ -192,12 +192,9 @@ describe('the two-job layout’s gate', { timeout: 180_000 }, () => {
       expect(tests!.output.text).toContain('expected 3, got -1')
       const [policy] = api.state.checkRunsNamed('proctor / policy')
       expect(policy).toMatchObject({ conclusion: 'failure' })
-      expect(policy!.annotations).toEqual([
-        expect.objectContaining({
-          path: forged,
-          annotation_level: 'failure',
-          message: expect.stringMatching(message),
-        }),
+      // The gate's failure, and (for the script) the tests_weakened warning this test lowered it to.
+      expect(policy!.annotations.filter((a) => a.annotation_level === 'failure')).toEqual([
+        expect.objectContaining({ path: forged, message: expect.stringMatching(message) }),
       ])
       // Work whose gate failed is not pushed; the handoff artifact still holds it.
       expect(git.requests.filter((r) => r.url.includes('git-receive-pack'))).toEqual([])
