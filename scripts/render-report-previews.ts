@@ -1,21 +1,26 @@
-// Renders what a reviewer gets on GitHub for a blocked and an allowed session — the sticky PR comment and
-// the job summary — as GitHub does: markdown to HTML with a GitHub-flavoured renderer (marked, GFM on),
+// Renders what a reviewer gets on GitHub for a blocked and an allowed session — real sessions of the demo
+// agent run by the built CLI — the sticky PR comment and the job summary, as GitHub does: markdown to HTML with a GitHub-flavoured renderer (marked, GFM on),
 // ```mermaid blocks drawn by mermaid itself (GitHub draws them as diagrams, not code), in headless
 // Chromium driven by playwright-core, one screenshot of each rendered box into docs/images/. A dev
 // script, not part of `npm test` or CI (docs/github.md#what-the-comment-shows).
 //
-//   apt-get install -y chromium fonts-noto-color-emoji   # Debian's Chromium (or CHROMIUM=/path/to/chrome)
-//   node --import tsx scripts/render-report-previews.ts
-import { mkdirSync } from 'node:fs'
+//   apt-get install -y chromium fonts-noto-color-emoji   # Debian's Chromium (or CHROMIUM=/path/to/chrome;
+//                                                        # EMOJI_CSS=…/@fontsource/noto-emoji/index.css,
+//                                                        # monochrome, where a Chromium draws no color fonts)
+//   npm run build && node --import tsx scripts/render-report-previews.ts
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { makeDemoRepo } from '../examples/demo-repo.js'
 import { Marked } from 'marked'
 import { chromium, type Page } from 'playwright-core'
 import { renderJobSummary, renderSessionComment, type ReportLinks } from '../src/report/markdown.js'
 import type { SessionReport } from '../src/report/model.js'
 import { createSanitizer } from '../src/util/sanitize.js'
 
-const OUT = resolve(import.meta.dirname, '../docs/images')
+const ROOT = resolve(import.meta.dirname, '..')
+const OUT = join(ROOT, 'docs/images')
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
 const MERMAID = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js')
 
@@ -32,120 +37,49 @@ const links: ReportLinks = {
     createPullRequest: `${repo}/compare/feature...${name}?expand=1`,
   }),
 }
-const checkRuns = ['tests', 'lint', 'policy'].map((hook, i) => ({
+const checkRuns = ['tests', 'policy'].map((hook, i) => ({
   name: `proctor / ${hook}`,
   url: `${repo}/runs/${900 + i}`,
 }))
 
-function report(blocked: boolean): SessionReport {
-  const hook = (name: string, round: number, pass: boolean, reason: string | null) => ({
-    name,
-    verdict: pass ? ('allow' as const) : ('block' as const),
-    reason: pass ? null : reason,
-    exit_code: pass ? 0 : 1,
-    duration_ms: name === 'tests' ? 41_200 : 3_100,
-    round,
-  })
-  const files = ['src/cart.ts', 'src/cart.test.ts', 'src/pricing/discount.ts', 'README.md']
-  return {
-    schema: 1,
-    session_id: '4242-1-agent',
-    status: 'completed',
-    verdict: blocked ? 'block' : 'allow',
-    exit_code: blocked ? 1 : 0,
-    signal: null,
-    reason: blocked
-      ? 'stop hooks still blocked after 2 round(s) (max_stop_rounds: 2) — tests: FAIL src/cart.test.ts > rounds the discount to cents'
-      : null,
-    started_at: '2026-11-23T20:00:00.000Z',
-    ended_at: '2026-11-23T20:07:41.000Z',
-    duration_ms: 461_000,
-    command: ['claude', '-p', 'Add a 10% discount for carts over $100 and test it'],
-    cwd: '/home/runner/work/widgets/widgets',
-    mode: 'pty',
-    events: [
-      { at: 0, kind: 'session_start', message: 'started' },
-      { at: 95_000, kind: 'checkpoint', name: '1', message: 'checkpoint 1' },
-      { at: 230_000, kind: 'stop_hooks', message: 'round 1' },
-      { at: 240_000, kind: 'continue', message: 'round 2' },
-      { at: 380_000, kind: 'checkpoint', name: '2', message: 'checkpoint 2' },
-      { at: 400_000, kind: 'stop_hooks', message: 'round 2' },
-      { at: 460_000, kind: 'exit', message: 'exit' },
-    ],
-    checkpoints: [
-      {
-        seq: 1,
-        sha: '3f2a9c1d0b7e4f5a6c8d9e0f1a2b3c4d5e6f7a8b',
-        ref: 'refs/proctor/4242-1-agent',
-        trigger: 'interval',
-        files_changed: files.slice(0, 2),
-        violations: 0,
-        skipped: [],
-        created_at: '2026-11-23T20:01:35.000Z',
-      },
-      {
-        seq: 2,
-        sha: '9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c',
-        ref: 'refs/proctor/4242-1-agent',
-        trigger: 'final',
-        files_changed: files,
-        violations: blocked ? 1 : 0,
-        skipped: [],
-        created_at: '2026-11-23T20:06:20.000Z',
-      },
-    ],
-    violations: blocked
-      ? [
-          {
-            checkpoint: 2,
-            file: 'README.md',
-            constraint: 'protected_paths',
-            severity: 'warning',
-            message: 'README.md is a protected path',
-            suggestion: 'leave documentation changes to a human',
-          },
-        ]
-      : [],
-    stop_hooks: [
-      hook(
-        'tests',
-        1,
-        false,
-        'FAIL src/cart.test.ts > applies a 10% discount over $100\nexpected 90 to be 99',
-      ),
-      hook('lint', 1, true, null),
-      hook(
-        'tests',
-        2,
-        !blocked,
-        'FAIL src/cart.test.ts > rounds the discount to cents\nexpected 89.991 to be 89.99',
-      ),
-      hook('lint', 2, true, null),
-    ],
-    rounds: 2,
-    pushed: {
-      ok: true,
-      remote: 'origin',
-      branch: 'proctor/4242-1-agent',
-      sha: '9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c',
-      reason: null,
-      bundle: null,
-    },
-    transcript: { path: '.proctor/sessions/4242-1-agent/transcript.log', bytes: 48_213, capped: false },
-    output_tail: blocked
-      ? '● Running npm test\n  ✗ rounds the discount to cents\n● The rounding needs Math.round(x * 100) / 100.'
-      : '● Running npm test\n  ✓ 42 tests passed\n● Done: discount applied and tested.',
-    ci: {
-      repository: 'acme/widgets',
-      run_id: '4242',
-      run_attempt: 1,
-      sha: '1234567890abcdef1234567890abcdef12345678',
-    },
+/**
+ * The report of a real session: the demo agent in the demo's repository (examples/demo-repo.ts), run by
+ * the built CLI. Blocked: one stop round only, so the missing test and the forbidden file are still there.
+ */
+function realReport(blocked: boolean): SessionReport {
+  const cli = join(ROOT, 'dist/cli.js')
+  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first')
+  const { work, repo } = makeDemoRepo(blocked ? { maxStopRounds: 1 } : {})
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
+    for (const key of Object.keys(env)) if (key.startsWith('GITHUB_') || key === 'CI') delete env[key]
+    spawnSync(process.execPath, [cli, 'run', '--no-push'], { cwd: repo, env, stdio: 'ignore' })
+    const sessions = join(repo, '.proctor/sessions')
+    const [id] = readdirSync(sessions)
+    return JSON.parse(readFileSync(join(sessions, id!, 'report.json'), 'utf8')) as SessionReport
+  } finally {
+    rmSync(work, { recursive: true, force: true })
   }
 }
 
+/**
+ * @font-face rules for an emoji font (EMOJI_CSS: a stylesheet such as @fontsource/noto-color-emoji's
+ * index.css), its url()s inlined: the page is about:blank and may not load files.
+ */
+function emojiFontCss(): string {
+  const file = process.env.EMOJI_CSS
+  if (!file) return ''
+  // Without the ASCII it also covers (# * 0-9 for keycaps, © ®): text digits must not come from it.
+  const css = readFileSync(file, 'utf8').replace(/U\+(?:23|2a|30-39|a9|ae),/gi, '')
+  return css.replace(/url\(\.\/([^)]+)\)/g, (_m, rel: string) => {
+    const font = readFileSync(join(dirname(file), rel))
+    const type = rel.endsWith('.woff2') ? 'woff2' : rel.endsWith('.woff') ? 'woff' : 'truetype'
+    return `url(data:font/${type};base64,${font.toString('base64')})`
+  })
+}
+
 // Enough of GitHub's look to judge layout: its font stack, tables, details, code.
-const CSS = `body{font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif,"Noto Color Emoji";color:#1f2328;background:#fff;margin:0}
+const CSS = `body{font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif,"Noto Color Emoji","Noto Emoji";color:#1f2328;background:#fff;margin:0}
 .box{width:880px;margin:16px;border:1px solid #d1d9e0;border-radius:6px}
 .hdr{background:#f6f8fa;border-bottom:1px solid #d1d9e0;padding:8px 16px;color:#59636e}
 .md{padding:16px}.md h3{font-size:1.25em;margin:0 0 8px}.md h4{font-size:1em;margin:16px 0 8px}
@@ -172,7 +106,7 @@ const markdown = new Marked({
 
 function page(title: string, body: string): string {
   const html = markdown.parse(body, { async: false })
-  return `<!doctype html><meta charset="utf-8"><style>${CSS}</style><div class="box"><div class="hdr">${title}</div><div class="md">${html}</div></div>`
+  return `<!doctype html><meta charset="utf-8"><style>${EMOJI_FONT}${CSS}</style><div class="box"><div class="hdr">${title}</div><div class="md">${html}</div></div>`
 }
 
 /** Draws the mermaid diagrams (the default theme, as GitHub's light mode) and shoots the box. */
@@ -199,6 +133,7 @@ interface MermaidApi {
 }
 
 mkdirSync(OUT, { recursive: true })
+const EMOJI_FONT = emojiFontCss()
 const sanitizer = createSanitizer({ secrets: [] })
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
@@ -209,6 +144,8 @@ const browser = await chromium.launch({
     '--disable-background-networking',
     '--disable-component-update',
     '--no-first-run',
+    // A Chromium built for elsewhere (e.g. @sparticuz/chromium's) may need its own flags.
+    ...(process.env.CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? []),
   ],
 })
 try {
@@ -216,7 +153,7 @@ try {
   const context = await browser.newContext({ viewport: { width: 920, height: 900 }, timezoneId: 'UTC' })
   const tab = await context.newPage()
   for (const blocked of [true, false]) {
-    const r = report(blocked)
+    const r = realReport(blocked)
     const name = blocked ? 'blocked' : 'allowed'
     const comment = renderSessionComment(r, { key: 'proctor/agent', links, sanitizer, checkRuns })
     const summary = renderJobSummary(r, { links, sanitizer, checkRuns })

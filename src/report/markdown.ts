@@ -434,7 +434,8 @@ function violationsSection(ctx: Ctx): Section {
       const title = `#### Policy violations (${report.violations.length})\n\n`
       const rows = report.violations.map((v) => [
         `${SEVERITY_ICON[v.severity]} ${v.severity}`,
-        fileCell(v) + (v.reverted ? ' (reverted)' : ''),
+        // Resolved: the agent undid it (or proctor reverted it) before the end; it no longer blocks.
+        fileCell(v) + (v.reverted ? ' (reverted)' : v.resolved ? ' (resolved)' : ''),
         s.forMarkdown(v.constraint, 100),
         s.forMarkdown(v.message, ctx.cell),
         s.forMarkdown(v.suggestion, ctx.cell),

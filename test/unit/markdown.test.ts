@@ -329,6 +329,21 @@ describe("the comment's facts, each once (issue 33)", () => {
     }
   })
 
+  it('says which violations the agent already undid: an allowed session shows them as resolved', () => {
+    const md = renderSessionComment(
+      sessionReport({
+        verdict: 'allow',
+        violations: [
+          violation(3, { severity: 'error', resolved: true }),
+          violation(6, { severity: 'error' }),
+        ],
+      }),
+      opts,
+    )
+    expect(md).toMatch(/file-3\.ts\]\([^)]*\) \(resolved\) \|/)
+    expect(md).not.toMatch(/file-6\.ts\]\([^)]*\) \(resolved\)/)
+  })
+
   it('leaves the timeline out of a short session and collapses a long one', () => {
     const short = renderSessionComment(blocked(), opts)
     expect(short).not.toContain('```mermaid')
