@@ -56,8 +56,10 @@ export interface GitHubReporterOptions {
   task?: TaskNote | null
   /** Where the comment goes without a pull request: the issue a task came from. */
   issueNumber?: number | null
-  /** Minimum spacing of progress edits (default 10 s). */
+  /** Minimum spacing of progress edits, and how long each waits (default 10 s). */
   editIntervalMs?: number
+  /** How long a stop hook runs before its check run is created in_progress (default 5 s, see checks.ts). */
+  hookInProgressAfterMs?: number
   /** No API writes at all (default: true on fork PRs). Check results become workflow annotations. */
   readOnly?: boolean
   /** Job summary file (default $GITHUB_STEP_SUMMARY); null to skip. */
@@ -143,6 +145,9 @@ export class GitHubReporter {
             onError: (error) => this.fail('checks', error),
             ...(options.sessionId ? { externalId: options.sessionId } : {}),
             ...(options.emit ? { emit: options.emit } : {}),
+            ...(options.hookInProgressAfterMs !== undefined
+              ? { inProgressAfterMs: options.hookInProgressAfterMs }
+              : {}),
           })
         : null
   }
@@ -156,26 +161,30 @@ export class GitHubReporter {
     return this.comment?.url ?? null
   }
 
-  /** Posts (or finds and edits) the comment with the progress checklist. */
+  /**
+   * The comment with the progress checklist, once the session has run for an edit interval (a session
+   * that ends sooner gets its comment once, final). The job's page is looked up now, while nothing waits.
+   */
   async start(report: SessionReport): Promise<void> {
     if (this.finishing) return
     this.last = report
     await this.findJob()
-    await this.publish(report, false, true)
+    await this.publish(report, false)
   }
 
   /** A throttled progress edit (at most one per interval; the latest report wins). */
   async progress(report: SessionReport): Promise<void> {
     if (this.finishing) return
     this.last = report
-    await this.publish(report, false, false)
+    await this.publish(report, false)
   }
 
   async hookStarted(name: string): Promise<void> {
     if (this.finishing) return
     this.running.add(name)
-    await this.inOrder(() => this.checkRuns?.hookStarted(name))
-    if (this.last) await this.publish(this.last, false, false)
+    // In the check-run queue, so a finish of the same hook's earlier round is written first.
+    await this.inOrder(async () => this.checkRuns?.hookStarted(name))
+    if (this.last) await this.publish(this.last, false)
   }
 
   async hookFinished(result: StopHookResult): Promise<void> {
@@ -184,7 +193,7 @@ export class GitHubReporter {
     if (this.last && !this.finishing) {
       const known = this.last.stop_hooks.some((r) => r.name === result.name && r.round === result.round)
       this.last = known ? this.last : { ...this.last, stop_hooks: [...this.last.stop_hooks, result] }
-      await this.publish(this.last, false, false)
+      await this.publish(this.last, false)
     }
   }
 
@@ -200,6 +209,8 @@ export class GitHubReporter {
   /** Job summary, final comment, policy check, open checks settled (cancelled when interrupted). Never throws. */
   async finish(report: SessionReport): Promise<FinishResult> {
     this.finishing = true
+    // A progress render still waiting would land while the check runs are written, only to be replaced.
+    this.comment?.cancelPending()
     this.last = report
     let summary: SummaryWriteResult | null = null
     const summaryPath =
@@ -247,7 +258,7 @@ export class GitHubReporter {
       }
     }
     // Last, so its header links every check run (progress stopped when finish began).
-    await this.publish(report, true, false)
+    await this.publish(report, true)
     await this.comment?.idle()
     return {
       commentUrl: this.commentUrl,
@@ -258,7 +269,7 @@ export class GitHubReporter {
     }
   }
 
-  private async publish(report: SessionReport, final: boolean, first: boolean): Promise<void> {
+  private async publish(report: SessionReport, final: boolean): Promise<void> {
     if (!this.comment) return
     // Progress renders a snapshot: once finish() began, the final render is the only one that may land.
     if (!final && this.finishing) return
@@ -276,7 +287,7 @@ export class GitHubReporter {
             checkRuns: this.checkRunLinks(),
             task: this.options.task ?? null,
           }),
-        { final, immediate: first },
+        { final },
       )
     } catch (error) {
       this.fail('comment', error)

@@ -1,7 +1,7 @@
 // The GitHub sides of the action's post step and aggregate mode against the local GitHub API server:
 // adopting this session's open check runs (not a matrix sibling's), the batch comment and check, the PR
 // a report claims (believed only when GitHub confirms it), and the outage breaker.
-import { describe, it, expect, afterEach } from 'vitest'
+import { describe, it, expect, afterEach, vi } from 'vitest'
 import {
   startGitHubApiServer,
   type GitHubApiServer,
@@ -74,9 +74,14 @@ describe('post step: adopting open check runs', () => {
         sanitizer,
         summaryPath: null,
         emit: () => {},
+        hookInProgressAfterMs: 0,
       })
     await reporter('leg-a').hookStarted('tests')
     await reporter('leg-b').hookStarted('tests')
+    // Both hooks run past the in_progress point (0 ms here), so each check run is created running.
+    await vi.waitFor(() => expect(t.server.state.checkRunsNamed('proctor / tests')).toHaveLength(2), {
+      timeout: 10_000,
+    })
     expect(t.server.state.checkRunsNamed('proctor / tests').map((r) => r.status)).toEqual([
       'in_progress',
       'in_progress',
