@@ -164,6 +164,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     sessionId,
     comment: config.github.comment,
     checks: config.github.checks,
+    publish: config.github.publish,
     sanitizer,
     links: linksFor(ctx),
     readOnly,

@@ -91,6 +91,31 @@ export function policyConclusion(violations: Violation[]): CheckConclusion {
   return violations.some((v) => v.severity === 'warning' || serious(v)) ? 'neutral' : 'success'
 }
 
+/**
+ * One hook over several sessions, for the one `proctor / <hook>` a publish or aggregate job writes for
+ * all of them: allowed only when it allowed in every session; otherwise blocked, with each failing
+ * session's reason (named when `named`) and `missing` for a session without a result. Never `neutral`
+ * or `error`: anything but allow fails (neutral passes branch protection).
+ */
+export function mergeHookResults(
+  name: string,
+  per: { session: string; result: StopHookResult | null }[],
+  named: boolean,
+  missing: string,
+): StopHookResult {
+  const failing = per.filter((p) => p.result?.verdict !== 'allow')
+  return {
+    name,
+    verdict: failing.length ? 'block' : 'allow',
+    reason: failing.length
+      ? failing.map((p) => `${named ? `${p.session}: ` : ''}${p.result?.reason ?? missing}`).join('\n')
+      : null,
+    exit_code: null,
+    duration_ms: 0,
+    round: 1,
+  }
+}
+
 /** Every public method resolves (never rejects): GitHub is a sink, not a dependency. */
 export class CheckRuns {
   private readonly open = new Map<string, number>()

@@ -50,6 +50,11 @@ export interface GitHubReporterOptions {
   sessionId?: string
   comment: CommentMode
   checks: boolean
+  /**
+   * `github.publish`: with `aggregate` this session writes neither comment nor check runs (the
+   * `mode: aggregate` job publishes once for every session of the run); default `each`.
+   */
+  publish?: 'each' | 'aggregate'
   sanitizer: Sanitizer
   links?: ReportLinks
   /** The task that started the session (a comment or a label), shown in the sticky comment. */
@@ -108,6 +113,7 @@ export class GitHubReporter {
   constructor(private readonly options: GitHubReporterOptions) {
     const ctx = options.context
     const readOnly = options.readOnly ?? !canWrite(ctx)
+    const elsewhere = options.publish === 'aggregate'
     const onCall = (operation: string) => {
       this.calls[operation] = (this.calls[operation] ?? 0) + 1
     }
@@ -116,7 +122,7 @@ export class GitHubReporter {
     // An issue's conversation (a task from a comment or label) has no PR: the comment goes on the issue.
     const issueNumber = ctx.pr?.number ?? options.issueNumber ?? null
     this.comment =
-      issueNumber !== null && options.comment !== 'off' && !readOnly
+      issueNumber !== null && options.comment !== 'off' && !readOnly && !elsewhere
         ? new StickyComment({
             octokit: options.octokit,
             owner: ctx.owner,
@@ -132,7 +138,7 @@ export class GitHubReporter {
         : null
     const sha = checkRunSha(ctx)
     this.checkRuns =
-      options.checks && sha
+      options.checks && sha && !elsewhere
         ? new CheckRuns({
             octokit: options.octokit,
             owner: ctx.owner,
