@@ -164,11 +164,6 @@ export class CheckRuns {
     this.starting.set(hook, { startedAt, timer })
   }
 
-  /** Hooks whose check run is not created yet (their start noted, the in_progress create not due). */
-  get notYetCreated(): string[] {
-    return [...this.starting.keys()]
-  }
-
   private openNow(hook: string): void {
     const start = this.starting.get(hook)
     if (!start) return
@@ -185,6 +180,17 @@ export class CheckRuns {
     void opening.finally(() => {
       if (this.opening.get(hook) === opening) this.opening.delete(hook)
     })
+  }
+
+  /**
+   * The end is being written: no hook's in_progress create may start now (it would race with the
+   * completed one written for the same hook and leave two runs).
+   */
+  private holdStarts(): void {
+    for (const start of this.starting.values()) {
+      if (start.timer) clearTimeout(start.timer)
+      start.timer = null
+    }
   }
 
   private clearStart(hook: string): string | undefined {
@@ -259,6 +265,7 @@ export class CheckRuns {
    * step ran the hook but died before writing its check), else as cancelled.
    */
   async settleOpen(results: StopHookResult[], reason: string): Promise<void> {
+    this.holdStarts()
     await Promise.all(this.opening.values())
     const finished = [...this.open.keys(), ...this.starting.keys()].flatMap((hook) => {
       const result = results.filter((r) => r.name === hook).at(-1)
@@ -273,6 +280,7 @@ export class CheckRuns {
    * check run was not created yet gets one, created cancelled (one call).
    */
   async cancelOpen(reason: string): Promise<void> {
+    this.holdStarts()
     await Promise.all(this.opening.values())
     for (const hook of [...this.starting.keys()]) {
       const startedAt = this.clearStart(hook)

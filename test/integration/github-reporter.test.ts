@@ -314,6 +314,32 @@ describe('check runs', () => {
     ]).toEqual(['failure', 'failure', 'neutral', 'cancelled', 'success'])
   })
 
+  it('a hook that ends before its in_progress point is one completed create; one still running when the session is interrupted is cancelled, never doubled', async () => {
+    const t = await setup({}, { hookInProgressAfterMs: 100 })
+    const reporter = t.make()
+    await reporter.hookStarted('lint')
+    await reporter.hookStarted('e2e')
+    await reporter.hookFinished({
+      name: 'lint',
+      verdict: 'allow',
+      reason: null,
+      exit_code: 0,
+      duration_ms: 5,
+      round: 1,
+    })
+    await until('e2e running', () => t.server!.state.checkRunsNamed('proctor / e2e').length === 1)
+    await reporter.finish(
+      sessionReport({ status: 'interrupted', verdict: 'block', reason: 'SIGINT', violations: [] }),
+    )
+    const runs = (name: string) =>
+      t.server!.state.checkRunsNamed(`proctor / ${name}`).map((r) => [r.status, r.conclusion])
+    expect(runs('lint')).toEqual([['completed', 'success']])
+    expect(runs('e2e')).toEqual([['completed', 'cancelled']])
+    // lint: 1 create; e2e: create in_progress + update; policy: 1 create.
+    expect([t.server.count('checks/create'), t.server.count('checks/update')]).toEqual([3, 1])
+    expect(t.server.validationFailures).toEqual([])
+  })
+
   it('falls back to escaped workflow annotations when the token cannot write check runs (403)', async () => {
     const t = await setup({}, { token: 'ghp_' + 'r'.repeat(36) })
     const reporter = t.make()
