@@ -177,6 +177,10 @@ export async function main(env: Record<string, string | undefined> = process.env
     onNote: (message) => core.info(`proctor: ${sanitizer.forLog(message)}`),
   })
 
+  if (config.github.publish === 'aggregate' && !readOnly)
+    core.info(
+      'proctor: github.publish is aggregate: this session writes no comment or check run; the mode: aggregate job publishes for every session of the run',
+    )
   core.saveState(STATE.sessionId, sessionId)
   core.saveState(STATE.cwd, process.cwd())
   core.saveState(STATE.key, expandKey(config.github.key, ctx))
