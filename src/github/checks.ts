@@ -116,6 +116,14 @@ export function mergeHookResults(
   }
 }
 
+/**
+ * Annotations on one policy check at most: 10 requests. Each further 50 would cost one more write a
+ * second apart, and a flood of violations (thousands of files in a forbidden area, a forged report in a
+ * matrix) must not turn into minutes of writes against GitHub's per-minute limit.
+ */
+export const MAX_POLICY_ANNOTATIONS = 500
+const SEVERITY_RANK: Record<Violation['severity'], number> = { critical: 0, error: 1, warning: 2, info: 3 }
+
 /** Every public method resolves (never rejects): GitHub is a sink, not a dependency. */
 export class CheckRuns {
   private readonly open = new Map<string, number>()
@@ -318,9 +326,21 @@ export class CheckRuns {
    */
   async policy(violations: Violation[], summary: string): Promise<void> {
     const conclusion = policyConclusion(violations)
-    const annotations = violations.map((v) => violationAnnotation(v, this.options.sanitizer))
+    const left = Math.max(0, violations.length - MAX_POLICY_ANNOTATIONS)
+    const annotated = left
+      ? [...violations]
+          .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])
+          .slice(0, MAX_POLICY_ANNOTATIONS)
+      : violations
+    const annotations = annotated.map((v) => violationAnnotation(v, this.options.sanitizer))
     if (this.fallbackReason) return this.annotatePolicy(annotations)
-    const output = { title: policyCheckTitle(violations), summary: cap(summary, CHECK_LIMITS.summary) }
+    const note = left
+      ? `\n\n${left} more violation${left === 1 ? ' is' : 's are'} not annotated here (the ${MAX_POLICY_ANNOTATIONS} most severe are): see the job summary and report.json.`
+      : ''
+    const output = {
+      title: policyCheckTitle(violations),
+      summary: cap(summary + note, CHECK_LIMITS.summary),
+    }
     const per = CHECK_LIMITS.annotationsPerRequest
     let sent = 0
     const ok = await this.guard(async () => {

@@ -340,6 +340,25 @@ describe('check runs', () => {
     expect(t.server.validationFailures).toEqual([])
   })
 
+  it('annotates at most 500 violations, the most severe, in 10 requests; the summary says how many more', async () => {
+    const t = await setup()
+    const violations = Array.from({ length: 1_200 }, (_, i) =>
+      violation(i, { severity: i === 1_199 ? 'critical' : 'info' }),
+    )
+    await t.make().finish(sessionReport({ violations }))
+    const [policy] = t.server.state.checkRunsNamed('proctor / policy')
+    expect(policy!.annotations).toHaveLength(500)
+    expect(policy!.annotations[0]).toMatchObject({
+      path: 'src/generated/file-1199.ts',
+      annotation_level: 'failure',
+    })
+    expect(policy!.output.summary).toContain(
+      '700 more violations are not annotated here (the 500 most severe are)',
+    )
+    expect([t.server.count('checks/create'), t.server.count('checks/update')]).toEqual([1, 9])
+    expect(t.server.validationFailures).toEqual([])
+  })
+
   it('falls back to escaped workflow annotations when the token cannot write check runs (403)', async () => {
     const t = await setup({}, { token: 'ghp_' + 'r'.repeat(36) })
     const reporter = t.make()
