@@ -335,7 +335,7 @@ export class CheckRuns {
     const annotations = annotated.map((v) => violationAnnotation(v, this.options.sanitizer))
     if (this.fallbackReason) return this.annotatePolicy(annotations)
     const note = left
-      ? `\n\n${left} more violation${left === 1 ? ' is' : 's are'} not annotated here (the ${MAX_POLICY_ANNOTATIONS} most severe are): see the job summary and report.json.`
+      ? `\n\n${left} more violation${left === 1 ? ' is' : 's are'} not annotated here (the ${MAX_POLICY_ANNOTATIONS} most severe are); the session's report.json lists every one.`
       : ''
     const output = {
       title: policyCheckTitle(violations),
