@@ -19,7 +19,7 @@ import { batchCompletePayload } from '../batch/batch.js'
 import { makeBatchId } from '../batch/tasks.js'
 import { actionClient } from './client.js'
 import { canWrite, expandKey, linksFor, readActionsContext, type ActionsContext } from '../github/context.js'
-import { BatchReporter } from '../github/batch-reporter.js'
+import { BatchReporter, type SessionChecks } from '../github/batch-reporter.js'
 import { resolvePullRequest } from '../github/pull-request.js'
 import { writeOutputs } from '../github/summary.js'
 import { usageOutputs } from '../usage/summary.js'
@@ -86,6 +86,7 @@ export async function runAggregate(inputs: ActionInputs, env: Env): Promise<numb
         log: (m) => core.info(`proctor: ${sanitizer.forLog(m)}`),
       })
   const reporter = new BatchReporter({
+    sessionChecks: sessionChecks(config, ctx, children, batch),
     octokit,
     token,
     owner: ctx.owner,
@@ -120,6 +121,36 @@ export async function runAggregate(inputs: ActionInputs, env: Env): Promise<numb
   })
   if (config.github.fail_on === 'never') return 0
   return batch.verdict === 'allow' ? 0 : 1
+}
+
+/**
+ * `github.publish: aggregate`: the sessions of this run wrote no check runs, so this job writes them
+ * once for all. Not on `workflow_run`: those reports come from another run (a fork's, whose code wrote
+ * them) and must never pass a required check; only `proctor / batch` is written then, as before.
+ */
+export function sessionChecks(
+  config: Config,
+  ctx: ActionsContext,
+  children: ChildInput[],
+  batch: BatchReport,
+): SessionChecks | null {
+  if (config.github.publish !== 'aggregate') return null
+  if (ctx.eventName === 'workflow_run') {
+    core.warning(
+      'proctor: github.publish is aggregate, but on workflow_run the reports come from another run: ' +
+        'no proctor / <hook> or proctor / policy check is written from them, only proctor / batch',
+    )
+    return null
+  }
+  const reports = children.flatMap((c) => (c.report ? [c.report] : []))
+  const hooks = [
+    ...new Set([
+      ...config.stop_hooks.map((h) => h.name),
+      ...reports.flatMap((r) => r.stop_hooks.map((h) => h.name)),
+    ]),
+  ]
+  const lost = batch.children.filter((_, i) => !children[i]?.report).map((c) => c.name)
+  return { hooks, reports, lost }
 }
 
 /** The batch's one-word status: completed when every child completed, else the most telling other one. */

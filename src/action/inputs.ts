@@ -15,6 +15,7 @@ export interface ActionInputs {
   pushCheckpoints: string
   comment: string
   checks: string
+  publish: string
   failOn: string
   mode: string
   workingDirectory: string
@@ -50,6 +51,7 @@ export function readInputs(env: Env = process.env): ActionInputs {
     pushCheckpoints: input(env, 'push-checkpoints'),
     comment: input(env, 'comment'),
     checks: input(env, 'checks'),
+    publish: input(env, 'publish'),
     failOn: input(env, 'fail-on'),
     mode: input(env, 'mode') || 'run',
     workingDirectory: input(env, 'working-directory'),
@@ -86,6 +88,7 @@ export function applyInputs(config: Config, inputs: ActionInputs): Config {
     next.github.comment = oneOf('comment', inputs.comment, ['sticky', 'new', 'off'] as const)
   if (inputs.checks)
     next.github.checks = oneOf('checks', inputs.checks, ['true', 'false'] as const) === 'true'
+  if (inputs.publish) next.github.publish = oneOf('publish', inputs.publish, ['each', 'aggregate'] as const)
   if (inputs.failOn)
     next.github.fail_on = oneOf('fail-on', inputs.failOn, ['block', 'violation-error', 'never'] as const)
   return next

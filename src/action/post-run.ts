@@ -85,6 +85,7 @@ export async function post(env: Record<string, string | undefined> = process.env
       sessionId,
       comment: config.github.comment,
       checks: config.github.checks,
+      publish: config.github.publish,
       sanitizer: createSanitizer({ secrets: [token].filter(Boolean) }),
       links: linksFor(ctx),
       ...(inputs.handoff ? { readOnly: true } : {}),

@@ -28,7 +28,7 @@ import { triggerOf } from '../github/trigger.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { findJobUrl } from '../github/job.js'
 import type { CheckRunLink } from '../report/markdown.js'
-import { CheckRuns } from '../github/checks.js'
+import { CheckRuns, mergeHookResults } from '../github/checks.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
@@ -351,35 +351,13 @@ async function publishChecks(
       session: report.session_id,
       result: report.stop_hooks.find((r) => r.name === hook.name) ?? null,
     }))
-    await checks.hookFinished(mergeResults(hook.name, per, published.length > 1))
+    await checks.hookFinished(
+      mergeHookResults(hook.name, per, published.length > 1, 'the hook did not run in the verify job'),
+    )
   }
   const violations = published.flatMap(({ report }) => report.violations)
   await checks.policy(violations, verifiedPolicySummary(violations, published.length))
   return checks.links()
-}
-
-/** Never `neutral` or `error` on a published hook: anything but allow is failure (neutral passes protection). */
-function mergeResults(
-  name: string,
-  per: { session: string; result: StopHookResult | null }[],
-  named: boolean,
-): StopHookResult {
-  const failing = per.filter((p) => p.result?.verdict !== 'allow')
-  return {
-    name,
-    verdict: failing.length ? 'block' : 'allow',
-    reason: failing.length
-      ? failing
-          .map(
-            (p) =>
-              `${named ? `${p.session}: ` : ''}${p.result?.reason ?? 'the hook did not run in the verify job'}`,
-          )
-          .join('\n')
-      : null,
-    exit_code: null,
-    duration_ms: 0,
-    round: 1,
-  }
 }
 
 function writeReport(report: SessionReport, sessionsDir: string): string {

@@ -212,6 +212,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     sessionId,
     comment: config.github.comment,
     checks: config.github.checks,
+    publish: config.github.publish,
     sanitizer,
     links: linksFor(ctx),
     readOnly,
@@ -224,6 +225,10 @@ export async function main(env: Record<string, string | undefined> = process.env
     onNote: (message) => core.info(`proctor: ${sanitizer.forLog(message)}`),
   })
 
+  if (config.github.publish === 'aggregate' && !readOnly)
+    core.info(
+      'proctor: github.publish is aggregate: this session writes no comment or check run; the mode: aggregate job publishes for every session of the run',
+    )
   core.saveState(STATE.sessionId, sessionId)
   core.saveState(STATE.cwd, process.cwd())
   core.saveState(STATE.key, expandKey(config.github.key, ctx))

@@ -59,6 +59,7 @@ const DEFAULTS: Config = {
     checks: true,
     key: '{workflow}/{job}',
     fail_on: 'block',
+    publish: 'each',
     trigger: { phrase: ['@proctor', '/proctor'], label: 'proctor' },
   },
   model_api: { proxy: false, retries: 3 },

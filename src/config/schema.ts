@@ -434,6 +434,10 @@ export const configSchema = z.strictObject({
         checks: lazyDefault(() => z.boolean(), true),
         key: lazyDefault(() => z.string().min(1), '{workflow}/{job}'),
         fail_on: lazyDefault(() => z.enum(['block', 'violation-error', 'never']), 'block'),
+        publish: lazyDefault(() => z.enum(['each', 'aggregate']), 'each').meta({
+          description:
+            'each: every session writes its own comment and check runs; aggregate: sessions write nothing to GitHub and the mode: aggregate job publishes once for all of them (docs/github.md#api-cost)',
+        }),
         trigger: lazyDefault(trigger, { phrase: ['@proctor', '/proctor'], label: 'proctor' }).meta({
           description:
             'What starts a session from a comment or a label (docs/github.md#a-task-from-a-comment)',

@@ -1,5 +1,5 @@
-// Check runs: `proctor / <hook>` per stop hook (in_progress when it starts, completed with its verdict)
-// and `proctor / policy` with the violations as annotations (50 per request, the rest in follow-up
+// Check runs: `proctor / <hook>` per stop hook (completed with its verdict; in_progress first only for a
+// hook that runs long enough for a reviewer to see it running) and `proctor / policy` with the violations as annotations (50 per request, the rest in follow-up
 // updates). When check runs cannot be written (403: fork PR or read-only token) everything is reported
 // as workflow-command annotations instead, and the log says so once. What a check says is rendered by
 // report/check-run.ts; this module only decides conclusions and sends.
@@ -48,7 +48,19 @@ export interface CheckRunsOptions {
   readOnly?: boolean
   /** Failures other than a refusal (GitHub down, 5xx after retries); the item is then logged as an annotation. */
   onError?: (error: unknown) => void
+  /**
+   * How long a hook runs before its check run is created in_progress (default
+   * HOOK_IN_PROGRESS_AFTER_MS). A hook that ends sooner gets one create, already completed.
+   */
+  inProgressAfterMs?: number
 }
+
+/**
+ * A hook's running check is what a reviewer sees while a long hook works; a hook done within a few
+ * seconds needs no progress, and its check run costs one write instead of two (create + update), each
+ * spaced a second apart by the client.
+ */
+export const HOOK_IN_PROGRESS_AFTER_MS = 5_000
 
 // Fail closed: a hook that blocked, failed or could not run fails its check (branch protection counts
 // neutral as passing); only an advisory hook (on_error: allow, advisory: true) that did not pass is neutral.
@@ -79,9 +91,46 @@ export function policyConclusion(violations: Violation[]): CheckConclusion {
   return violations.some((v) => v.severity === 'warning' || serious(v)) ? 'neutral' : 'success'
 }
 
+/**
+ * One hook over several sessions, for the one `proctor / <hook>` a publish or aggregate job writes for
+ * all of them: allowed only when it allowed in every session; otherwise blocked, with each failing
+ * session's reason (named when `named`) and `missing` for a session without a result. Never `neutral`
+ * or `error`: anything but allow fails (neutral passes branch protection).
+ */
+export function mergeHookResults(
+  name: string,
+  per: { session: string; result: StopHookResult | null }[],
+  named: boolean,
+  missing: string,
+): StopHookResult {
+  const failing = per.filter((p) => p.result?.verdict !== 'allow')
+  return {
+    name,
+    verdict: failing.length ? 'block' : 'allow',
+    reason: failing.length
+      ? failing.map((p) => `${named ? `${p.session}: ` : ''}${p.result?.reason ?? missing}`).join('\n')
+      : null,
+    exit_code: null,
+    duration_ms: 0,
+    round: 1,
+  }
+}
+
+/**
+ * Annotations on one policy check at most: 10 requests. Each further 50 would cost one more write a
+ * second apart, and a flood of violations (thousands of files in a forbidden area, a forged report in a
+ * matrix) must not turn into minutes of writes against GitHub's per-minute limit.
+ */
+export const MAX_POLICY_ANNOTATIONS = 500
+const SEVERITY_RANK: Record<Violation['severity'], number> = { critical: 0, error: 1, warning: 2, info: 3 }
+
 /** Every public method resolves (never rejects): GitHub is a sink, not a dependency. */
 export class CheckRuns {
   private readonly open = new Map<string, number>()
+  /** Hooks started whose check run is not created yet: when they started, and the in_progress timer. */
+  private readonly starting = new Map<string, { startedAt: string; timer: NodeJS.Timeout | null }>()
+  /** In_progress creates on their way (the timer fired): a finish waits for its hook's. */
+  private readonly opening = new Map<string, Promise<void>>()
   /** Ids of the check runs this object created (a lost create's run is told from these). */
   private readonly written = new Set<number>()
   /** Web pages of the check runs written, by check name (`proctor / tests`), in creation order. */
@@ -108,17 +157,56 @@ export class CheckRuns {
     return `${this.options.prefix ?? 'proctor'} / ${hook}`
   }
 
-  /** Creates `proctor / <hook>` as in_progress. */
-  async hookStarted(hook: string): Promise<void> {
+  /**
+   * Notes the hook's start. Its check run is created in_progress only if the hook still runs after
+   * `inProgressAfterMs`; one that ends sooner is created completed by hookFinished (one call).
+   */
+  hookStarted(hook: string): void {
     if (this.fallbackReason) return
-    await this.guard(async () => {
+    this.clearStart(hook)
+    const startedAt = new Date().toISOString()
+    const delay = this.options.inProgressAfterMs ?? HOOK_IN_PROGRESS_AFTER_MS
+    const timer = setTimeout(() => this.openNow(hook), delay)
+    // A process that has nothing else left to do does not wait for a hook's progress.
+    timer.unref()
+    this.starting.set(hook, { startedAt, timer })
+  }
+
+  private openNow(hook: string): void {
+    const start = this.starting.get(hook)
+    if (!start) return
+    this.starting.delete(hook)
+    const opening = this.guard(async () => {
       const id = await this.create({
         name: this.name(hook),
         status: 'in_progress',
-        started_at: new Date().toISOString(),
+        started_at: start.startedAt,
       })
       this.open.set(hook, id)
+    }).then(() => undefined)
+    this.opening.set(hook, opening)
+    void opening.finally(() => {
+      if (this.opening.get(hook) === opening) this.opening.delete(hook)
     })
+  }
+
+  /**
+   * The end is being written: no hook's in_progress create may start now (it would race with the
+   * completed one written for the same hook and leave two runs).
+   */
+  private holdStarts(): void {
+    for (const start of this.starting.values()) {
+      if (start.timer) clearTimeout(start.timer)
+      start.timer = null
+    }
+  }
+
+  private clearStart(hook: string): string | undefined {
+    const start = this.starting.get(hook)
+    if (!start) return undefined
+    if (start.timer) clearTimeout(start.timer)
+    this.starting.delete(hook)
+    return start.startedAt
   }
 
   /** Completes the hook's check run (creating it completed if its start was never recorded). */
@@ -129,6 +217,8 @@ export class CheckRuns {
       ...hookCheckOutput(result, conclusion, this.options.sanitizer),
       ...(annotations.length > 0 ? { annotations } : {}),
     }
+    const startedAt = this.clearStart(result.name)
+    await this.opening.get(result.name)
     if (this.fallbackReason) return this.annotateHook(result, conclusion)
     const ok = await this.guard(async () => {
       const id = this.open.get(result.name)
@@ -136,6 +226,7 @@ export class CheckRuns {
       const fields = {
         status: 'completed' as const,
         conclusion,
+        ...(startedAt ? { started_at: startedAt } : {}),
         completed_at: new Date().toISOString(),
         output,
       }
@@ -182,7 +273,9 @@ export class CheckRuns {
    * step ran the hook but died before writing its check), else as cancelled.
    */
   async settleOpen(results: StopHookResult[], reason: string): Promise<void> {
-    const finished = [...this.open.keys()].flatMap((hook) => {
+    this.holdStarts()
+    await Promise.all(this.opening.values())
+    const finished = [...this.open.keys(), ...this.starting.keys()].flatMap((hook) => {
       const result = results.filter((r) => r.name === hook).at(-1)
       return result ? [result] : []
     })
@@ -190,8 +283,28 @@ export class CheckRuns {
     await this.cancelOpen(reason)
   }
 
-  /** Completes every still-open hook check as cancelled (the session was interrupted). */
+  /**
+   * Completes every still-open hook check as cancelled (the session was interrupted); a hook whose
+   * check run was not created yet gets one, created cancelled (one call).
+   */
   async cancelOpen(reason: string): Promise<void> {
+    this.holdStarts()
+    await Promise.all(this.opening.values())
+    for (const hook of [...this.starting.keys()]) {
+      const startedAt = this.clearStart(hook)
+      if (this.fallbackReason) continue
+      const output = cancelledOutput(reason, this.options.sanitizer)
+      await this.guard(async () => {
+        await this.create({
+          name: this.name(hook),
+          status: 'completed',
+          conclusion: 'cancelled',
+          ...(startedAt ? { started_at: startedAt } : {}),
+          completed_at: new Date().toISOString(),
+          output,
+        })
+      })
+    }
     for (const [hook, id] of [...this.open]) {
       this.open.delete(hook)
       if (this.fallbackReason) continue
@@ -213,9 +326,21 @@ export class CheckRuns {
    */
   async policy(violations: Violation[], summary: string): Promise<void> {
     const conclusion = policyConclusion(violations)
-    const annotations = violations.map((v) => violationAnnotation(v, this.options.sanitizer))
+    const left = Math.max(0, violations.length - MAX_POLICY_ANNOTATIONS)
+    const annotated = left
+      ? [...violations]
+          .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity])
+          .slice(0, MAX_POLICY_ANNOTATIONS)
+      : violations
+    const annotations = annotated.map((v) => violationAnnotation(v, this.options.sanitizer))
     if (this.fallbackReason) return this.annotatePolicy(annotations)
-    const output = { title: policyCheckTitle(violations), summary: cap(summary, CHECK_LIMITS.summary) }
+    const note = left
+      ? `\n\n${left} more violation${left === 1 ? ' is' : 's are'} not annotated here (the ${MAX_POLICY_ANNOTATIONS} most severe are); the session's report.json lists every one.`
+      : ''
+    const output = {
+      title: policyCheckTitle(violations),
+      summary: cap(summary + note, CHECK_LIMITS.summary),
+    }
     const per = CHECK_LIMITS.annotationsPerRequest
     let sent = 0
     const ok = await this.guard(async () => {

@@ -1,7 +1,7 @@
 // One PR comment per session key: found again by its hidden marker and its author, created once,
 // edited in place. This object is the comment's only writer: every edit is numbered and goes through one
-// queue, so edits land in the order they were asked for. Progress edits are throttled (at most one per
-// interval; the latest body wins and is flushed when the interval ends). Once the final render has been
+// queue, so edits land in the order they were asked for. Progress edits wait an interval and are
+// throttled (at most one per interval; the latest body wins and is flushed when the interval ends). Once the final render has been
 // asked for, the comment is closed: no progress edit — throttled, queued or arriving late — is written
 // after it, so what stays on the PR is the final render.
 import type { GitHubOctokit } from './client.js'
@@ -76,10 +76,12 @@ export class StickyComment {
   /**
    * Creates or updates the comment unless the mode is off. `final: true` is the session's last render: it
    * is written at once and closes the comment to progress (later progress calls resolve 'superseded').
-   * `immediate: true` writes a progress render at once (the first one). Otherwise the edit is throttled:
-   * inside the interval it is deferred (and replaced by any newer one). Resolves to what happened.
+   * A progress render waits: it is written one interval after it was asked for (a newer render replaces
+   * it meanwhile) and never within an interval of the previous write. So a session that ends within the
+   * interval writes its comment once, final, and a render the final one follows closely is never sent.
+   * Resolves to what happened.
    */
-  publish(render: BodyRenderer, opts: { final: boolean; immediate?: boolean }): Promise<PublishOutcome> {
+  publish(render: BodyRenderer, opts: { final: boolean }): Promise<PublishOutcome> {
     if (this.options.mode === 'off') return Promise.resolve('off')
     const seq = ++this.seq
     if (opts.final) {
@@ -88,15 +90,14 @@ export class StickyComment {
       return this.serial(seq, render)
     }
     if (this.finalSeq !== null) return Promise.resolve('superseded')
-    const wait = this.lastWrite + this.interval() - Date.now()
-    if (wait > 0 && !opts.immediate) {
-      this.pending = { seq, render }
-      this.timer ??= setTimeout(() => this.flushPending(), wait)
+    this.pending = { seq, render }
+    if (!this.timer) {
+      const interval = this.interval()
+      const wait = Math.max(interval, this.lastWrite + interval - Date.now())
+      this.timer = setTimeout(() => this.flushPending(), wait)
       this.timer.unref()
-      return Promise.resolve('deferred')
     }
-    this.cancelPending()
-    return this.serial(seq, render)
+    return Promise.resolve('deferred')
   }
 
   /** Whether the final render has been asked for (no progress edit will be written any more). */

@@ -50,14 +50,21 @@ export interface GitHubReporterOptions {
   sessionId?: string
   comment: CommentMode
   checks: boolean
+  /**
+   * `github.publish`: with `aggregate` this session writes neither comment nor check runs (the
+   * `mode: aggregate` job publishes once for every session of the run); default `each`.
+   */
+  publish?: 'each' | 'aggregate'
   sanitizer: Sanitizer
   links?: ReportLinks
   /** The task that started the session (a comment or a label), shown in the sticky comment. */
   task?: TaskNote | null
   /** Where the comment goes without a pull request: the issue a task came from. */
   issueNumber?: number | null
-  /** Minimum spacing of progress edits (default 10 s). */
+  /** Minimum spacing of progress edits, and how long each waits (default 10 s). */
   editIntervalMs?: number
+  /** How long a stop hook runs before its check run is created in_progress (default 5 s, see checks.ts). */
+  hookInProgressAfterMs?: number
   /** No API writes at all (default: true on fork PRs). Check results become workflow annotations. */
   readOnly?: boolean
   /** Job summary file (default $GITHUB_STEP_SUMMARY); null to skip. */
@@ -106,6 +113,7 @@ export class GitHubReporter {
   constructor(private readonly options: GitHubReporterOptions) {
     const ctx = options.context
     const readOnly = options.readOnly ?? !canWrite(ctx)
+    const elsewhere = options.publish === 'aggregate'
     const onCall = (operation: string) => {
       this.calls[operation] = (this.calls[operation] ?? 0) + 1
     }
@@ -114,7 +122,7 @@ export class GitHubReporter {
     // An issue's conversation (a task from a comment or label) has no PR: the comment goes on the issue.
     const issueNumber = ctx.pr?.number ?? options.issueNumber ?? null
     this.comment =
-      issueNumber !== null && options.comment !== 'off' && !readOnly
+      issueNumber !== null && options.comment !== 'off' && !readOnly && !elsewhere
         ? new StickyComment({
             octokit: options.octokit,
             owner: ctx.owner,
@@ -130,7 +138,7 @@ export class GitHubReporter {
         : null
     const sha = checkRunSha(ctx)
     this.checkRuns =
-      options.checks && sha
+      options.checks && sha && !elsewhere
         ? new CheckRuns({
             octokit: options.octokit,
             owner: ctx.owner,
@@ -143,6 +151,9 @@ export class GitHubReporter {
             onError: (error) => this.fail('checks', error),
             ...(options.sessionId ? { externalId: options.sessionId } : {}),
             ...(options.emit ? { emit: options.emit } : {}),
+            ...(options.hookInProgressAfterMs !== undefined
+              ? { inProgressAfterMs: options.hookInProgressAfterMs }
+              : {}),
           })
         : null
   }
@@ -156,26 +167,30 @@ export class GitHubReporter {
     return this.comment?.url ?? null
   }
 
-  /** Posts (or finds and edits) the comment with the progress checklist. */
+  /**
+   * The comment with the progress checklist, once the session has run for an edit interval (a session
+   * that ends sooner gets its comment once, final). The job's page is looked up now, while nothing waits.
+   */
   async start(report: SessionReport): Promise<void> {
     if (this.finishing) return
     this.last = report
     await this.findJob()
-    await this.publish(report, false, true)
+    await this.publish(report, false)
   }
 
   /** A throttled progress edit (at most one per interval; the latest report wins). */
   async progress(report: SessionReport): Promise<void> {
     if (this.finishing) return
     this.last = report
-    await this.publish(report, false, false)
+    await this.publish(report, false)
   }
 
   async hookStarted(name: string): Promise<void> {
     if (this.finishing) return
     this.running.add(name)
-    await this.inOrder(() => this.checkRuns?.hookStarted(name))
-    if (this.last) await this.publish(this.last, false, false)
+    // In the check-run queue, so a finish of the same hook's earlier round is written first.
+    await this.inOrder(async () => this.checkRuns?.hookStarted(name))
+    if (this.last) await this.publish(this.last, false)
   }
 
   async hookFinished(result: StopHookResult): Promise<void> {
@@ -184,7 +199,7 @@ export class GitHubReporter {
     if (this.last && !this.finishing) {
       const known = this.last.stop_hooks.some((r) => r.name === result.name && r.round === result.round)
       this.last = known ? this.last : { ...this.last, stop_hooks: [...this.last.stop_hooks, result] }
-      await this.publish(this.last, false, false)
+      await this.publish(this.last, false)
     }
   }
 
@@ -200,6 +215,8 @@ export class GitHubReporter {
   /** Job summary, final comment, policy check, open checks settled (cancelled when interrupted). Never throws. */
   async finish(report: SessionReport): Promise<FinishResult> {
     this.finishing = true
+    // A progress render still waiting would land while the check runs are written, only to be replaced.
+    this.comment?.cancelPending()
     this.last = report
     let summary: SummaryWriteResult | null = null
     const summaryPath =
@@ -247,7 +264,7 @@ export class GitHubReporter {
       }
     }
     // Last, so its header links every check run (progress stopped when finish began).
-    await this.publish(report, true, false)
+    await this.publish(report, true)
     await this.comment?.idle()
     return {
       commentUrl: this.commentUrl,
@@ -258,7 +275,7 @@ export class GitHubReporter {
     }
   }
 
-  private async publish(report: SessionReport, final: boolean, first: boolean): Promise<void> {
+  private async publish(report: SessionReport, final: boolean): Promise<void> {
     if (!this.comment) return
     // Progress renders a snapshot: once finish() began, the final render is the only one that may land.
     if (!final && this.finishing) return
@@ -276,7 +293,7 @@ export class GitHubReporter {
             checkRuns: this.checkRunLinks(),
             task: this.options.task ?? null,
           }),
-        { final, immediate: first },
+        { final },
       )
     } catch (error) {
       this.fail('comment', error)

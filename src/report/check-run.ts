@@ -119,8 +119,13 @@ function violationSummary(report: SessionReport): string {
 }
 
 /** The `proctor / policy` check's summary when the publish job judged `sessions` handed-off sessions. */
-export function verifiedPolicySummary(violations: readonly Violation[], sessions: number): string {
-  const over = `the publish job over ${sessions} handed-off session${sessions === 1 ? '' : 's'}`
+export function verifiedPolicySummary(
+  violations: readonly Violation[],
+  sessions: number,
+  /** Who judged them (default: the publish job over the handed-off sessions). */
+  by?: string,
+): string {
+  const over = by ?? `the publish job over ${sessions} handed-off session${sessions === 1 ? '' : 's'}`
   const n = violations.length
   return n === 0
     ? `No policy violations (checked by ${over}).`

@@ -1,7 +1,7 @@
 // The GitHub sides of the action's post step and aggregate mode against the local GitHub API server:
 // adopting this session's open check runs (not a matrix sibling's), the batch comment and check, the PR
 // a report claims (believed only when GitHub confirms it), and the outage breaker.
-import { describe, it, expect, afterEach } from 'vitest'
+import { describe, it, expect, afterEach, vi } from 'vitest'
 import {
   startGitHubApiServer,
   type GitHubApiServer,
@@ -10,6 +10,8 @@ import {
 import { createGitHubClient } from '../../src/github/client.js'
 import { GitHubReporter } from '../../src/github/reporter.js'
 import { BatchReporter } from '../../src/github/batch-reporter.js'
+import { sessionChecks } from '../../src/action/aggregate.js'
+import { defaultConfig } from '../../src/config/defaults.js'
 import { resolvePullRequest } from '../../src/github/pull-request.js'
 import type { ActionsContext } from '../../src/github/context.js'
 import { aggregateReports } from '../../src/report/aggregate.js'
@@ -74,9 +76,14 @@ describe('post step: adopting open check runs', () => {
         sanitizer,
         summaryPath: null,
         emit: () => {},
+        hookInProgressAfterMs: 0,
       })
     await reporter('leg-a').hookStarted('tests')
     await reporter('leg-b').hookStarted('tests')
+    // Both hooks run past the in_progress point (0 ms here), so each check run is created running.
+    await vi.waitFor(() => expect(t.server.state.checkRunsNamed('proctor / tests')).toHaveLength(2), {
+      timeout: 10_000,
+    })
     expect(t.server.state.checkRunsNamed('proctor / tests').map((r) => r.status)).toEqual([
       'in_progress',
       'in_progress',
@@ -201,5 +208,112 @@ describe('outage breaker', () => {
     await expect(t.octokit.rest.repos.get({ owner: 'acme', repo: 'widgets' })).resolves.toMatchObject({
       status: 200,
     })
+  })
+})
+
+describe('a matrix of 10 legs + aggregate (github.publish: aggregate)', () => {
+  const hooks = ['tests', 'lint']
+  const result = (name: string, ok: boolean) => ({
+    name,
+    verdict: ok ? ('allow' as const) : ('block' as const),
+    reason: ok ? null : `${name} failed`,
+    exit_code: ok ? 0 : 1,
+    duration_ms: 30,
+    round: 1,
+  })
+  const legReport = (i: number) =>
+    sessionReport({
+      session_id: `leg-${i}`,
+      ...(i === 7 ? { status: 'failed' as const, verdict: 'block' as const } : {}),
+      // Leg 7's lint blocked: the one proctor / lint check must fail and name it.
+      stop_hooks: hooks.map((h) => result(h, !(i === 7 && h === 'lint'))),
+    })
+
+  it('publishes once per run from the aggregate: the legs write nothing, the aggregate 5 writes', async () => {
+    const t = await setup()
+    const config = defaultConfig()
+    config.github.publish = 'aggregate'
+    // Ten legs ending together, each a whole session as src/action/run.ts reports it.
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const leg = new GitHubReporter({
+          octokit: t.octokit,
+          token: TOKEN,
+          context: context(),
+          key: `proctor/agent`,
+          sessionId: `leg-${i}`,
+          comment: config.github.comment,
+          checks: config.github.checks,
+          publish: config.github.publish,
+          sanitizer,
+          summaryPath: null,
+          emit: () => {},
+        })
+        await leg.start(sessionReport({ checkpoints: [] }))
+        for (const hook of hooks) await leg.hookStarted(hook)
+        for (const hook of hooks)
+          await leg.hookFinished(legReport(i).stop_hooks.find((r) => r.name === hook)!)
+        await leg.finish(legReport(i))
+      }),
+    )
+    expect(t.server.calls.filter((c) => c.method !== 'GET')).toEqual([])
+
+    const children = Array.from({ length: 10 }, (_, i) => ({
+      source: `leg-${i}/report.json`,
+      report: legReport(i),
+    }))
+    const batch = aggregateReports('batch-1', children)
+    const ctx = context()
+    await new BatchReporter({
+      octokit: t.octokit,
+      token: TOKEN,
+      owner: 'acme',
+      repo: 'widgets',
+      prNumber: 5,
+      headSha: HEAD,
+      key: 'proctor/agent/batch',
+      comment: 'sticky',
+      checks: true,
+      sanitizer,
+      links,
+      summaryPath: null,
+      sessionChecks: sessionChecks(config, ctx, children, batch),
+    }).publish(batch)
+    const writes = t.server.calls.filter((c) => c.method !== 'GET')
+    // One comment, proctor / tests, proctor / lint, proctor / policy (10 violations: one request) and
+    // proctor / batch: far under GitHub's 80 content-creating requests per minute, run after run.
+    expect(writes.map((c) => c.operationId).sort()).toEqual([
+      'checks/create',
+      'checks/create',
+      'checks/create',
+      'checks/create',
+      'issues/create-comment',
+    ])
+    const check = (name: string) => t.server!.state.checkRunsNamed(`proctor / ${name}`)
+    expect(check('tests').map((r) => r.conclusion)).toEqual(['success'])
+    expect(check('lint').map((r) => [r.conclusion, r.output.title])).toEqual([
+      ['failure', expect.stringContaining('leg-7: lint failed')],
+    ])
+    expect(check('policy')[0]!.annotations).toHaveLength(10)
+    expect(check('batch').map((r) => r.conclusion)).toEqual(['failure'])
+    expect(t.server.validationFailures).toEqual([])
+  })
+
+  it('a leg whose report is lost fails every hook check; a workflow_run aggregate writes none from reports', async () => {
+    await setup()
+    const config = defaultConfig()
+    config.github.publish = 'aggregate'
+    const children = [
+      { source: 'leg-0/report.json', report: legReport(0) },
+      { source: 'leg-1/report.json', name: 'leg-1', problem: 'report file is missing' },
+    ]
+    const batch = aggregateReports('batch-1', children)
+    expect(sessionChecks(config, context({ eventName: 'pull_request' }), children, batch)).toMatchObject({
+      hooks: ['tests', 'lint'],
+      lost: ['leg-1'],
+    })
+    expect(sessionChecks(config, context({ eventName: 'workflow_run' }), children, batch)).toBeNull()
+    config.github.publish = 'each'
+    expect(sessionChecks(config, context(), children, batch)).toBeNull()
   })
 })

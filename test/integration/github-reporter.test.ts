@@ -59,6 +59,7 @@ async function setup(
     retries?: number
     writeSpacingMs?: number
     requestTimeoutMs?: number
+    hookInProgressAfterMs?: number
   } = {},
 ) {
   server = await startGitHubApiServer(opts)
@@ -93,6 +94,9 @@ async function setup(
       checks: true,
       sanitizer: createSanitizer({ secrets: [token] }),
       editIntervalMs: over.editIntervalMs ?? 60_000,
+      ...(over.hookInProgressAfterMs !== undefined
+        ? { hookInProgressAfterMs: over.hookInProgressAfterMs }
+        : {}),
       summaryPath: join(dir, 'summary.md'),
       emit: (line) => lines.push(line),
       onError: (e) => errors.push(e),
@@ -110,10 +114,12 @@ async function until(what: string, condition: () => boolean, ms = 20_000): Promi
 }
 
 describe('sticky comment', () => {
-  it('is created once at start, edited in place, and ends with the final summary', async () => {
-    const t = await setup()
+  it('is created once the session has run an interval, edited in place, and ends with the final summary', async () => {
+    const t = await setup({}, { editIntervalMs: 150 })
     const reporter = t.make()
     await reporter.start(sessionReport({ checkpoints: [], violations: [] }))
+    expect(t.server.state.commentsOn(PR)).toEqual([])
+    await until('the first progress comment', () => t.server!.count('issues/create-comment') === 1)
     const [comment] = t.server.state.commentsOn(PR)
     expect(comment!.body).toMatch(/^<!-- proctor:ci\/build -->\n### 🔄 proctor · running/)
     expect(comment!.body).toContain('- [ ] No checkpoint yet')
@@ -183,11 +189,11 @@ describe('sticky comment', () => {
     for (let i = 1; i <= 20; i++) {
       await reporter.progress(sessionReport({ events: [], duration_ms: i * 1000 }))
     }
-    expect(t.server.count('issues/update-comment')).toBe(0)
-    await until('the deferred edit', () => t.server!.count('issues/update-comment') === 1)
+    expect(t.server.count('issues/create-comment')).toBe(0)
+    await until('the deferred edit', () => t.server!.count('issues/create-comment') === 1)
     expect(t.server.state.commentsOn(PR)[0]!.body).toContain('proctor · running · 20s')
     await reporter.finish(sessionReport())
-    expect(t.server.count('issues/update-comment')).toBe(2)
+    expect(t.server.count('issues/update-comment')).toBe(1)
     expect(t.server.count('issues/create-comment')).toBe(1)
   })
 
@@ -221,11 +227,13 @@ describe('sticky comment', () => {
 })
 
 describe('check runs', () => {
-  it('creates proctor / <hook> in progress, completes it with the verdict, and annotates 120 violations in 3 requests', async () => {
-    const t = await setup()
+  it('creates proctor / <hook> in progress once it runs a while, completes it with the verdict, and annotates 120 violations in 3 requests', async () => {
+    const t = await setup({}, { hookInProgressAfterMs: 50 })
     const reporter = t.make()
     await reporter.start(sessionReport())
     await reporter.hookStarted('tests')
+    expect(t.server.state.checkRunsNamed('proctor / tests')).toEqual([])
+    await until('the running check', () => t.server!.state.checkRunsNamed('proctor / tests').length === 1)
     const [run] = t.server.state.checkRunsNamed('proctor / tests')
     expect(run).toMatchObject({ status: 'in_progress', head_sha: HEAD, conclusion: null })
     await reporter.hookFinished({
@@ -304,6 +312,51 @@ describe('check runs', () => {
       conclusion('e2e'),
       conclusion('policy'),
     ]).toEqual(['failure', 'failure', 'neutral', 'cancelled', 'success'])
+  })
+
+  it('a hook that ends before its in_progress point is one completed create; one still running when the session is interrupted is cancelled, never doubled', async () => {
+    const t = await setup({}, { hookInProgressAfterMs: 100 })
+    const reporter = t.make()
+    await reporter.hookStarted('lint')
+    await reporter.hookStarted('e2e')
+    await reporter.hookFinished({
+      name: 'lint',
+      verdict: 'allow',
+      reason: null,
+      exit_code: 0,
+      duration_ms: 5,
+      round: 1,
+    })
+    await until('e2e running', () => t.server!.state.checkRunsNamed('proctor / e2e').length === 1)
+    await reporter.finish(
+      sessionReport({ status: 'interrupted', verdict: 'block', reason: 'SIGINT', violations: [] }),
+    )
+    const runs = (name: string) =>
+      t.server!.state.checkRunsNamed(`proctor / ${name}`).map((r) => [r.status, r.conclusion])
+    expect(runs('lint')).toEqual([['completed', 'success']])
+    expect(runs('e2e')).toEqual([['completed', 'cancelled']])
+    // lint: 1 create; e2e: create in_progress + update; policy: 1 create.
+    expect([t.server.count('checks/create'), t.server.count('checks/update')]).toEqual([3, 1])
+    expect(t.server.validationFailures).toEqual([])
+  })
+
+  it('annotates at most 500 violations, the most severe, in 10 requests; the summary says how many more', async () => {
+    const t = await setup()
+    const violations = Array.from({ length: 1_200 }, (_, i) =>
+      violation(i, { severity: i === 1_199 ? 'critical' : 'info' }),
+    )
+    await t.make().finish(sessionReport({ violations }))
+    const [policy] = t.server.state.checkRunsNamed('proctor / policy')
+    expect(policy!.annotations).toHaveLength(500)
+    expect(policy!.annotations[0]).toMatchObject({
+      path: 'src/generated/file-1199.ts',
+      annotation_level: 'failure',
+    })
+    expect(policy!.output.summary).toContain(
+      '700 more violations are not annotated here (the 500 most severe are)',
+    )
+    expect([t.server.count('checks/create'), t.server.count('checks/update')]).toEqual([1, 9])
+    expect(t.server.validationFailures).toEqual([])
   })
 
   it('falls back to escaped workflow annotations when the token cannot write check runs (403)', async () => {
@@ -453,21 +506,77 @@ describe('resilience', () => {
     }
     const violations = Array.from({ length: 120 }, (_, i) => violation(i))
     const result = await reporter.finish(sessionReport({ violations }))
-    // Comment: 1 lookup page + 1 create + throttled edits (none inside the 60 s interval) + the final edit.
+    // Comment: 1 lookup page + 1 create, final (no progress render waited out the 60 s interval).
     expect(t.server.count('issues/create-comment')).toBe(1)
-    expect(t.server.count('issues/update-comment')).toBe(1)
-    // Check runs: ≤ 2 per hook, and 1 + 1 per further 50 annotations for the policy check.
-    expect(t.server.count('checks/create') + t.server.count('checks/update')).toBe(2 * 2 + 1 + 2)
+    expect(t.server.count('issues/update-comment')).toBe(0)
+    // Check runs: 1 per hook that ended before its in_progress point, and 1 + 1 per further 50
+    // annotations for the policy check.
+    expect(t.server.count('checks/create') + t.server.count('checks/update')).toBe(2 + 1 + 2)
     expect(result.calls).toBe(t.server.count())
     expect(reporter.calls).toEqual({
       // The job's page for the header (this run's job list is unknown to the server: the run's page).
       'actions.listJobsForWorkflowRunAttempt': 1,
       'issues.listComments': 1,
       'issues.createComment': 1,
-      'issues.updateComment': 1,
       'checks.create': 3,
-      'checks.update': 4,
+      'checks.update': 2,
     })
+  })
+
+  it('a short one-job session with 2 hooks makes 4 writes, each at least 1 s after the last', async () => {
+    server = await startGitHubApiServer()
+    // Production's client: writes 1 s apart (comments 3 s), the default progress and in_progress points.
+    const octokit = createGitHubClient({ token: TOKEN, baseUrl: server.url, retryAfterBaseMs: 5 })
+    const reporter = new GitHubReporter({
+      octokit,
+      token: TOKEN,
+      context: context(),
+      key: 'ci/build',
+      sessionId: 'gh-42-1-build',
+      comment: 'sticky',
+      checks: true,
+      sanitizer: createSanitizer({ secrets: [TOKEN] }),
+      summaryPath: null,
+    })
+    const started = Date.now()
+    // What src/action/run.ts hears from a session whose agent and hooks end within a second.
+    void reporter.start(sessionReport({ checkpoints: [] }))
+    void reporter.progress(sessionReport())
+    for (const hook of ['tests', 'lint']) void reporter.hookStarted(hook)
+    for (const hook of ['tests', 'lint'])
+      void reporter.hookFinished({
+        name: hook,
+        verdict: 'allow',
+        reason: null,
+        exit_code: 0,
+        duration_ms: 40,
+        round: 1,
+      })
+    void reporter.progress(sessionReport())
+    await reporter.finish(sessionReport({ violations: [] }))
+    const elapsed = Date.now() - started
+    const writes = server.calls.filter((c) => c.method !== 'GET')
+    // Two hook checks created completed, the policy check, the comment created once with the final render.
+    expect(writes.map((c) => c.operationId)).toEqual([
+      'checks/create',
+      'checks/create',
+      'checks/create',
+      'issues/create-comment',
+    ])
+    expect(server.state.commentsOn(PR)[0]!.body.split('\n')[1]).toMatch(/^### ✅ proctor · allow/)
+    expect([...server.state.checkRuns.values()].map((r) => [r.name, r.status, r.conclusion])).toEqual([
+      ['proctor / tests', 'completed', 'success'],
+      ['proctor / lint', 'completed', 'success'],
+      ['proctor / policy', 'completed', 'success'],
+    ])
+    // GitHub's spacing between writes is kept, so fewer writes is how the step ends sooner. Sent 1 s
+    // apart; arrival times jitter by the time a request takes to reach the server (up to ~100 ms on a
+    // busy machine), so each gap is read with 200 ms of slack and the whole span with 150.
+    for (let i = 1; i < writes.length; i++)
+      expect(writes[i]!.at - writes[i - 1]!.at).toBeGreaterThanOrEqual(800)
+    expect(writes.at(-1)!.at - writes[0]!.at).toBeGreaterThanOrEqual((writes.length - 1) * 1000 - 150)
+    expect(elapsed).toBeLessThan(writes.length * 1000 + 1500)
+    expect(server.validationFailures).toEqual([])
   })
 })
 

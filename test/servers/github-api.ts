@@ -93,6 +93,8 @@ export interface RecordedCall {
   operationId: string | null
   status: number
   body: unknown
+  /** When the request arrived (ms since the epoch): the spacing of writes is read from these. */
+  at: number
 }
 
 export interface ValidationFailure {
@@ -939,6 +941,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now()
     const url = new URL(req.url ?? '/', base)
     const method = req.method ?? 'GET'
     const raw = await readBody(req)
@@ -952,13 +955,14 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions = {})
         operationId: null,
         status: log === undefined ? 404 : 200,
         body: undefined,
+        at,
       })
       res.writeHead(log === undefined ? 404 : 200, { 'content-type': 'text/plain; charset=utf-8' })
       res.end(log ?? '')
       return
     }
     const record = (status: number, operationId: string | null, body: unknown) =>
-      calls.push({ method, path: url.pathname + url.search, operationId, status, body })
+      calls.push({ method, path: url.pathname + url.search, operationId, status, body, at })
     const send = (result: Result, operationId: string | null, requestBody: unknown) => {
       record(result.status, operationId, requestBody)
       const payload = result.body === undefined ? '' : JSON.stringify(result.body)

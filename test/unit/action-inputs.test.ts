@@ -86,18 +86,32 @@ describe('inputs', () => {
   it('override proctor.yml, and leave it alone when empty', () => {
     const config = configSchema.parse({ github: { comment: 'new' } })
     const inputs = readInputs(
-      env({ timeout: '45m', 'push-checkpoints': 'never', checks: 'false', 'fail-on': 'never' }),
+      env({
+        timeout: '45m',
+        'push-checkpoints': 'never',
+        checks: 'false',
+        publish: 'aggregate',
+        'fail-on': 'never',
+      }),
     )
     const next = applyInputs(config, inputs)
     expect(next.timeouts.total).toBe(45 * 60_000)
     expect(next.checkpoints.push).toBe('never')
-    expect(next.github).toMatchObject({ comment: 'new', checks: false, fail_on: 'never' })
+    expect(next.github).toMatchObject({
+      comment: 'new',
+      checks: false,
+      publish: 'aggregate',
+      fail_on: 'never',
+    })
   })
 
   it('reject bad values with the input name and what is allowed', () => {
     const config = configSchema.parse({})
     expect(() => applyInputs(config, readInputs(env({ comment: 'loud' })))).toThrow(
       'input comment: expected one of sticky, new, off, got "loud"',
+    )
+    expect(() => applyInputs(config, readInputs(env({ publish: 'once' })))).toThrow(
+      'input publish: expected one of each, aggregate, got "once"',
     )
     expect(() => applyInputs(config, readInputs(env({ timeout: 'soon' })))).toThrow(InputError)
   })
