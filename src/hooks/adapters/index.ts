@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { claudeAdapter } from './claude.js'
 import { codexAdapter } from './codex.js'
 import { geminiAdapter } from './gemini.js'
+import { copilotAdapter } from './copilot.js'
 import type { NativeAdapter, NativeAdapterName, NativeHookSetup } from './types.js'
 
 export type {
@@ -18,6 +19,7 @@ export const nativeAdapters: Record<NativeAdapterName, NativeAdapter> = {
   claude: claudeAdapter,
   codex: codexAdapter,
   gemini: geminiAdapter,
+  copilot: copilotAdapter,
 }
 
 export function isNativeAdapterName(name: string): name is NativeAdapterName {
