@@ -83,6 +83,8 @@ export const functionCall = (name: string, args: JsonObject): JsonObject => ({
   call_id: `call_${Math.random().toString(36).slice(2, 10)}`,
   name,
   arguments: JSON.stringify(args),
+  // As the real API sends it; the AI SDK (opencode) runs a call only once it is "completed".
+  status: 'completed',
 })
 
 /** Every text a request carries in its `input` items (user messages, tool outputs), joined. */
