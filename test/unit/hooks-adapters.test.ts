@@ -56,6 +56,52 @@ describe('native adapters', () => {
     })
   })
 
+  it('Copilot CLI gets its agentStop hook as a session plugin under .proctor/ (--plugin-dir, timeoutSec), nothing in the repository', async () => {
+    const setup = nativeAdapters.copilot.setup({
+      hookCommand: "proctor hook stop --socket '/a b'",
+      timeoutMs: 90_500,
+    })
+    expect(setup.args).toEqual(['--plugin-dir', '.proctor/copilot-plugin'])
+    expect(setup.env).toEqual({})
+    const cwd = tempDir()
+    const installed = await installNativeHooks(setup, cwd)
+    expect(installed.paths).toEqual([
+      '.proctor/copilot-plugin/plugin.json',
+      '.proctor/copilot-plugin/hooks/hooks.json',
+    ])
+    expect(JSON.parse(readFileSync(join(cwd, '.proctor/copilot-plugin/hooks/hooks.json'), 'utf8'))).toEqual({
+      version: 1,
+      hooks: { agentStop: [{ type: 'command', bash: "proctor hook stop --socket '/a b'", timeoutSec: 91 }] },
+    })
+    expect(JSON.parse(readFileSync(join(cwd, '.proctor/copilot-plugin/plugin.json'), 'utf8'))).toMatchObject({
+      name: 'proctor-stop',
+    })
+    expect(await installed.restore()).toEqual([])
+    expect(existsSync(join(cwd, '.proctor'))).toBe(false)
+    // Copilot's input (1.0.102): camelCase ids, snake_case stop_hook_active, no final text.
+    expect(
+      nativeAdapters.copilot.readInput({
+        sessionId: 'a6fa2fae-81b2-4ca9-91b9-7eabd0c3071d',
+        cwd: '/repo',
+        transcriptPath: '/h/.copilot/session-state/a6fa2fae/events.jsonl',
+        stopReason: 'end_turn',
+        stop_hook_active: true,
+      }),
+    ).toEqual({
+      sessionId: 'a6fa2fae-81b2-4ca9-91b9-7eabd0c3071d',
+      stopHookActive: true,
+      finalText: '',
+      cwd: '/repo',
+      promptKey: null,
+    })
+    expect(nativeAdapters.copilot.answer({ block: true, reason: 'tests fail' })).toEqual({
+      exitCode: 0,
+      stdout: '{"decision":"block","reason":"tests fail"}',
+      stderr: '',
+    })
+    expect(nativeAdapters.copilot.answer({ block: false })).toEqual({ exitCode: 0, stdout: '', stderr: '' })
+  })
+
   it('Claude Code gets its Stop hook through --settings JSON (timeout in seconds)', () => {
     const setup = nativeAdapters.claude.setup({
       hookCommand: 'proctor hook stop --adapter claude',

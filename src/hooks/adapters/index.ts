@@ -102,10 +102,23 @@ export async function installNativeHooks(setup: NativeHookSetup, cwd: string): P
         if (now !== original.written) changed.push(original.file)
         if (original.content === null) await rm(original.path, { force: true })
         else await writeFile(original.path, original.content)
-        // Only an empty directory proctor created goes; anything the agent put there stays.
-        if (original.createdDir) await rmdir(original.createdDir).catch(() => undefined)
+        // Only empty directories proctor created go (from the file's up to the first one it made); anything
+        // the agent put there stays.
+        if (original.createdDir) await removeEmptyDirs(dirname(original.path), original.createdDir)
       }
       return changed.reverse()
     },
+  }
+}
+
+/** rmdir `dir`, then its parents up to and including `top`, stopping at the first that is not empty. */
+async function removeEmptyDirs(dir: string, top: string): Promise<void> {
+  for (let current = dir; ; current = dirname(current)) {
+    if (current !== top && !current.startsWith(`${top}/`)) return
+    const removed = await rmdir(current).then(
+      () => true,
+      () => false,
+    )
+    if (!removed || current === top || current === dirname(current)) return
   }
 }
