@@ -5,7 +5,7 @@
 // shell tool writes, the allow and report.json; then the API refusing: a bad key, a 429 that does not clear
 // (both end the session failed with Copilot's words within 15 s of its last refused request) and a 429 that
 // clears (Copilot's to retry; the session completes).
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import * as openai from '../servers/openai-api.js'
@@ -22,7 +22,6 @@ import {
   repo as tempRepo,
   type Cleanups,
 } from './agents-harness.js'
-import { rmSync } from 'node:fs'
 
 const cleanups: Cleanups = []
 afterEach(async () => {

@@ -4,12 +4,11 @@
 // exits, and a block re-runs it as `opencode run --continue <reason>`. The tests follow that block to the model
 // (the API log), the file opencode's bash tool writes, the allow and report.json; then a bad key and a 429 that
 // does not clear, which end the session failed with the API's words within 15 s of the last refused request.
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as openai from '../servers/openai-api.js'
-import { tempDir } from '../helpers/git-repo.js'
-import type { TempRepo } from '../helpers/git-repo.js'
+import { tempDir, type TempRepo } from '../helpers/git-repo.js'
 import {
   AGENT_TEST_MS,
   needsDoneFile,
@@ -22,7 +21,6 @@ import {
   repo as tempRepo,
   type Cleanups,
 } from './agents-harness.js'
-import { rmSync } from 'node:fs'
 
 const cleanups: Cleanups = []
 afterEach(async () => {
