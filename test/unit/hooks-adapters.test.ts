@@ -1,4 +1,5 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -229,5 +230,35 @@ describe('native adapters', () => {
       installNativeHooks(nativeAdapters.gemini.setup({ hookCommand: 'p', timeoutMs: 1000 }), cwd),
     ).rejects.toThrow(/\.gemini\/settings\.json is not valid JSON/)
     expect(readFileSync(join(cwd, '.gemini/settings.json'), 'utf8')).toBe('{ not json')
+  })
+
+  it('neither block on a FIFO nor follow a symlink the agent planted where a settings file goes', async () => {
+    const cwd = tempDir()
+    mkdirSync(join(cwd, '.gemini'))
+    execFileSync('mkfifo', [join(cwd, '.gemini/settings.json')])
+    await expect(
+      installNativeHooks(nativeAdapters.gemini.setup({ hookCommand: 'p', timeoutMs: 1000 }), cwd),
+    ).rejects.toThrow(/\.gemini\/settings\.json is a FIFO \(named pipe\), not a regular file; remove it/)
+
+    // A link to a file elsewhere (a dotfile, a key): never read into an error, never written through.
+    const outside = join(tempDir(), 'id_rsa')
+    writeFileSync(outside, '-----BEGIN OPENSSH PRIVATE KEY-----\n')
+    const other = tempDir()
+    mkdirSync(join(other, '.proctor/copilot-plugin'), { recursive: true })
+    symlinkSync(outside, join(other, '.proctor/copilot-plugin/plugin.json'))
+    const setup = nativeAdapters.copilot.setup({ hookCommand: 'p', timeoutMs: 1000 })
+    await expect(installNativeHooks(setup, other)).rejects.toThrow(
+      /^\.proctor\/copilot-plugin\/plugin\.json is a symbolic link, not a regular file; remove it/,
+    )
+    expect(readFileSync(outside, 'utf8')).toBe('-----BEGIN OPENSSH PRIVATE KEY-----\n')
+
+    // Planted during the session, after proctor wrote its file: restore replaces it and does not hang.
+    const third = tempDir()
+    const installed = await installNativeHooks(setup, third)
+    const hooks = join(third, '.proctor/copilot-plugin/hooks/hooks.json')
+    rmSync(hooks)
+    execFileSync('mkfifo', [hooks])
+    expect(await installed.restore()).toEqual(['.proctor/copilot-plugin/hooks/hooks.json'])
+    expect(existsSync(join(third, '.proctor'))).toBe(false)
   })
 })
