@@ -3,7 +3,8 @@
 // releases instead of the pinned devDependencies. Opt-in (it downloads from the npm registry; `npm test`
 // never runs it): each CLI is installed with @latest into a temporary prefix and the tests are pointed at
 // its binary through an environment variable the test harness reads. `npm run test:agents-latest -- codex`
-// runs one agent's tests (any part of the package name).
+// runs one agent's tests (any part of the package name). The last lines say "<package>@<version>: passed" or
+// "…: FAILED", one per CLI: the scheduled workflow (.github/workflows/agents-latest.yml) files them as an issue.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,6 +16,7 @@ const root = resolve(import.meta.dirname, '..')
  * One entry per agent CLI: its package, its binary inside the package (else the package.json's bin), the
  * variables the test harnesses read (test/e2e/claude-harness.ts, test/e2e/agents-harness.ts), its test
  * files, and — for agents-native.test.ts, which holds both Codex and Gemini — the name filter for its tests.
+ * Copilot's and opencode's harnesses start the binary by path, whatever its file is called.
  */
 const agents = [
   {
@@ -37,6 +39,18 @@ const agents = [
     versionEnv: 'PROCTOR_TEST_GEMINI_VERSION',
     tests: ['test/e2e/agents-native.test.ts', 'test/e2e/agents-gemini-tui.test.ts'],
     filter: 'Gemini',
+  },
+  {
+    package: '@github/copilot',
+    binEnv: 'PROCTOR_TEST_COPILOT_BIN',
+    versionEnv: 'PROCTOR_TEST_COPILOT_VERSION',
+    tests: ['test/e2e/agents-copilot.test.ts'],
+  },
+  {
+    package: 'opencode-ai',
+    binEnv: 'PROCTOR_TEST_OPENCODE_BIN',
+    versionEnv: 'PROCTOR_TEST_OPENCODE_VERSION',
+    tests: ['test/e2e/agents-opencode.test.ts'],
   },
 ]
 

@@ -8,6 +8,7 @@
 // - Codex: `$CODEX_HOME` (default `~/.codex`) `/sessions/<yyyy>/<mm>/<dd>/rollout-<time>-<id>.jsonl`
 // - Gemini CLI: `$GEMINI_CLI_HOME` (default `~`) `/.gemini/tmp/<project>/chats/session-<time>-<id[0,8]>.json[l]`,
 //   the full id inside
+// - Copilot CLI: `$COPILOT_HOME` (default `~/.copilot`) `/session-state/<id>/` (events.jsonl inside)
 import { closeSync, constants, openSync, readSync, readdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -54,6 +55,8 @@ export function agentSessionStored(adapter: AgentAdapterName, id: string, env: E
           .some((name) => head(join(chats, name)).includes(`"${id}"`))
       })
     }
+    case 'copilot':
+      return dirs(join(env.COPILOT_HOME || join(home, '.copilot'), 'session-state')).includes(id)
   }
 }
 

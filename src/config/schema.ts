@@ -154,7 +154,7 @@ const hookEntry = () =>
 
 export { lifecycleEvents }
 
-export const agentPresetNames = ['claude-code', 'codex', 'gemini'] as const
+export const agentPresetNames = ['claude-code', 'codex', 'gemini', 'copilot', 'opencode'] as const
 
 const typingDefaults = {
   paste: 'auto',
@@ -241,7 +241,7 @@ export const configSchema = z.strictObject({
           description:
             "The next round after the agent exited (stop hooks blocked, or proctor run --continue); {reason}, {round} and {agent_session} (the agent CLI's own session id) are filled inside their argv element",
         }),
-        adapter: lazyDefault(() => z.enum(['generic', 'claude', 'codex', 'gemini']), 'generic'),
+        adapter: lazyDefault(() => z.enum(['generic', 'claude', 'codex', 'gemini', 'copilot']), 'generic'),
         env: lazyDefault(() => z.record(z.string(), z.string()), {}),
         env_passthrough: lazyDefault(
           () => z.array(z.string().regex(/^[^=\s]+$/, 'an environment variable name')),

@@ -3,7 +3,7 @@
 import type { CommandSpec } from '../supervisor/types.js'
 import { typedText } from '../util/sanitize.js'
 
-export type AgentAdapterName = 'generic' | 'claude' | 'codex' | 'gemini'
+export type AgentAdapterName = 'generic' | 'claude' | 'codex' | 'gemini' | 'copilot'
 
 export interface AgentState {
   mode: 'pty' | 'pipe'

@@ -10,8 +10,14 @@
 // - Gemini CLI: `-p` is headless; `--approval-mode auto_edit` auto-approves edit tools only (`yolo` would
 //   approve every tool). Headless Gemini treats an untrusted folder as "default" mode, hence the trust
 //   variable, set only in the job that runs on trusted triggers.
+// - Copilot CLI: `-p` is headless and runs no tool it was not allowed; `--allow-tool write` lets it edit
+//   files, `--allow-tool 'shell(npm test:*)'` lets it run the tests and nothing else. It signs in with a
+//   token that may use Copilot (COPILOT_GITHUB_TOKEN, a fine-grained token with the Copilot Requests
+//   permission; the workflow's own GITHUB_TOKEN cannot).
+// - opencode: `opencode run` is headless; what it may do is opencode.json's `permission` (edits and commands
+//   are allowed unless it says otherwise); it picks its provider by the key it finds (ANTHROPIC_API_KEY here).
 
-export const INIT_AGENTS = ['claude-code', 'codex', 'gemini', 'shell'] as const
+export const INIT_AGENTS = ['claude-code', 'codex', 'gemini', 'copilot', 'opencode', 'shell'] as const
 export type InitAgent = (typeof INIT_AGENTS)[number]
 
 export interface AgentSetup {
@@ -112,6 +118,41 @@ export const AGENT_SETUPS: Readonly<Record<InitAgent, AgentSetup>> = {
       '{reason}',
     ],
     permissionNote: 'auto_edit approves file edits only (not shell commands)',
+  },
+  copilot: {
+    name: 'copilot',
+    title: 'Copilot CLI',
+    npmPackage: '@github/copilot',
+    secret: 'COPILOT_GITHUB_TOKEN',
+    env: {},
+    command: ['copilot', '-p', TASK, '--allow-tool', 'write', '--allow-tool', 'shell(npm test:*)'],
+    shell: null,
+    // One argv element for the id: without a session to resume, only it is left out.
+    continueCommand: [
+      'copilot',
+      '--resume={agent_session}',
+      '-p',
+      '{reason}',
+      '--allow-tool',
+      'write',
+      '--allow-tool',
+      'shell(npm test:*)',
+    ],
+    permissionNote:
+      '--allow-tool write lets it edit files; shell(npm test:*) lets it run `npm test` and nothing else',
+  },
+  opencode: {
+    name: 'opencode',
+    title: 'opencode',
+    npmPackage: 'opencode-ai',
+    secret: 'ANTHROPIC_API_KEY',
+    env: {},
+    command: ['opencode', 'run', TASK],
+    shell: null,
+    // opencode has no stop hook to learn its session id from: the next round goes on in its last session.
+    continueCommand: ['opencode', 'run', '--continue', '{reason}'],
+    permissionNote:
+      "opencode.json's permission decides what it may run (edits and commands unless it says otherwise)",
   },
   shell: {
     name: 'shell',

@@ -42,7 +42,8 @@ function agentBlock(setup: AgentSetup, agent: InitAgent, trigger: InitTrigger): 
       `  shell: ${JSON.stringify(setup.shell)}`,
     )
   }
-  lines.push('  pty: true')
+  // A preset that says how the agent runs (opencode: a pipe) is not overridden here.
+  if (preset?.config.agent?.pty === undefined) lines.push('  pty: true')
   // Written with a preset too: the preset's continue has no permission flags, which a one-shot agent needs.
   if (setup.continueCommand) {
     lines.push(

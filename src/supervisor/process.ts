@@ -1,6 +1,7 @@
 // spawnManaged: the one way proctor starts a process. The command is resolved before spawning,
 // the child leads its own process group (PTY: session leader; pipes: detached), and the group is
 // what we stop, pause and reap — so a grandchild can't outlive its agent.
+import { resolve as resolvePath } from 'node:path'
 import { randomHex } from '../util/random.js'
 import type { ChildAdapter, LeaderExit } from './adapter.js'
 import { signalTarget, terminateGroup, type GroupTarget } from './group.js'
@@ -53,6 +54,9 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
 
   const env: Record<string, string> = {}
   for (const [key, value] of Object.entries(opts.env)) if (value !== undefined) env[key] = value
+  // PWD is the directory the process starts in, not proctor's: opencode (Bun) takes its project from PWD, and
+  // with proctor's own it worked in proctor's directory instead of the session's (a batch worktree, a temp repo).
+  env.PWD = resolvePath(opts.cwd)
   // The proof, after a crash, that a process group is this run's (see registry.ts).
   const runToken = opts.registry ? randomHex(16) : undefined
   if (runToken) env[RUN_TOKEN_ENV] = runToken

@@ -1,7 +1,7 @@
-// Running the real Codex CLI and Gemini CLI under the built `proctor run` in tests: a temp repository, a temp
-// HOME with the CLI's settings, the scripted model API on loopback, and proxy variables pointing at a closed
-// loopback port so nothing else is reachable. The binaries are the pinned devDependencies, or
-// PROCTOR_TEST_CODEX_BIN / PROCTOR_TEST_GEMINI_BIN (set by `npm run test:agents-latest` to the newest release).
+// Running the real Codex CLI, Gemini CLI, Copilot CLI and opencode under the built `proctor run` in tests: a
+// temp repository, a temp HOME with the CLI's settings, the scripted model API on loopback, and proxy variables
+// pointing at a closed loopback port so nothing else is reachable. The binaries are the pinned
+// devDependencies, or PROCTOR_TEST_<CLI>_BIN (set by `npm run test:agents-latest` to the newest release).
 import { spawn } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -15,8 +15,12 @@ const root = resolve(import.meta.dirname, '../..')
 export const cli = join(root, 'dist/cli.js')
 export const codexBin = process.env.PROCTOR_TEST_CODEX_BIN ?? join(root, 'node_modules/.bin/codex')
 export const geminiBin = process.env.PROCTOR_TEST_GEMINI_BIN ?? join(root, 'node_modules/.bin/gemini')
+export const copilotBin = process.env.PROCTOR_TEST_COPILOT_BIN ?? join(root, 'node_modules/.bin/copilot')
+export const opencodeBin = process.env.PROCTOR_TEST_OPENCODE_BIN ?? join(root, 'node_modules/.bin/opencode')
 export const codexVersion = process.env.PROCTOR_TEST_CODEX_VERSION ?? '0.169.0'
 export const geminiVersion = process.env.PROCTOR_TEST_GEMINI_VERSION ?? '0.61.0'
+export const copilotVersion = process.env.PROCTOR_TEST_COPILOT_VERSION ?? '1.0.102'
+export const opencodeVersion = process.env.PROCTOR_TEST_OPENCODE_VERSION ?? '1.18.33'
 /** Real agents on two shared cores: generous, but a hang still fails. */
 export const AGENT_TEST_MS = 150_000
 
@@ -33,7 +37,8 @@ export function repo(cleanups: Cleanups, files: Record<string, string>): TempRep
 export function agentEnv(r: TempRepo, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...r.env }
   for (const key of Object.keys(env)) {
-    if (/^(GITHUB_|PROCTOR_|OPENAI_|CODEX_|GEMINI_|GOOGLE_)/.test(key)) delete env[key]
+    if (/^(GITHUB_|PROCTOR_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|COPILOT_|OPENCODE_|XDG_|GH_)/.test(key))
+      delete env[key]
   }
   const dead = 'http://127.0.0.1:9'
   return {
@@ -163,4 +168,69 @@ export async function geminiSetup(
       GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
     })
   return { api, env }
+}
+
+/**
+ * A Copilot CLI that uses the scripted Responses API as its own provider ("bring your own key":
+ * COPILOT_PROVIDER_BASE_URL) in offline mode: no GitHub sign-in, telemetry or update check. `cache` is where
+ * the CLI unpacks itself (~240 MB, XDG_CACHE_HOME): one per test file, not one per test.
+ */
+export async function copilotSetup(cleanups: Cleanups, options: openai.OpenAIApiOptions, cache: string) {
+  const api = await openai.startOpenAIApi(options)
+  cleanups.push(() => api.close())
+  const home = tempDir('proctor-copilot-home-')
+  cleanups.push(() => rmHome(home))
+  const env = (r: TempRepo) =>
+    agentEnv(r, {
+      HOME: home,
+      COPILOT_HOME: join(home, '.copilot'),
+      XDG_CACHE_HOME: cache,
+      COPILOT_OFFLINE: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+      COPILOT_PROVIDER_BASE_URL: api.url,
+      COPILOT_PROVIDER_WIRE_API: 'responses',
+      COPILOT_PROVIDER_API_KEY: 'sk-test-not-real',
+      COPILOT_MODEL: 'gpt-5.1-codex',
+    })
+  return { api, home, env }
+}
+
+/**
+ * An opencode whose only provider is the scripted Responses API (opencode.json in the repository: a custom
+ * provider through the bundled @ai-sdk/openai with its baseURL on loopback), with a temp HOME and XDG
+ * directories, no update check, no models.dev fetch.
+ */
+export async function opencodeSetup(cleanups: Cleanups, options: openai.OpenAIApiOptions) {
+  const api = await openai.startOpenAIApi(options)
+  cleanups.push(() => api.close())
+  const home = tempDir('proctor-opencode-home-')
+  cleanups.push(() => rmHome(home))
+  const config = JSON.stringify({
+    model: 'scripted/gpt-5.1-codex',
+    autoupdate: false,
+    share: 'disabled',
+    provider: {
+      scripted: {
+        npm: '@ai-sdk/openai',
+        name: 'scripted',
+        options: { baseURL: api.url, apiKey: 'sk-test-not-real' },
+        models: { 'gpt-5.1-codex': { name: 'scripted' } },
+      },
+    },
+    permission: { edit: 'allow', bash: 'allow' },
+  })
+  const env = (r: TempRepo) =>
+    agentEnv(r, {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local/share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_STATE_HOME: join(home, '.local/state'),
+      // The config as content, not a file in the repository: the agent's work stays the agent's.
+      OPENCODE_CONFIG_CONTENT: config,
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    })
+  return { api, home, env }
 }

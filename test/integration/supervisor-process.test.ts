@@ -92,6 +92,17 @@ describe.each([
     expect(log.text).toMatch(/^\/tmp\r?$/m)
   })
 
+  it("gives a program started without a shell PWD = its own directory, not proctor's", async () => {
+    // opencode takes its project from PWD: with proctor's it worked in proctor's directory.
+    const { child, log } = start(
+      mode,
+      { file: process.execPath, args: ['-e', 'console.log(`pwd=${process.env.PWD}`)'] },
+      { env: { PATH: process.env.PATH, PWD: repoRoot }, cwd: '/tmp' },
+    )
+    await child.exited
+    expect(log.text).toMatch(/^pwd=\/tmp\r?$/m)
+  })
+
   it('stops with SIGTERM and records the cause', async () => {
     const { child, log } = start(mode, { file: fixture('silent.sh'), args: [] })
     await log.next(/started/)

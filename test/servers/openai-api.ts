@@ -83,6 +83,8 @@ export const functionCall = (name: string, args: JsonObject): JsonObject => ({
   call_id: `call_${Math.random().toString(36).slice(2, 10)}`,
   name,
   arguments: JSON.stringify(args),
+  // As the real API sends it; the AI SDK (opencode) runs a call only once it is "completed".
+  status: 'completed',
 })
 
 /** Every text a request carries in its `input` items (user messages, tool outputs), joined. */
@@ -91,9 +93,15 @@ export function inputText(request: LoggedRequest): string {
   return JSON.stringify(Array.isArray(input) ? input : [])
 }
 
-/** Codex's TUI side request for a short task title (its prompt asks for "a concise, single-line task title"). */
+/**
+ * A side request for a short task title: Codex's TUI asks for "a concise, single-line task title", opencode
+ * (in its developer message) tells the model "You are a title generator".
+ */
 function isTitleRequest(request: LoggedRequest): boolean {
-  return inputText(request).includes('Generate a concise, single-line task title')
+  const text = inputText(request)
+  return (
+    text.includes('Generate a concise, single-line task title') || text.includes('You are a title generator')
+  )
 }
 
 export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIApi> {
@@ -141,7 +149,7 @@ export async function startOpenAIApi(options: OpenAIApiOptions): Promise<OpenAIA
       return
     }
     if (req.method === 'POST' && path.endsWith('/responses') && isTitleRequest(logged)) {
-      // The interactive Codex asks the model for a title for the task on the side: not a scripted turn.
+      // The interactive Codex and opencode ask the model for a title for the task on the side: not a scripted turn.
       streamResponse(res, [message('Scripted task')], -1, options.usage)
       return
     }

@@ -69,6 +69,66 @@ describe('agent presets', () => {
     }
   })
 
+  it('copilot wires its native agentStop hook and resumes by id; opencode takes the generic path with `opencode run --continue`', () => {
+    const copilot = parseConfigText('', 'proctor.yml', {
+      preset: 'copilot',
+      argv: ['copilot', '-p', 'fix it', '--allow-all-tools'],
+    }).config
+    expect(copilot.agent.adapter).toBe('copilot')
+    expect(copilot.agent.continue).toEqual([
+      'copilot',
+      '--resume={agent_session}',
+      '-p',
+      '{reason}',
+      '--allow-all-tools',
+    ])
+    expect(copilot.detect.map((r) => r.kind)).toEqual(copilot.detect.map(() => 'agent_error'))
+    const opencode = parseConfigText('', 'proctor.yml', {
+      preset: 'opencode',
+      argv: ['opencode', 'run', 'fix it'],
+    }).config
+    expect(opencode.agent).toMatchObject({
+      adapter: 'generic',
+      pty: false,
+      continue: ['opencode', 'run', '--continue', '{reason}'],
+    })
+  })
+
+  it("copilot and opencode: the API-failure rules take the CLIs' own lines (Copilot 1.0.102, opencode 1.18.33) and the API's words as the reason", () => {
+    const seen: [preset: string, line: string, reason: string | null][] = [
+      [
+        'copilot',
+        'Authentication failed with provider at http://127.0.0.1:33363/v1 (HTTP 401).',
+        'Authentication failed with provider at http://127.0.0.1:33363/v1 (HTTP 401)',
+      ],
+      [
+        'copilot',
+        'Failed to get response from the AI model; retried 5 times (total retry wait time: 5.38 seconds) Last error: 429 Rate limit reached for gpt-5.1-codex on tokens per min (TPM). Please try again in 1s.',
+        '429 Rate limit reached for gpt-5.1-codex on tokens per min (TPM). Please try again in 1s.',
+      ],
+      ['copilot', '● Request failed due to a transient API error. Retrying...', null],
+      [
+        'opencode',
+        'Error: Incorrect API key provided: sk-test-***-real.',
+        'Incorrect API key provided: sk-test-***-real.',
+      ],
+      [
+        'opencode',
+        'Error: Rate limit reached for gpt-5.1-codex on tokens per min (TPM).',
+        'Rate limit reached for gpt-5.1-codex on tokens per min (TPM).',
+      ],
+      // Not the API: opencode's own errors are its business.
+      ['opencode', 'Error: Tool execution aborted', null],
+    ]
+    for (const [preset, line, reason] of seen) {
+      const { config } = parseConfigText('', 'proctor.yml', { preset, argv: [preset, 'run', '-p', 'task'] })
+      const matched = compileRules(config.detect)
+        .map((r) => r.regex.exec(line))
+        .find((m) => m !== null)
+      expect(matched?.groups?.reason ?? null, line).toBe(reason)
+    }
+  })
+
   it('the TUI rules match the lines the real CLIs showed (Codex 0.169.0, Gemini CLI 0.61.0, Claude Code 2.1.197)', () => {
     // Screen lines copied from the real TUIs under a PTY (docs/agents.md lists them).
     const seen: [preset: string, line: string, rule: string | null][] = [

@@ -1,4 +1,5 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -54,6 +55,52 @@ describe('native adapters', () => {
         AfterAgent: [{ hooks: [{ type: 'command', name: 'proctor-stop', command: 'p', timeout: 90_500 }] }],
       },
     })
+  })
+
+  it('Copilot CLI gets its agentStop hook as a session plugin under .proctor/ (--plugin-dir, timeoutSec), nothing in the repository', async () => {
+    const setup = nativeAdapters.copilot.setup({
+      hookCommand: "proctor hook stop --socket '/a b'",
+      timeoutMs: 90_500,
+    })
+    expect(setup.args).toEqual(['--plugin-dir', '.proctor/copilot-plugin'])
+    expect(setup.env).toEqual({})
+    const cwd = tempDir()
+    const installed = await installNativeHooks(setup, cwd)
+    expect(installed.paths).toEqual([
+      '.proctor/copilot-plugin/plugin.json',
+      '.proctor/copilot-plugin/hooks/hooks.json',
+    ])
+    expect(JSON.parse(readFileSync(join(cwd, '.proctor/copilot-plugin/hooks/hooks.json'), 'utf8'))).toEqual({
+      version: 1,
+      hooks: { agentStop: [{ type: 'command', bash: "proctor hook stop --socket '/a b'", timeoutSec: 91 }] },
+    })
+    expect(JSON.parse(readFileSync(join(cwd, '.proctor/copilot-plugin/plugin.json'), 'utf8'))).toMatchObject({
+      name: 'proctor-stop',
+    })
+    expect(await installed.restore()).toEqual([])
+    expect(existsSync(join(cwd, '.proctor'))).toBe(false)
+    // Copilot's input (1.0.102): camelCase ids, snake_case stop_hook_active, no final text.
+    expect(
+      nativeAdapters.copilot.readInput({
+        sessionId: 'a6fa2fae-81b2-4ca9-91b9-7eabd0c3071d',
+        cwd: '/repo',
+        transcriptPath: '/h/.copilot/session-state/a6fa2fae/events.jsonl',
+        stopReason: 'end_turn',
+        stop_hook_active: true,
+      }),
+    ).toEqual({
+      sessionId: 'a6fa2fae-81b2-4ca9-91b9-7eabd0c3071d',
+      stopHookActive: true,
+      finalText: '',
+      cwd: '/repo',
+      promptKey: null,
+    })
+    expect(nativeAdapters.copilot.answer({ block: true, reason: 'tests fail' })).toEqual({
+      exitCode: 0,
+      stdout: '{"decision":"block","reason":"tests fail"}',
+      stderr: '',
+    })
+    expect(nativeAdapters.copilot.answer({ block: false })).toEqual({ exitCode: 0, stdout: '', stderr: '' })
   })
 
   it('Claude Code gets its Stop hook through --settings JSON (timeout in seconds)', () => {
@@ -183,5 +230,35 @@ describe('native adapters', () => {
       installNativeHooks(nativeAdapters.gemini.setup({ hookCommand: 'p', timeoutMs: 1000 }), cwd),
     ).rejects.toThrow(/\.gemini\/settings\.json is not valid JSON/)
     expect(readFileSync(join(cwd, '.gemini/settings.json'), 'utf8')).toBe('{ not json')
+  })
+
+  it('neither block on a FIFO nor follow a symlink the agent planted where a settings file goes', async () => {
+    const cwd = tempDir()
+    mkdirSync(join(cwd, '.gemini'))
+    execFileSync('mkfifo', [join(cwd, '.gemini/settings.json')])
+    await expect(
+      installNativeHooks(nativeAdapters.gemini.setup({ hookCommand: 'p', timeoutMs: 1000 }), cwd),
+    ).rejects.toThrow(/\.gemini\/settings\.json is a FIFO \(named pipe\), not a regular file; remove it/)
+
+    // A link to a file elsewhere (a dotfile, a key): never read into an error, never written through.
+    const outside = join(tempDir(), 'id_rsa')
+    writeFileSync(outside, '-----BEGIN OPENSSH PRIVATE KEY-----\n')
+    const other = tempDir()
+    mkdirSync(join(other, '.proctor/copilot-plugin'), { recursive: true })
+    symlinkSync(outside, join(other, '.proctor/copilot-plugin/plugin.json'))
+    const setup = nativeAdapters.copilot.setup({ hookCommand: 'p', timeoutMs: 1000 })
+    await expect(installNativeHooks(setup, other)).rejects.toThrow(
+      /^\.proctor\/copilot-plugin\/plugin\.json is a symbolic link, not a regular file; remove it/,
+    )
+    expect(readFileSync(outside, 'utf8')).toBe('-----BEGIN OPENSSH PRIVATE KEY-----\n')
+
+    // Planted during the session, after proctor wrote its file: restore replaces it and does not hang.
+    const third = tempDir()
+    const installed = await installNativeHooks(setup, third)
+    const hooks = join(third, '.proctor/copilot-plugin/hooks/hooks.json')
+    rmSync(hooks)
+    execFileSync('mkfifo', [hooks])
+    expect(await installed.restore()).toEqual(['.proctor/copilot-plugin/hooks/hooks.json'])
+    expect(existsSync(join(third, '.proctor'))).toBe(false)
   })
 })

@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import actionValidator from '@action-validator/core'
+import { agentPresets } from '../../src/agents/presets/index.js'
 import { parse as parseYaml } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { workflowTemplate } from '../../src/init/templates.js'
@@ -16,8 +17,8 @@ interface Steps {
 }
 
 describe('release engineering', () => {
-  it('has CI, check-dist and release workflows that GitHub accepts; CI runs .ci/run', () => {
-    expect(workflows.sort()).toEqual(['check-dist.yml', 'ci.yml', 'release.yml'])
+  it('has CI, check-dist, release and agents-latest workflows that GitHub accepts; CI runs .ci/run', () => {
+    expect(workflows.sort()).toEqual(['agents-latest.yml', 'check-dist.yml', 'ci.yml', 'release.yml'])
     for (const file of workflows) {
       expect(actionValidator.validateWorkflow(read(`.github/workflows/${file}`)).errors, file).toEqual([])
     }
@@ -26,6 +27,27 @@ describe('release engineering', () => {
     const release = read('.github/workflows/release.yml')
     expect(release).toContain('git tag -fa "$MAJOR"')
     expect(release).toContain('git push --force origin "$MAJOR"')
+  })
+
+  it('runs the presets against the newest agent CLIs weekly; only the job that files the issue may write issues', () => {
+    interface Workflow {
+      on: { schedule?: { cron: string }[] }
+      permissions: Record<string, string>
+      jobs: Record<string, { permissions: Record<string, string>; needs?: string; steps: { run?: string }[] }>
+    }
+    const workflow = parseYaml(read('.github/workflows/agents-latest.yml')) as Workflow
+    // Weekly: minute hour * * one weekday.
+    expect(workflow.on.schedule?.[0]?.cron).toMatch(/^\d+ \d+ \* \* [0-6]$/)
+    expect(workflow.permissions).toEqual({})
+    const { test, report } = workflow.jobs
+    expect(test!.permissions).toEqual({ contents: 'read' })
+    expect(test!.steps.some((s) => s.run?.includes('npm run test:agents-latest'))).toBe(true)
+    expect(report!.permissions).toEqual({ issues: 'write' })
+    expect(report!.needs).toBe('test')
+    expect(Object.keys(workflow.jobs).sort()).toEqual(['report', 'test'])
+    // Every CLI with a preset is tried at its newest release.
+    const script = read('scripts/test-agents-latest.mjs')
+    for (const preset of Object.values(agentPresets)) expect(script).toContain(`package: '${preset.package}'`)
   })
 
   it('tells one Node story: .node-version, the action runtime, the workflows and init agree', () => {

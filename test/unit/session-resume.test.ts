@@ -84,6 +84,18 @@ describe('agentSessionStored: where each CLI keeps its sessions', () => {
     expect(agentSessionStored('generic', ID, { HOME: h })).toBeNull()
   })
 
+  it('finds a Copilot CLI session by its session-state directory ($COPILOT_HOME moves it)', () => {
+    const h = home()
+    expect(agentSessionStored('copilot', ID, { HOME: h })).toBe(false)
+    put(join(h, '.copilot/session-state', ID, 'events.jsonl'))
+    expect(agentSessionStored('copilot', ID, { HOME: h })).toBe(true)
+    expect(agentSessionStored('copilot', ID, { HOME: h, COPILOT_HOME: join(h, 'other') })).toBe(false)
+    // A file of that name is not a session.
+    const other = home()
+    put(join(other, '.copilot/session-state', ID))
+    expect(agentSessionStored('copilot', ID, { HOME: other })).toBe(false)
+  })
+
   it('takes no id that could walk out of the store or pass for an option', () => {
     const h = home()
     put(join(h, '.claude/projects/p/..jsonl'))

@@ -4,6 +4,8 @@ import type { AgentPreset, AgentPresetName } from './types.js'
 import { claudeCodePreset } from './claude-code.js'
 import { codexPreset } from './codex.js'
 import { geminiPreset } from './gemini.js'
+import { copilotPreset } from './copilot.js'
+import { opencodePreset } from './opencode.js'
 
 export type { AgentPreset, AgentPresetName } from './types.js'
 
@@ -11,6 +13,8 @@ export const agentPresets: Record<AgentPresetName, AgentPreset> = {
   'claude-code': claudeCodePreset,
   codex: codexPreset,
   gemini: geminiPreset,
+  copilot: copilotPreset,
+  opencode: opencodePreset,
 }
 
 export function findAgentPreset(name: string): AgentPreset | undefined {

@@ -3,7 +3,7 @@
 // whose keys and rules extend or override it.
 import type { ConfigInput } from '../../config/schema.js'
 
-export type AgentPresetName = 'claude-code' | 'codex' | 'gemini'
+export type AgentPresetName = 'claude-code' | 'codex' | 'gemini' | 'copilot' | 'opencode'
 
 export interface AgentPreset {
   name: AgentPresetName

@@ -1,4 +1,4 @@
-// proctor hook stop --adapter <claude|codex|gemini>: the command an agent's own Stop hook runs (see
+// proctor hook stop --adapter <claude|codex|gemini|copilot>: the command an agent's own Stop hook runs (see
 // src/hooks/adapters). Reads the agent's hook JSON on stdin and answers in that agent's protocol.
 import type { Command } from 'commander'
 import { loadConfig } from '../../config/load.js'

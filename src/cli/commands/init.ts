@@ -1,4 +1,4 @@
-// proctor init [--agent claude-code|codex|gemini|shell] [--trigger mention|label|pull_request]
+// proctor init [--agent claude-code|codex|gemini|copilot|opencode|shell] [--trigger mention|label|pull_request]
 // [--layout one-job|two-job] [--action owner/repo@ref]
 // [--no-install] [--force]:
 // proctor.yml, .husky/pre-push (with husky set up) and a workflow; never overwrites without --force.

@@ -1,9 +1,12 @@
 // The native adapters by name, the hook command they install, and installing/restoring their settings files.
-import { mkdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises'
+import { lstatSync } from 'node:fs'
+import { mkdir, rm, rmdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { describeKind, readRegularFile, writeFileAtomic } from '../../util/safe-file.js'
 import { claudeAdapter } from './claude.js'
 import { codexAdapter } from './codex.js'
 import { geminiAdapter } from './gemini.js'
+import { copilotAdapter } from './copilot.js'
 import type { NativeAdapter, NativeAdapterName, NativeHookSetup } from './types.js'
 
 export type {
@@ -18,6 +21,7 @@ export const nativeAdapters: Record<NativeAdapterName, NativeAdapter> = {
   claude: claudeAdapter,
   codex: codexAdapter,
   gemini: geminiAdapter,
+  copilot: copilotAdapter,
 }
 
 export function isNativeAdapterName(name: string): name is NativeAdapterName {
@@ -74,7 +78,7 @@ export async function installNativeHooks(setup: NativeHookSetup, cwd: string): P
   for (const file of setup.files) {
     const path = join(cwd, file.path)
     // Bytes, not text: a user's file with a BOM or invalid UTF-8 is put back exactly as it was.
-    const content = await readFile(path).catch(() => null)
+    const content = readSettingsFile(path, file.path)
     let existing: unknown = null
     if (content !== null && content.toString('utf8').trim() !== '') {
       try {
@@ -89,21 +93,63 @@ export async function installNativeHooks(setup: NativeHookSetup, cwd: string): P
     const createdDir = await mkdir(dirname(path), { recursive: true })
     const written = `${JSON.stringify(file.merge(existing), null, 2)}\n`
     originals.push({ file: file.path, path, content, written, createdDir })
-    await writeFile(path, written)
+    // Through a fresh file renamed over the target: a symlink planted there is replaced, never followed.
+    writeFileAtomic(path, written)
   }
   return {
     paths: originals.map((original) => original.file),
     async restore() {
       const changed: string[] = []
       for (const original of [...originals].reverse()) {
-        const now = await readFile(original.path, 'utf8').catch(() => null)
+        let now: string | null = null
+        try {
+          now = readSettingsFile(original.path, original.file)?.toString('utf8') ?? null
+        } catch {
+          // The agent put something else there (a FIFO, a symlink): changed, and replaced below.
+        }
         if (now !== original.written) changed.push(original.file)
         if (original.content === null) await rm(original.path, { force: true })
-        else await writeFile(original.path, original.content)
-        // Only an empty directory proctor created goes; anything the agent put there stays.
-        if (original.createdDir) await rmdir(original.createdDir).catch(() => undefined)
+        else writeFileAtomic(original.path, original.content)
+        // Only empty directories proctor created go (from the file's up to the first one it made); anything
+        // the agent put there stays.
+        if (original.createdDir) await removeEmptyDirs(dirname(original.path), original.createdDir)
       }
       return changed.reverse()
     },
   }
+}
+
+/** rmdir `dir`, then its parents up to and including `top`, stopping at the first that is not empty. */
+async function removeEmptyDirs(dir: string, top: string): Promise<void> {
+  for (let current = dir; ; current = dirname(current)) {
+    if (current !== top && !current.startsWith(`${top}/`)) return
+    const removed = await rmdir(current).then(
+      () => true,
+      () => false,
+    )
+    if (!removed || current === top || current === dirname(current)) return
+  }
+}
+
+/** A settings file proctor merges into may hold a user's hooks, not megabytes. */
+const MAX_SETTINGS_BYTES = 1024 * 1024
+
+/**
+ * The bytes of a settings file, or null when there is none. The agent can write where these files are, so
+ * what is there is read only if it is a regular file: a FIFO would block the read, a symlink would have
+ * proctor read (and put in an error message) some other file.
+ */
+function readSettingsFile(path: string, name: string): Buffer | null {
+  let stats
+  try {
+    stats = lstatSync(path)
+  } catch {
+    return null
+  }
+  if (!stats.isFile()) {
+    throw new Error(
+      `${name} is ${describeKind(stats)}, not a regular file; remove it so proctor can add its Stop hook`,
+    )
+  }
+  return readRegularFile(path, MAX_SETTINGS_BYTES)
 }

@@ -1,7 +1,7 @@
 // A native adapter wires an agent's own Stop hook to `proctor hook stop`, so proctor's stop hooks block inside
 // the agent's loop, and translates between that agent's hook protocol and proctor's verdicts.
 
-export type NativeAdapterName = 'claude' | 'codex' | 'gemini'
+export type NativeAdapterName = 'claude' | 'codex' | 'gemini' | 'copilot'
 
 /** A settings file to merge proctor's hook into (path relative to the agent's working directory). */
 export interface NativeHookFile {
@@ -12,7 +12,7 @@ export interface NativeHookFile {
 
 export interface NativeHookSetup {
   adapter: NativeAdapterName
-  /** Extra arguments for the agent command (Claude Code: --settings <json>; Codex: -c hooks.Stop=…). */
+  /** Extra arguments for the agent command (Claude Code: --settings <json>; Codex: -c hooks.Stop=…; Copilot: --plugin-dir). */
   args: string[]
   files: NativeHookFile[]
   /** Environment the agent needs for its hooks to load at all (Gemini CLI: the workspace-trust variable). */
