@@ -228,12 +228,13 @@ async function runGemini(
   tui: boolean,
   refuse: gemini.Refusal,
   maxAttempts: number,
+  yml = proctorYml,
 ): Promise<Outcome & { api: gemini.GeminiApi }> {
   const { api, env } = await geminiSetup(cleanups, [[gemini.text('All done.')]], undefined, {
     refuse,
     maxAttempts,
   })
-  const r = repo(cleanups, { 'proctor.yml': proctorYml })
+  const r = repo(cleanups, { 'proctor.yml': yml })
   // The TUI only off CI (Gemini runs headless whenever CI or CI_* is set).
   const e = Object.fromEntries(
     Object.entries(env(r)).filter(([key]) => !(tui && /^(CI|CONTINUOUS_INTEGRATION|CI_.*)$/.test(key))),
@@ -280,6 +281,25 @@ describe.each([
       const o = await runGemini(tui, { status: 429 }, 2)
       expect(o.api.requests.filter((r) => r.refused).length).toBeGreaterThan(1)
       expectFailedPromptly(o, /You exceeded your current quota/)
+    },
+    AGENT_TEST_MS,
+  )
+
+  // With the metering proxy the preset turns on by default, the TUI's endless 429s end too: the proxy counts
+  // the refusals and ends the session after model_api.retries of them (docs/agents.md).
+  it.runIf(tui)(
+    '429 that does not clear, through the metering proxy (the preset default): ends failed after the retries',
+    async () => {
+      const o = await runGemini(
+        tui,
+        { status: 429 },
+        10,
+        'checkpoints:\n  push: never\ntimeouts:\n  total: 100s\nmodel_api:\n  retries: 2\n',
+      )
+      expect(o.report.status, o.diagnostics).toBe('failed')
+      expect(o.report.reason, o.diagnostics).toMatch(/^model API failed 3 times in a row \(last: 429\)/)
+      expect(o.api.requests.filter((r) => r.refused).length).toBe(3)
+      expect(o.exitedAt - o.lastRefusal, o.diagnostics).toBeLessThan(GAVE_UP_WITHIN_MS)
     },
     AGENT_TEST_MS,
   )
