@@ -122,13 +122,18 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       return
     }
     if (metered) {
-      const state = opts.budgets.map((budget) => budget.check()).find((s) => s.kind === 'spent')
+      const state = opts.budgets.map((budget) => budget.check(true)).find((s) => s.kind === 'spent')
       if (state?.kind === 'spent') {
         // Not a 429: the CLIs retry those. A 400 they show and give up on.
         refuse(res, 400, `proctor: ${state.reason}; no further model requests in this session`)
         stop({ kind: 'budget', reason: state.reason })
         return
       }
+      // Reserved until its sample is added (record), or the request fails before it is sent.
+      const ends = [opts.meter, ...(opts.alsoMeters ?? [])].map((meter) => meter.begin())
+      inFlight.set(req, () => {
+        for (const end of ends) end()
+      })
     }
 
     const headers: Record<string, string | string[]> = {}
@@ -216,7 +221,11 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
     if (failuresInRow > opts.retries) stop({ kind: 'api_failure', reason })
   }
 
+  /** The in-flight reservation of each metered request, ended when its sample is added. */
+  const inFlight = new WeakMap<IncomingMessage, () => void>()
+
   const record = (status: number, usage: ReturnType<UsageReader['finish']>, req: IncomingMessage) => {
+    inFlight.get(req)?.()
     const sample: UsageSample = {
       api: opts.api,
       model: usage?.model ?? modelOfPath(req.url ?? '') ?? 'unknown',
@@ -246,6 +255,7 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
+      inFlight.get(req)?.()
       if (!res.headersSent) refuse(res, 500, `proctor model proxy: ${(error as Error).message}`)
       else res.destroy()
     })

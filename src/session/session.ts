@@ -370,6 +370,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         hooksSignal: hooksAbort.signal,
         progress,
         native: native.active ? nativeStops : null,
+        metered: modelProxy !== null,
         spawned: () => void sweepStaleIndexes(),
       })
       currentRun = null
@@ -524,6 +525,8 @@ interface AttemptContext {
   progress: () => void
   /** The agent's own Stop hook runs the stop hooks (agent.adapter): a completion on screen only ends it. */
   native: NativeStops | null
+  /** The metering proxy counts the model calls: what the agent prints about its usage is not read. */
+  metered: boolean
   /** Called once the agent's process has been started (background work that must not delay it). */
   spawned: () => void
 }
@@ -848,7 +851,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
-    await readCliUsage(usageTail, report, ctx.round, commandArgv(ctx.command))
+    if (!ctx.metered) await readCliUsage(usageTail, report, ctx.round, commandArgv(ctx.command))
     await Promise.all([...answers])
     return {
       exit,
@@ -1025,7 +1028,10 @@ async function fire(
   }
 }
 
-/** The usage the agent CLI printed about itself, unless the metering proxy counted the requests already. */
+/**
+ * The usage the agent CLI printed about itself, for a session without the metering proxy (with it, the proxy's
+ * count is the only one: a summary the agent prints is its own word, even before its first proxied call).
+ */
 async function readCliUsage(tail: OutputTail, report: ReportBuilder, round: number, argv: string[]) {
   if (report.usage.samples().some((s) => s.source === 'proxy')) return
   const { usageFromCliOutput } = await import('../usage/cli-output.js')
