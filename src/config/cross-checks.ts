@@ -25,6 +25,40 @@ export function crossCheck(raw: unknown, unsafeRegex?: typeof catastrophicRegex)
   ]
 }
 
+const LIMITS = ['usd', 'tokens', 'requests'] as const
+
+/**
+ * A budget is kept by the metering proxy only: without `model_api.proxy` (and its `api`) it is refused
+ * here, at its line, like any other mistake in the file, not at the start of a session. `merged` is the
+ * file over its agent preset (the presets turn the proxy on).
+ */
+export function checkBudget(merged: unknown): Problem[] {
+  if (!isObject(merged) || !isObject(merged.budget)) return []
+  const budget = merged.budget
+  const limited = (b: unknown) => isObject(b) && LIMITS.some((key) => isSet(b[key]))
+  if (!limited(budget) && !limited(budget.batch)) return []
+  const api = isObject(merged.model_api) ? merged.model_api : {}
+  if (api.proxy !== true)
+    return [
+      {
+        path: ['budget'],
+        atKey: true,
+        message: 'a budget needs the metering proxy, which is off',
+        hint: 'add model_api: { proxy: true, api: anthropic | openai | gemini } (or use an agent preset), or remove the budget',
+      },
+    ]
+  if (!isSet(api.api))
+    return [
+      {
+        path: ['model_api', 'proxy'],
+        atKey: true,
+        message: 'model_api.proxy needs model_api.api to keep the budget',
+        hint: 'add api: anthropic, openai or gemini under model_api (the agent presets set it)',
+      },
+    ]
+  return []
+}
+
 function checkAgent(raw: Record<string, unknown>): Problem[] {
   const agent = raw.agent
   if (!isObject(agent) || !isSet(agent.command) || !isSet(agent.shell)) return []

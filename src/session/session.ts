@@ -590,7 +590,9 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       registry: { dir: ctx.registryDir, role: 'agent', session: ctx.sessionId },
       label: 'agent',
     },
-    totalTimeoutMs: config.timeouts.total,
+    // The session's length, not each run's: a re-run gets what is left, so rounds sent back cannot add up
+    // to max_stop_rounds × timeouts.total.
+    totalTimeoutMs: Math.max(1, config.timeouts.total - report.elapsed()),
     idleTimeoutMs: config.timeouts.idle,
     output: {
       write: (chunk) => {
@@ -624,8 +626,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       },
     ),
   )
-  run.on('timeout', ({ limitMs }) =>
-    report.event('timeout', `total timeout of ${formatDuration(limitMs)} reached`),
+  run.on('timeout', () =>
+    report.event('timeout', `total timeout of ${formatDuration(config.timeouts.total)} reached`),
   )
   run.on('idle_timeout', ({ limitMs }) =>
     report.event('idle_timeout', `no output for ${formatDuration(limitMs)}`),
