@@ -21,9 +21,13 @@ afterEach(async () => {
 })
 
 /** A Messages API that answers each call after `delayMs` with 10 input and 5 output tokens. */
-async function messagesApi(delayMs: number): Promise<{ url: string; calls: () => number }> {
+async function messagesApi(
+  delayMs: number,
+): Promise<{ url: string; calls: () => number; seen: { method: string; url: string; key: string }[] }> {
   let calls = 0
+  const seen: { method: string; url: string; key: string }[] = []
   const server: Server = createServer((req, res) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', key: String(req.headers['x-api-key']) })
     req.resume()
     req.on('end', () => {
       if (req.method === 'POST' && req.url === '/v1/messages') calls++
@@ -46,7 +50,7 @@ async function messagesApi(delayMs: number): Promise<{ url: string; calls: () =>
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
   server.unref()
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls: () => calls }
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls: () => calls, seen }
 }
 
 function repoWith(upstream: string, extraYaml = ''): TempRepo {
@@ -202,5 +206,82 @@ console.log(found ? 'KEY-FOUND' : 'no key')
       child.on('close', () => done(out))
     })
     expect(wrapped).toContain('no key')
+  })
+
+  // BREAK: every GET and HEAD is forwarded with the real key to any path of the upstream, so the agent reads
+  // what the key may read beyond model calls: the organization's message batches and their results
+  // (/v1/messages/batches), files, OpenAI's stored responses and chat completions (GET /responses/<id>,
+  // GET /chat/completions), and a Google front end honours X-HTTP-Method-Override on a GET. Not fixed: the
+  // pinned CLIs are seen to GET only the model list (Codex: /models), but which GETs the real CLIs make
+  // against the real APIs is not tested here; forwarding GET/HEAD only to `…/models` and `…/models/<id>`
+  // (no `:`) would close it.
+  it.skip('a GET of the organization’s message batches does not reach the API with the real key', async () => {
+    const api = await messagesApi(0)
+    const r = repoWith(api.url)
+    const agent = agentScript(`
+const r = await fetch(process.env.ANTHROPIC_BASE_URL + '/v1/messages/batches', {
+  headers: { 'x-api-key': process.env.ANTHROPIC_API_KEY },
+})
+console.log('status', r.status)
+`)
+    const ran = await run(r, ['run', '--timeout', '60s', '--', process.execPath, agent])
+    expect(ran.code, ran.stderr + ran.stdout).toBe(0)
+    expect(api.seen.filter((s) => s.key === REAL_KEY).map((s) => `${s.method} ${s.url}`)).toEqual([])
+  })
+})
+
+describe('spending the agent hides', () => {
+  // BREAK: a streamed answer the agent hangs up on after its text, before the final message_delta, is
+  // counted with message_start's figures only (the proxy destroys the upstream request when the agent
+  // hangs up): the output the API generated and bills is never counted, so a token budget never fills. Not
+  // fixed: the proxy would have to keep reading the answer after the agent left (or estimate its output),
+  // which needs a decision on how long and whether the API keeps generating.
+  it.skip('an agent that hangs up before the usage event of each stream is still stopped by budget.tokens', async () => {
+    const server: Server = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        const event = (type: string, data: object) =>
+          res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
+        event('message_start', {
+          message: { id: 'm', model: 'claude-sonnet-4-5', usage: { input_tokens: 10, output_tokens: 1 } },
+        })
+        event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })
+        event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'a long answer' } })
+        event('content_block_stop', { index: 0 })
+        const end = setTimeout(() => {
+          event('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 400 } })
+          event('message_stop', {})
+          res.end()
+        }, 300)
+        res.on('close', () => clearTimeout(end))
+      })
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    cleanups.push(() => new Promise<void>((done) => server.close(() => done())))
+    const r = repoWith(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      'budget:\n  tokens: 500\n',
+    )
+    const agent = agentScript(`
+for (let i = 0; i < 5; i++) {
+  const controller = new AbortController()
+  const res = await fetch(process.env.ANTHROPIC_BASE_URL + '/v1/messages', {
+    method: 'POST',
+    signal: controller.signal,
+    headers: { 'x-api-key': process.env.ANTHROPIC_API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 1000, stream: true, messages: [] }),
+  })
+  const reader = res.body.getReader()
+  let text = ''
+  while (!text.includes('content_block_stop')) text += new TextDecoder().decode((await reader.read()).value)
+  controller.abort()
+}
+console.log('five answers read')
+`)
+    const ran = await run(r, ['run', '--timeout', '60s', '--', process.execPath, agent])
+    // The API generated 5 × 401 output tokens: the budget of 500 is spent after the second answer.
+    expect(ran.code, ran.stderr + ran.stdout).toBe(3)
+    expect(onlyReport(r).usage?.output_tokens).toBeGreaterThanOrEqual(400)
   })
 })
