@@ -26,6 +26,8 @@ describe('a budget without the metering proxy', () => {
     expect(errorsOf('budget:\n  batch:\n    requests: 3\n')[0]).toMatch(/^proctor\.yml:1:1 budget: /)
     const lines = errorsOf('model_api:\n  proxy: true\nbudget:\n  tokens: 100\n')
     expect(lines[0]).toMatch(/^proctor\.yml:2:3 model_api\.proxy: .*needs model_api\.api/)
+    // Without a budget too: the proxy cannot start without knowing the API.
+    expect(errorsOf('model_api:\n  proxy: true\n')[0]).toMatch(/^proctor\.yml:2:3 model_api\.proxy: /)
   })
 
   it('is accepted with the proxy on, from the file or from an agent preset, and without a limit', () => {
