@@ -76,7 +76,14 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
   const placeholder = Buffer.from(opts.placeholder)
   let failuresInRow = 0
   let stopped = false
-  const stop = (s: ProxyStop) => {
+  /**
+   * Why no further model call may be forwarded (the budget is spent, or the API kept failing): the agent is
+   * being stopped, and a CLI retrying through the grace period must not spend on. Not after a refused key:
+   * the API refuses those calls itself, and the CLI's own words for it stay what the agent sees.
+   */
+  let closed: string | null = null
+  const stop = (s: ProxyStop, close = true) => {
+    if (close) closed ??= s.reason
     if (stopped) return
     stopped = true
     opts.onStop(s)
@@ -119,6 +126,10 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
         404,
         `proctor model proxy: ${method} ${url.pathname} is not forwarded (only model calls, which are metered)`,
       )
+      return
+    }
+    if (metered && closed !== null) {
+      refuse(res, 400, `proctor: ${closed}; no further model requests in this session`)
       return
     }
     if (metered) {
@@ -193,7 +204,7 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       }
       // The verdict on the key comes with the status, before the agent has read the answer.
       if (status === 401 || status === 403)
-        stop({ kind: 'api_failure', reason: `model API refused the key (${status})` })
+        stop({ kind: 'api_failure', reason: `model API refused the key (${status})` }, false)
       const reader = new UsageReader(opts.api, upstreamRes.headers['content-type'])
       upstreamRes.on('data', (chunk: Buffer) => reader.feed(chunk))
       // Once the answer ended, or was cut off (the agent hung up, the stream broke): what was streamed until

@@ -53,11 +53,11 @@ async function messagesApi(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls: () => calls, seen }
 }
 
-function repoWith(upstream: string, extraYaml = ''): TempRepo {
+function repoWith(upstream: string, extraYaml = '', modelApiYaml = ''): TempRepo {
   const r = makeTempRepo({
     files: {
       'README.md': '# test\n',
-      'proctor.yml': `model_api:\n  proxy: true\n  api: anthropic\n  upstream: ${upstream}\ncheckpoints:\n  push: never\n${extraYaml}`,
+      'proctor.yml': `model_api:\n  proxy: true\n  api: anthropic\n  upstream: ${upstream}\n${modelApiYaml}checkpoints:\n  push: never\n${extraYaml}`,
     },
   })
   cleanups.push(r.cleanup)
@@ -283,5 +283,35 @@ console.log('five answers read')
     // The API generated 5 × 401 output tokens: the budget of 500 is spent after the second answer.
     expect(ran.code, ran.stderr + ran.stdout).toBe(3)
     expect(onlyReport(r).usage?.output_tokens).toBeGreaterThanOrEqual(400)
+  })
+})
+
+describe('no model call is forwarded once the session is ending', () => {
+  it('after the API failed past model_api.retries, an agent that ignores SIGTERM gets no more calls through', async () => {
+    let calls = 0
+    const server: Server = createServer((req, res) => {
+      calls++
+      req.resume()
+      res.writeHead(429, { 'content-type': 'application/json' }).end('{"type":"error"}')
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    cleanups.push(() => new Promise<void>((done) => server.close(() => done())))
+    const r = repoWith(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      'timeouts: { grace: 3s }\n',
+      '  retries: 0\n',
+    )
+    // It keeps calling through the grace period, as a CLI retrying a 429 does.
+    const agent = agentScript(`${CALL}
+process.on('SIGTERM', () => {})
+for (let i = 0; i < 20; i++) {
+  await call()
+  await new Promise((done) => setTimeout(done, 100))
+}
+`)
+    const ran = await run(r, ['run', '--timeout', '60s', '--', process.execPath, agent])
+    expect(ran.code, ran.stderr + ran.stdout).not.toBe(0)
+    expect(onlyReport(r).reason).toMatch(/model API failed/)
+    expect(calls, 'calls the API got (the first 429 ended the session)').toBe(1)
   })
 })
