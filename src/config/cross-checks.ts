@@ -25,6 +25,38 @@ export function crossCheck(raw: unknown, unsafeRegex?: typeof catastrophicRegex)
   ]
 }
 
+const LIMITS = ['usd', 'tokens', 'requests'] as const
+
+/**
+ * The metering proxy needs its API, and a budget needs the proxy: refused here, at the line, like any other
+ * mistake in the file, not at the start of a session. `merged` is the file over its agent preset (the
+ * presets turn the proxy on and name the API).
+ */
+export function checkModelApi(merged: unknown): Problem[] {
+  if (!isObject(merged)) return []
+  const api = isObject(merged.model_api) ? merged.model_api : {}
+  if (api.proxy === true && !isSet(api.api))
+    return [
+      {
+        path: ['model_api', 'proxy'],
+        atKey: true,
+        message: 'model_api.proxy needs model_api.api',
+        hint: 'add api: anthropic, openai or gemini under model_api (the agent presets set it)',
+      },
+    ]
+  const budget = merged.budget
+  const limited = (b: unknown) => isObject(b) && LIMITS.some((key) => isSet(b[key]))
+  if (!isObject(budget) || (!limited(budget) && !limited(budget.batch)) || api.proxy === true) return []
+  return [
+    {
+      path: ['budget'],
+      atKey: true,
+      message: 'a budget needs the metering proxy, which is off',
+      hint: 'add model_api: { proxy: true, api: anthropic | openai | gemini } (or use an agent preset), or remove the budget',
+    },
+  ]
+}
+
 function checkAgent(raw: Record<string, unknown>): Problem[] {
   const agent = raw.agent
   if (!isObject(agent) || !isSet(agent.command) || !isSet(agent.shell)) return []

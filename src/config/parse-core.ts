@@ -7,7 +7,7 @@ import { configSchema, type Config } from './schema.js'
 import { ConfigError, formatIssue, formatPath, requiredCheck, type ConfigIssue } from './errors.js'
 import { positionOf } from './positions.js'
 import { problemsFromZod, type Problem } from './zod-issues.js'
-import { crossCheck } from './cross-checks.js'
+import { checkModelApi, crossCheck } from './cross-checks.js'
 import { semanticProblems, type SemanticChecks } from './semantic-checks.js'
 import type { applyAgentPreset, PresetChoice } from '../agents/presets/apply.js'
 import type { catastrophicRegex } from './regex-safety.js'
@@ -120,6 +120,7 @@ export function validateConfig(read: ReadConfig, checks: Checks, preset: PresetC
       raw,
       needed.detect ? requiredCheck(checks.catastrophicRegex, 'catastrophicRegex') : undefined,
     ),
+    ...checkModelApi(withPreset),
   ]
   const issues = problems.map((problem) => locate(problem, doc, lineCounter, fileName))
   if (issues.length > 0 || !result.success) throw new ConfigError(sortAndDedupe(issues))

@@ -71,19 +71,22 @@ export class Budget {
   /**
    * The state after `totals`: spent once a limit is reached (no further request may start), a warning the
    * first time a limit's warn_at share is crossed, else ok. A USD limit counts only while every request's
-   * model has a known price (cost_usd not null): a session is never stopped on a guessed cost.
+   * model has a known price (cost_usd not null): a session is never stopped on a guessed cost. Asked
+   * `beforeCall`, the calls still in flight count as requests (they are spent, only not yet added).
    */
-  check(): BudgetState {
+  check(beforeCall = false): BudgetState {
     if (!this.active) return { kind: 'ok' }
     const totals = this.#meter.totals(this.#pricer)
-    const spent = this.#measures(totals).find((m) => m.used >= m.limit)
+    const measures = this.#measures(totals)
+    const pending = beforeCall ? this.#meter.inFlight : 0
+    const spent = measures.find((m) => m.used + (m.name === 'requests' ? pending : 0) >= m.limit)
     if (spent)
       return {
         kind: 'spent',
         reason: `budget reached: ${spent.show(spent.used)} of ${spent.show(spent.limit)} (${this.#key}.${spent.name})`,
       }
     if (this.#warned) return { kind: 'ok' }
-    const near = this.#measures(totals).find((m) => m.used >= m.limit * this.#limits.warn_at)
+    const near = measures.find((m) => m.used >= m.limit * this.#limits.warn_at)
     if (near) {
       this.#warned = true
       return {

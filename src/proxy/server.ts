@@ -76,7 +76,14 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
   const placeholder = Buffer.from(opts.placeholder)
   let failuresInRow = 0
   let stopped = false
-  const stop = (s: ProxyStop) => {
+  /**
+   * Why no further model call may be forwarded (the budget is spent, or the API kept failing): the agent is
+   * being stopped, and a CLI retrying through the grace period must not spend on. Not after a refused key:
+   * the API refuses those calls itself, and the CLI's own words for it stay what the agent sees.
+   */
+  let closed: string | null = null
+  const stop = (s: ProxyStop, close = true) => {
+    if (close) closed ??= s.reason
     if (stopped) return
     stopped = true
     opts.onStop(s)
@@ -121,14 +128,23 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       )
       return
     }
+    if (metered && closed !== null) {
+      refuse(res, 400, `proctor: ${closed}; no further model requests in this session`)
+      return
+    }
     if (metered) {
-      const state = opts.budgets.map((budget) => budget.check()).find((s) => s.kind === 'spent')
+      const state = opts.budgets.map((budget) => budget.check(true)).find((s) => s.kind === 'spent')
       if (state?.kind === 'spent') {
         // Not a 429: the CLIs retry those. A 400 they show and give up on.
         refuse(res, 400, `proctor: ${state.reason}; no further model requests in this session`)
         stop({ kind: 'budget', reason: state.reason })
         return
       }
+      // Reserved until its sample is added (record), or the request fails before it is sent.
+      const ends = [opts.meter, ...(opts.alsoMeters ?? [])].map((meter) => meter.begin())
+      inFlight.set(req, () => {
+        for (const end of ends) end()
+      })
     }
 
     const headers: Record<string, string | string[]> = {}
@@ -188,7 +204,7 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       }
       // The verdict on the key comes with the status, before the agent has read the answer.
       if (status === 401 || status === 403)
-        stop({ kind: 'api_failure', reason: `model API refused the key (${status})` })
+        stop({ kind: 'api_failure', reason: `model API refused the key (${status})` }, false)
       const reader = new UsageReader(opts.api, upstreamRes.headers['content-type'])
       upstreamRes.on('data', (chunk: Buffer) => reader.feed(chunk))
       // Once the answer ended, or was cut off (the agent hung up, the stream broke): what was streamed until
@@ -216,7 +232,11 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
     if (failuresInRow > opts.retries) stop({ kind: 'api_failure', reason })
   }
 
+  /** The in-flight reservation of each metered request, ended when its sample is added. */
+  const inFlight = new WeakMap<IncomingMessage, () => void>()
+
   const record = (status: number, usage: ReturnType<UsageReader['finish']>, req: IncomingMessage) => {
+    inFlight.get(req)?.()
     const sample: UsageSample = {
       api: opts.api,
       model: usage?.model ?? modelOfPath(req.url ?? '') ?? 'unknown',
@@ -246,6 +266,7 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
+      inFlight.get(req)?.()
       if (!res.headersSent) refuse(res, 500, `proctor model proxy: ${(error as Error).message}`)
       else res.destroy()
     })

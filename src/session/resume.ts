@@ -13,6 +13,8 @@ import { cleanTask } from '../github/trigger.js'
 
 /** report.json files are a few MB at most (events are capped); more is not one of proctor's. */
 const REPORT_MAX_BYTES = 64 * 1024 * 1024
+/** More rounds than any chain of continuations makes (each run has at most max_stop_rounds, 20). */
+const MAX_ROUNDS = 100_000
 /** How many changed paths and reasons the history names before it says "and N more". */
 const LISTED = 30
 
@@ -74,6 +76,9 @@ function isReport(value: unknown): value is SessionReport {
       (c) => typeof c === 'object' && c !== null && strings((c as Record<string, unknown>).files_changed),
     ) &&
     (r.agent_session_id === undefined || typeof r.agent_session_id === 'string') &&
+    // A round count proctor could have written: 2^53 would never grow (n + 1 === n), and max_stop_rounds,
+    // counted from it, would never be reached.
+    (r.rounds === undefined || (Number.isSafeInteger(r.rounds) && (r.rounds as number) <= MAX_ROUNDS)) &&
     (r.reason === null || r.reason === undefined || typeof r.reason === 'string')
   )
 }

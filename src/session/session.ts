@@ -370,6 +370,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         hooksSignal: hooksAbort.signal,
         progress,
         native: native.active ? nativeStops : null,
+        metered: modelProxy !== null,
         spawned: () => void sweepStaleIndexes(),
       })
       currentRun = null
@@ -528,6 +529,8 @@ interface AttemptContext {
   progress: () => void
   /** The agent's own Stop hook runs the stop hooks (agent.adapter): a completion on screen only ends it. */
   native: NativeStops | null
+  /** The metering proxy counts the model calls: what the agent prints about its usage is not read. */
+  metered: boolean
   /** Called once the agent's process has been started (background work that must not delay it). */
   spawned: () => void
 }
@@ -591,7 +594,9 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       registry: { dir: ctx.registryDir, role: 'agent', session: ctx.sessionId },
       label: 'agent',
     },
-    totalTimeoutMs: config.timeouts.total,
+    // The session's length, not each run's: a re-run gets what is left, so rounds sent back cannot add up
+    // to max_stop_rounds × timeouts.total.
+    totalTimeoutMs: Math.max(1, config.timeouts.total - report.elapsed()),
     idleTimeoutMs: config.timeouts.idle,
     output: {
       write: (chunk) => {
@@ -625,8 +630,8 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
       },
     ),
   )
-  run.on('timeout', ({ limitMs }) =>
-    report.event('timeout', `total timeout of ${formatDuration(limitMs)} reached`),
+  run.on('timeout', () =>
+    report.event('timeout', `total timeout of ${formatDuration(config.timeouts.total)} reached`),
   )
   run.on('idle_timeout', ({ limitMs }) =>
     report.event('idle_timeout', `no output for ${formatDuration(limitMs)}`),
@@ -856,7 +861,7 @@ async function superviseAgent(ctx: AttemptContext): Promise<AttemptResult> {
     // A completion evaluation may still be running (the agent exited meanwhile): let it settle.
     await evaluation
     const summary = await pipeline.close()
-    await readCliUsage(usageTail, report, ctx.round, commandArgv(ctx.command))
+    if (!ctx.metered) await readCliUsage(usageTail, report, ctx.round, commandArgv(ctx.command))
     await Promise.all([...answers])
     return {
       exit,
@@ -1033,7 +1038,10 @@ async function fire(
   }
 }
 
-/** The usage the agent CLI printed about itself, unless the metering proxy counted the requests already. */
+/**
+ * The usage the agent CLI printed about itself, for a session without the metering proxy (with it, the proxy's
+ * count is the only one: a summary the agent prints is its own word, even before its first proxied call).
+ */
 async function readCliUsage(tail: OutputTail, report: ReportBuilder, round: number, argv: string[]) {
   if (report.usage.samples().some((s) => s.source === 'proxy')) return
   const { usageFromCliOutput } = await import('../usage/cli-output.js')

@@ -4,6 +4,25 @@ import type { Pricer, UsageSample, UsageTotals } from './types.js'
 
 export class UsageMeter {
   readonly #samples: UsageSample[] = []
+  #inFlight = 0
+
+  /**
+   * Model calls forwarded and not yet added: a budget on requests counts them, so calls sent at once cannot
+   * all pass a check made before any of them ended.
+   */
+  get inFlight(): number {
+    return this.#inFlight
+  }
+
+  /** One more call is in flight; the returned function (idempotent) ends that. */
+  begin(): () => void {
+    this.#inFlight++
+    let open = true
+    return () => {
+      if (open) this.#inFlight--
+      open = false
+    }
+  }
 
   add(sample: UsageSample): void {
     this.#samples.push(sample)

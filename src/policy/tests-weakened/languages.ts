@@ -1,6 +1,7 @@
 // What a test file holds, counted lexically per language (no parser: the same rules read every version of
-// a file, so what they miss they miss on both sides). Comments are blanked first, so a test commented out
-// no longer counts; strings are kept. docs/policy.md#tests_weakened lists what each language counts.
+// a file, so what they miss they miss on both sides). Comments and what strings hold are blanked first, so a
+// test commented out, or wrapped in a template literal or a docstring, no longer counts; the quotes stay (a
+// skip reason opens one). docs/policy.md#tests_weakened lists what each language counts.
 import type { TestLanguage } from '../../config/test-files.js'
 
 export interface LanguageRules {
@@ -14,6 +15,8 @@ export interface LanguageRules {
   assertions: RegExp
   /** A skipped, focused (the others no longer run) or disabled test, or a skip inside one. */
   skips: RegExp
+  /** `"""` and `'''` open a string that spans lines (Python). */
+  tripleQuotes?: boolean
   /** Skips written as comments, matched before comments are blanked (Go's build constraints). */
   commentSkips?: RegExp
   /** Only a file whose content matches this is a test file (Rust's tests live beside the code). */
@@ -36,6 +39,7 @@ export const RULES: Record<TestLanguage, LanguageRules> = {
     lineComment: '#',
     blockComment: false,
     quotes: `'"`,
+    tripleQuotes: true,
     tests: /^[ \t]*(?:async[ \t]+)?def[ \t]+test\w*[ \t]*\(/gm,
     assertions:
       /^[ \t]*assert\b|\bself\.assert\w*\s*\(|\bself\.fail\s*\(|\bpytest\.(?:raises|warns|fail)\s*\(/gm,
@@ -126,8 +130,9 @@ function lineCounter(text: string): (index: number) => number {
 }
 
 /**
- * The source with its comments replaced by spaces (newlines kept, so line numbers stay). Strings are
- * skipped over with their escapes, so `"http://x"` is not a comment.
+ * The source with its comments and the insides of its strings replaced by spaces (newlines kept, so line
+ * numbers stay; the quotes kept). Strings are read with their escapes, so `"http://x"` is not a comment, and
+ * tests wrapped in a string (`` `it(…)` ``, a docstring) are not counted as code.
  */
 export function blankComments(source: string, rules: LanguageRules): string {
   const parts: string[] = []
@@ -140,7 +145,13 @@ export function blankComments(source: string, rules: LanguageRules): string {
   }
   while (i < source.length) {
     const c = source[i]!
-    if (rules.quotes.includes(c)) {
+    const triple = rules.tripleQuotes && rules.quotes.includes(c) ? c.repeat(3) : null
+    if (triple && source.startsWith(triple, i)) {
+      const end = source.indexOf(triple, i + 3)
+      const to = end === -1 ? source.length : end
+      blank(i + 3, to)
+      i = to + 3
+    } else if (rules.quotes.includes(c)) {
       let j = i + 1
       while (j < source.length && source[j] !== c) {
         if (source[j] === '\\') j++
@@ -149,6 +160,8 @@ export function blankComments(source: string, rules: LanguageRules): string {
         else if (source[j] === '\n' && c !== '`') break
         j++
       }
+      const to = Math.min(j, source.length)
+      if (to > i + 1) blank(i + 1, to)
       i = j + 1
     } else if (source.startsWith(line, i)) {
       const end = source.indexOf('\n', i)
