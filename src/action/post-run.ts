@@ -12,8 +12,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensureStateDir } from '../state/layout.js'
 import { reconcileOrphans } from '../supervisor/registry.js'
-import { loadConfig } from '../config/load.js'
 import type { Config } from '../config/schema.js'
+import { loadTrustedConfig } from './config.js'
 import { defaultConfig } from '../config/defaults.js'
 import { checkpointRef } from '../checkpoints/refs.js'
 import { listCheckpoints } from '../checkpoints/history.js'
@@ -44,8 +44,9 @@ export async function post(env: Record<string, string | undefined> = process.env
   }
 
   const inputs = readInputs(env)
-  // A config that broke since main read it must not stop the cleanup: fall back to the defaults.
-  const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(
+  // The event commit's config, not the working tree's (the agent ran since main read it and may have
+  // rewritten it). A config that broke must not stop the cleanup: fall back to the defaults.
+  const loaded = await loadTrustedConfig(inputs, env, cwd, (message) => core.warning(message)).catch(
     () => null,
   )
   const config = applyInputs(loaded?.config ?? defaultConfig(), inputs)

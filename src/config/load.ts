@@ -25,6 +25,13 @@ export interface LoadOptions {
   cwd: string
   /** `--agent` and the agent argv from the command line (see applyAgentPreset). */
   preset?: PresetChoice
+  /**
+   * The file's content as a trusted commit holds it (config/trusted.ts), parsed in place of what the
+   * working tree holds; `file` still names it in errors.
+   */
+  bytes?: Buffer
+  /** No file: the defaults, without looking for proctor.yml in cwd. */
+  skipSearch?: boolean
 }
 
 /**
@@ -47,7 +54,14 @@ export function findConfigFile(cwd: string): string | null {
 }
 
 export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
-  const file = opts.file !== undefined ? explicitFile(opts.file, opts.cwd) : findConfigFile(opts.cwd)
+  const file =
+    opts.file !== undefined
+      ? opts.bytes
+        ? resolve(opts.cwd, opts.file)
+        : explicitFile(opts.file, opts.cwd)
+      : opts.skipSearch
+        ? null
+        : findConfigFile(opts.cwd)
   // The parser (yaml, zod) is loaded only when there is something to parse: without a file or a preset
   // the defaults need neither, and `proctor run` starts its agent that much sooner.
   if (file === null && !opts.preset?.preset) {
@@ -58,7 +72,12 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
     opts.file !== undefined
       ? 'give -c the path of a proctor.yml file'
       : 'make it a regular YAML file, or remove it to use the defaults'
-  const text = file === null ? '' : readConfigText(file, opts.cwd, hint)
+  const text =
+    file === null
+      ? ''
+      : opts.bytes
+        ? configText(opts.bytes, file, opts.cwd)
+        : readConfigText(file, opts.cwd, hint)
   const read = readConfig(text, file === null ? 'defaults' : displayName(file, opts.cwd))
   const checks = await loadChecks(neededChecks(read.raw, opts.preset))
   const { config, warnings } = validateConfig(read, checks, opts.preset)
@@ -121,6 +140,13 @@ function readConfigText(file: string, cwd: string, hint: string): string {
     const reason = dangling ?? (error as Error).message.replace(file, 'the config file')
     throw fileProblem(file, cwd, reason, hint)
   }
+  return configText(bytes, file, cwd)
+}
+
+/** Bytes of a config file as text: valid UTF-8 within MAX_CONFIG_BYTES, else a ConfigError naming the file. */
+function configText(bytes: Buffer, file: string, cwd: string): string {
+  if (bytes.length > MAX_CONFIG_BYTES)
+    throw fileProblem(file, cwd, `larger than ${MAX_CONFIG_BYTES} bytes`, 'keep proctor.yml under 1 MiB')
   const bad = firstInvalidUtf8(bytes)
   if (bad === null) return bytes.toString('utf8')
   const before = bytes.subarray(0, bad).toString('utf8')

@@ -98,12 +98,10 @@ describe('timeouts.total is the session’s length, rounds included', () => {
 })
 
 describe('a continuation reads proctor.yml as the agent left it', () => {
-  // BREAK: the earlier rounds' agent rewrote model_api.upstream in proctor.yml; `proctor run --continue`
-  // reads proctor.yml from the working tree, so the continuation's proxy sends the real key to the agent's
-  // server (any later session in that worktree does too). Not fixed: a continuation would need the config the
-  // session started with from somewhere the agent cannot write (report.json and refs/proctor/* are not), or
-  // to refuse a proctor.yml the session changed; the same holds for policy and stop_hooks keys.
-  it.skip('the agent cannot redirect the continuation’s model key by editing model_api.upstream', async () => {
+  // Found by the trial: the earlier rounds' agent rewrote model_api.upstream in proctor.yml, and the
+  // continuation's proxy sent the real key to the agent's server. A continuation now refuses a proctor.yml
+  // that differs from HEAD's (src/cli/commands/run.ts refuseChangedConfig).
+  it('the agent cannot redirect the continuation’s model key by editing model_api.upstream', async () => {
     const keys: string[] = []
     const server = createServer((req, res) => {
       keys.push(String(req.headers['x-api-key']))
@@ -124,7 +122,7 @@ writeFileSync('proctor.yml', readFileSync('proctor.yml', 'utf8').replace('http:/
       expect(first.code, first.stderr).toBe(0)
       const call = `await fetch(process.env.ANTHROPIC_BASE_URL + '/v1/messages', { method: 'POST',
   headers: { 'x-api-key': process.env.ANTHROPIC_API_KEY, 'content-type': 'application/json' }, body: '{}' })`
-      await proctor(
+      const second = await proctor(
         r,
         [
           '--continue',
@@ -143,6 +141,10 @@ writeFileSync('proctor.yml', readFileSync('proctor.yml', 'utf8').replace('http:/
         },
       )
       expect(keys).not.toContain('sk-ant-trial-real-key-0123456789')
+      expect(second.code).toBe(2)
+      expect(second.stderr).toMatch(
+        /proctor\.yml differs from HEAD's, and the agent of the earlier rounds could have changed it/,
+      )
     } finally {
       server.close()
     }

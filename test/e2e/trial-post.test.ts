@@ -38,12 +38,10 @@ afterEach(async () => {
 })
 
 describe('the post step judges by the proctor.yml main read, not the one the agent left', () => {
-  // BREAK: the post step (src/action/post-run.ts) loads proctor.yml from the working tree after main was
-  // killed, so an agent that deletes `forbidden_areas` from it and SIGKILLs main gets its forbidden file
-  // into the final checkpoint, judged clean, and pushed. Not fixed: main would have to hand its config to
-  // post (core.saveState of the file's text, or post reading proctor.yml from the session's baseline
-  // commit); that is the action's design to decide.
-  it.skip('an agent that drops forbidden_areas from proctor.yml and SIGKILLs main does not get secrets/ pushed', async () => {
+  // Found by the trial: the post step loaded proctor.yml from the working tree after main was killed, so
+  // an agent that deleted `forbidden_areas` from it got its forbidden file pushed. Every step now reads the
+  // event commit's proctor.yml (action/config.ts loadTrustedConfig).
+  it('an agent that drops forbidden_areas from proctor.yml and SIGKILLs main does not get secrets/ pushed', async () => {
     const repo = makeTempRepo({ files: { 'README.md': '# widgets\n', 'proctor.yml': CONFIG } })
     cleanups.push(repo.cleanup)
     const bare = git.createRepo('widgets.git')
@@ -76,6 +74,8 @@ setInterval(() => {}, 1000)
         payload: pullRequestPayload({ number: 7, headSha: head, baseSha: head }),
       },
       inputs: { command: `node ${agent}` },
+      // The event's commit is the one checked out, as on a runner.
+      env: { GITHUB_SHA: head },
     }
     const main = await runStep({ entry: 'index', ...step })
     expect(main.signal, main.stdout + main.stderr).toBe('SIGKILL')

@@ -96,6 +96,7 @@ export async function runCommand(argv: string[], flags: RunFlags): Promise<void>
   // The runner forks them from its queue, a few microtasks on: let it, before the config is read.
   if (checkpointReads) await new Promise((resolve) => setImmediate(resolve))
   const continuing = flags.continue !== undefined ? await previousSession(sanitizeRefPart(sessionId)) : null
+  if (continuing) await refuseChangedConfig(flags.config, sessionId)
   const given = argv.length > 0 ? argv : flags.shell !== undefined ? flags.shell.split(/\s+/) : undefined
   const load = (presetArgv: readonly string[] | undefined) =>
     loadConfig({ file: flags.config, cwd: process.cwd(), preset: { preset: flags.agent, argv: presetArgv } })
@@ -269,6 +270,29 @@ function checkContinueFlags(flags: RunFlags): void {
 }
 
 /** The session to continue: its report.json (src/session/resume.ts). */
+/**
+ * A continuation runs on the session's proctor.yml only as HEAD holds it: the agent of the earlier rounds ran
+ * as the user and may have rewritten the working tree's copy (pointed model_api.upstream at its own server,
+ * dropped a forbidden area). A changed file is the user's to read and commit, or restore, first.
+ */
+async function refuseChangedConfig(given: string | undefined, sessionId: string): Promise<void> {
+  const [{ configDiffers }, { findConfigFile }, { relative, resolve }] = await Promise.all([
+    import('../../config/trusted.js'),
+    import('../../config/load.js'),
+    import('node:path'),
+  ])
+  const cwd = process.cwd()
+  const file = given ? resolve(cwd, given) : (findConfigFile(cwd) ?? resolve(cwd, 'proctor.yml'))
+  if (!(await configDiffers(file, 'HEAD', cwd))) return
+  const name = relative(cwd, file)
+  throw new CliExit(
+    ExitCode.usage,
+    `proctor run: --continue ${sessionId}: ${name} differs from HEAD's, and the agent of the earlier rounds ` +
+      `could have changed it: read the change (git diff HEAD -- ${name}), then commit it, or restore it ` +
+      `(git checkout HEAD -- ${name}), and continue`,
+  )
+}
+
 async function previousSession(sessionId: string) {
   const [{ readContinuing, ResumeError }, { ensureStateDir }] = await Promise.all([
     import('../../session/resume.js'),
