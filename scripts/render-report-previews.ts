@@ -8,13 +8,11 @@
 //                                                        # EMOJI_CSS=…/@fontsource/noto-emoji/index.css,
 //                                                        # monochrome, where a Chromium draws no color fonts)
 //   npm run build && node --import tsx scripts/render-report-previews.ts
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { makeDemoRepo } from '../examples/demo-repo.js'
-import { Marked } from 'marked'
-import { chromium, type Page } from 'playwright-core'
 import { renderJobSummary, renderSessionComment, type ReportLinks } from '../src/report/markdown.js'
 import type { SessionReport } from '../src/report/model.js'
 import { createSanitizer } from '../src/util/sanitize.js'
@@ -22,7 +20,53 @@ import { createSanitizer } from '../src/util/sanitize.js'
 const ROOT = resolve(import.meta.dirname, '..')
 const OUT = join(ROOT, 'docs/images')
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium'
-const MERMAID = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js')
+// What only this script needs (a markdown renderer, mermaid, a browser driver: ~200 MB) is installed on
+// its first run into a cache of its own, not by `npm ci`.
+const PREVIEW_PACKAGES = ['marked@16.4.2', 'mermaid@12.3.0', 'playwright-core@1.65.1']
+const PREFIX = join(ROOT, 'node_modules/.cache/proctor-previews')
+if (!existsSync(join(PREFIX, 'node_modules/playwright-core/package.json'))) {
+  console.log(`installing ${PREVIEW_PACKAGES.join(', ')} into ${PREFIX} (once)`)
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  execFileSync(
+    npm,
+    ['install', '--prefix', PREFIX, '--no-save', '--no-audit', '--no-fund', ...PREVIEW_PACKAGES],
+    {
+      stdio: 'inherit',
+    },
+  )
+}
+const fromPrefix = createRequire(join(PREFIX, 'noop.js'))
+const { Marked } = fromPrefix('marked') as { Marked: MarkedClass }
+const { chromium } = fromPrefix('playwright-core') as { chromium: Chromium }
+const MERMAID = fromPrefix.resolve('mermaid/dist/mermaid.min.js')
+
+/** The little of marked and playwright-core this script uses (they are not the project's dependencies). */
+interface MarkedClass {
+  new (options: {
+    gfm: boolean
+    async: false
+    renderer: { code(token: { text: string; lang?: string }): string | false }
+  }): { parse(markdown: string, options: { async: false }): string }
+}
+interface Locator {
+  count(): Promise<number>
+  screenshot(options: { path: string }): Promise<unknown>
+}
+interface Page {
+  setContent(html: string): Promise<void>
+  locator(selector: string): Locator
+  addScriptTag(options: { path: string }): Promise<unknown>
+  evaluate(fn: string | (() => unknown)): Promise<unknown>
+}
+interface Chromium {
+  launch(options: { executablePath: string; args: string[] }): Promise<{
+    newContext(options: {
+      viewport: { width: number; height: number }
+      timezoneId: string
+    }): Promise<{ newPage(): Promise<Page> }>
+    close(): Promise<void>
+  }>
+}
 
 const repo = 'https://github.com/acme/widgets'
 const links: ReportLinks = {
