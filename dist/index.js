@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core, { platformProblem }] = await Promise.all([
-        import('./chunks/context-xwZ8MvR5.js'),
+        import('./chunks/context-FTF12Htz.js'),
         import('./chunks/core-CiYrgE91.js').then(function (n) { return n.j; }),
         import('./chunks/platform-COTFzkLY.js'),
     ]);
@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-C5WoHCgv.js');
+        const { main } = await import('./chunks/run-BF_d6d1B.js');
         return await main();
     }
     catch (error) {

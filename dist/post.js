@@ -1,12 +1,12 @@
 import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-CiYrgE91.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { j as ensureStateDir, l as loadConfig, h as defaultConfig, k as checkpointRef } from './chunks/checkpoints-create-iSfntOT0.js';
-import { r as reconcileOrphans } from './chunks/registry-ESE_PbKm.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-Bf1F3901.js';
-import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-DX2JJuVM.js';
-import { S as STATE, r as readInputs, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/judge-CMYsmrAx.js';
-import { readActionsContext, linksFor } from './chunks/context-xwZ8MvR5.js';
+import { k as ensureStateDir, h as defaultConfig, m as checkpointRef } from './chunks/checkpoints-create-CbqvXtdJ.js';
+import { r as reconcileOrphans } from './chunks/registry-B2gnGmsg.js';
+import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/judge-B_xaMWAj.js';
+import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DbKvl7mF.js';
+import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-DgS6NURZ.js';
+import { readActionsContext, linksFor } from './chunks/context-FTF12Htz.js';
 import { createSanitizer } from './chunks/sanitize-C-XaPVOa.js';
 import './chunks/platform-C5jFeNNl.js';
 
@@ -47,17 +47,18 @@ import './chunks/errors-lvn-GX78.js';
 
 
 import './chunks/exit-DPvLwpPv.js';
-import './chunks/words-0SpQwW9S.js';
 import './chunks/client-DS6gKtGk.js';
-import './chunks/markdown-DY8gRMi9.js';
+import './chunks/markdown-CzsIweR0.js';
 import './chunks/agent-exit-dlhdSguX.js';
+import './chunks/words-BeF6pQ_A.js';
 import './chunks/known-CWjnSJ5I.js';
 import './chunks/secret-forms-Ct3YzP3D.js';
-import './chunks/evaluate-BcKCKuv1.js';
+import './chunks/evaluate-Dq6htf1L.js';
 import './chunks/areas-BPhpJk9z.js';
 import './chunks/yaml-DFf8_hI8.js';
 
 
+import './chunks/trusted-BMYRfTnd.js';
 
 
 
@@ -71,7 +72,7 @@ import './chunks/debug-qx8tbv42.js';
 
 
 
-import './chunks/aggregate-BlhUlAVN.js';
+import './chunks/aggregate-BKwRyvKh.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
@@ -96,8 +97,9 @@ async function post(env = process.env) {
         info(`proctor: stopped ${orphan.label} (pid ${orphan.pid}) left by the main step: ${orphan.action}`);
     }
     const inputs = readInputs(env);
-    // A config that broke since main read it must not stop the cleanup: fall back to the defaults.
-    const loaded = await loadConfig({ cwd, file: inputs.configGiven ? inputs.config : undefined }).catch(() => null);
+    // The event commit's config, not the working tree's (the agent ran since main read it and may have
+    // rewritten it). A config that broke must not stop the cleanup: fall back to the defaults.
+    const loaded = await loadTrustedConfig(inputs, env, cwd, (message) => warning(message)).catch(() => null);
     const config = applyInputs(loaded?.config ?? defaultConfig(), inputs);
     // The agent job of the two-job layout never pushes or publishes, not even from the post step.
     if (inputs.handoff)
@@ -131,6 +133,7 @@ async function post(env = process.env) {
             sessionId,
             comment: config.github.comment,
             checks: config.github.checks,
+            publish: config.github.publish,
             sanitizer: createSanitizer({ secrets: [token].filter(Boolean) }),
             links: linksFor(ctx),
             ...(inputs.handoff ? { readOnly: true } : {}),
