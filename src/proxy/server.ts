@@ -120,7 +120,7 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
     }
     const method = req.method ?? 'GET'
     const metered = spec.metered(method, url.pathname)
-    if (!metered && method !== 'GET' && method !== 'HEAD' && !spec.free(method, url.pathname)) {
+    if (!metered && !modelListing(method, url.pathname, req) && !spec.free(method, url.pathname)) {
       refuse(
         res,
         404,
@@ -336,4 +336,16 @@ function withStreamUsage(body: Buffer): Buffer {
   } catch {
     return body
   }
+}
+
+/**
+ * The one read that is forwarded unmetered: the model list or one model's description (`…/models`,
+ * `…/models/<id>`), which the CLIs ask for at start. Every other GET would read with the real key what the
+ * key may read beyond model calls (the organization's message batches, stored responses, files), and a
+ * method override would turn a GET into something else.
+ */
+function modelListing(method: string, path: string, req: IncomingMessage): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false
+  if (req.headers['x-http-method-override'] !== undefined) return false
+  return /^(?:\/[\w.-]+)*\/models(?:\/[\w.-]+)?\/?$/.test(path)
 }

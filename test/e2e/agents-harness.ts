@@ -2,8 +2,8 @@
 // temp repository, a temp HOME with the CLI's settings, the scripted model API on loopback, and proxy variables
 // pointing at a closed loopback port so nothing else is reachable. The binaries are the pinned
 // devDependencies, or PROCTOR_TEST_<CLI>_BIN (set by `npm run test:agents-latest` to the newest release).
-import { spawn } from 'node:child_process'
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { expect } from 'vitest'
 import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
@@ -16,7 +16,32 @@ export const cli = join(root, 'dist/cli.js')
 export const codexBin = process.env.PROCTOR_TEST_CODEX_BIN ?? join(root, 'node_modules/.bin/codex')
 export const geminiBin = process.env.PROCTOR_TEST_GEMINI_BIN ?? join(root, 'node_modules/.bin/gemini')
 export const copilotBin = process.env.PROCTOR_TEST_COPILOT_BIN ?? join(root, 'node_modules/.bin/copilot')
-export const opencodeBin = process.env.PROCTOR_TEST_OPENCODE_BIN ?? join(root, 'node_modules/.bin/opencode')
+/**
+ * opencode's binary: PROCTOR_TEST_OPENCODE_BIN, else the pinned version, installed on first use into a cache
+ * of the tests' own. It is no devDependency: its package names a binary package for every platform as an
+ * optional dependency, and a registry that serves only some of them (as this project's CI mirror does) makes
+ * `npm ci` refuse the lock file, while `npm install` of the package itself takes what is there.
+ */
+export function opencodeBin(): string {
+  if (process.env.PROCTOR_TEST_OPENCODE_BIN) return process.env.PROCTOR_TEST_OPENCODE_BIN
+  const prefix = join(root, 'node_modules/.cache/proctor-agents', `opencode-${opencodeVersion}`)
+  const bin = join(prefix, 'node_modules/.bin/opencode')
+  if (!existsSync(bin))
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        prefix,
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        `opencode-ai@${opencodeVersion}`,
+      ],
+      { stdio: 'ignore', timeout: 300_000 },
+    )
+  return bin
+}
 export const codexVersion = process.env.PROCTOR_TEST_CODEX_VERSION ?? '0.169.0'
 export const geminiVersion = process.env.PROCTOR_TEST_GEMINI_VERSION ?? '0.61.0'
 export const copilotVersion = process.env.PROCTOR_TEST_COPILOT_VERSION ?? '1.0.102'

@@ -1,4 +1,4 @@
-// The real opencode (pinned devDependency) under the built `proctor run` with `agent.preset: opencode`, its
+// The real opencode (pinned; installed on first use, see agents-harness.ts opencodeBin) under the built `proctor run` with `agent.preset: opencode`, its
 // model calls going to the scripted Responses API on loopback (a custom provider with its own baseURL). opencode
 // has no stop hook of its own, so the preset takes proctor's generic path: stop hooks after `opencode run`
 // exits, and a block re-runs it as `opencode run --continue <reason>`. The tests follow that block to the model
@@ -34,7 +34,7 @@ function onPath(): string {
   const dir = tempDir('proctor-opencode-bin-')
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
   mkdirSync(dir, { recursive: true })
-  symlinkSync(opencodeBin, join(dir, 'opencode'))
+  symlinkSync(opencodeBin(), join(dir, 'opencode'))
   return dir
 }
 
