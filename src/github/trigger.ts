@@ -210,6 +210,8 @@ export function replyOf(
   if (!review && eventName !== 'pull_request_review_comment') return null
   if (str(get(payload, 'action')) !== (review ? 'submitted' : 'created')) return null
   const comment = get(payload, review ? 'review' : 'comment')
+  // An approval's words are praise, not feedback: approving the promoted pull request starts no paid round.
+  if (review && str(get(comment, 'state'))?.toLowerCase() === 'approved') return null
   const body = str(get(comment, 'body')) ?? ''
   // With the phrase it is a task or a command of its own (triggerOf).
   if (findTask(body, settings.phrase) !== null) return null

@@ -326,6 +326,18 @@ describe('the conversation on a pull request', () => {
     expect(reader.stdout).toContain(
       'mallory does not have write access to acme/widgets; the agent was not started',
     )
+    // The gate jobs hold a reader's reply to the same rule, without a token to read the conversation.
+    const verified = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: reviewComment(feedback, own, { login: 'mallory' }),
+      inputs: { mode: 'verify', reports: ws.files },
+    })
+    expect(verified.code).toBe(1)
+    expect(verified.stdout).toContain(
+      'mallory does not have write access to acme/widgets; nothing was verified',
+    )
     const bot = await ackOf(reviewComment(feedback, own, { login: 'renovate[bot]', type: 'Bot' }), 4263)
     expect(bot.code).toBe(0)
     expect(bot.outputs.task).toBe('false')

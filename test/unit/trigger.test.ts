@@ -154,12 +154,12 @@ describe('replyOf: a reply without the phrase on a pull request of this reposito
   function review(
     event: 'pull_request_review_comment' | 'pull_request_review',
     body: string,
-    opts: { headRepo?: string; description?: string | null; action?: string } = {},
+    opts: { headRepo?: string; description?: string | null; action?: string; state?: string } = {},
   ) {
     const payload = examplePayload(event, event === 'pull_request_review' ? 'submitted' : 'created') as {
       action: string
       comment?: { body: string }
-      review?: { body: string | null }
+      review?: { body: string | null; state: string }
       pull_request: {
         number: number
         body: string | null
@@ -169,7 +169,10 @@ describe('replyOf: a reply without the phrase on a pull request of this reposito
     }
     if (opts.action) payload.action = opts.action
     if (payload.comment) payload.comment.body = body
-    if (payload.review) payload.review.body = body
+    if (payload.review) {
+      payload.review.body = body
+      payload.review.state = opts.state ?? 'commented'
+    }
     payload.repository.full_name = 'acme/widgets'
     payload.pull_request.number = 100
     payload.pull_request.head.ref = 'proctor/4242-1-agent'
@@ -193,10 +196,14 @@ describe('replyOf: a reply without the phrase on a pull request of this reposito
     expect(body).toMatchObject({ conversationOn: 7, task: { text: 'and add a test', reactTo: null } })
   })
 
-  it('not a reply: the phrase (a task or command of its own), an empty review, an edit, a fork, an issue comment', () => {
+  it('not a reply: the phrase (a task or command of its own), an empty review, an approval, an edit, a fork, an issue comment', () => {
     const event = 'pull_request_review_comment'
     expect(replyOf(event, review(event, '/proctor stop'), settings)).toBeNull()
     expect(replyOf('pull_request_review', review('pull_request_review', ''), settings)).toBeNull()
+    const approval = review('pull_request_review', 'looks great', { state: 'approved' })
+    expect(replyOf('pull_request_review', approval, settings)).toBeNull()
+    const changes = review('pull_request_review', 'rename x', { state: 'changes_requested' })
+    expect(replyOf('pull_request_review', changes, settings)?.task.text).toBe('rename x')
     expect(replyOf(event, review(event, 'x', { action: 'edited' }), settings)).toBeNull()
     expect(replyOf(event, review(event, 'x', { headRepo: 'mallory/widgets' }), settings)).toBeNull()
     expect(replyOf('issue_comment', examplePayload('issue_comment', 'created'), settings)).toBeNull()
