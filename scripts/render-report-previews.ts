@@ -7,10 +7,15 @@
 //   apt-get install -y chromium fonts-noto-color-emoji   # Debian's Chromium (or CHROMIUM=/path/to/chrome;
 //                                                        # EMOJI_CSS=…/@fontsource/noto-emoji/index.css,
 //                                                        # monochrome, where a Chromium draws no color fonts)
-//   npm run build && node --import tsx scripts/render-report-previews.ts
+//   npm run build && node --import tsx scripts/render-report-previews.ts [comment] [summary] [conversation]
+//
+// No argument renders all of them. `conversation` is the conversation comment of a real run of the built
+// action: the e2e test of a reply on the session's pull request (test/e2e/conversation.test.ts) writes
+// the body the local GitHub API server stored into PROCTOR_PREVIEW_DIR.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { makeDemoRepo } from '../examples/demo-repo.js'
 import { renderJobSummary, renderSessionComment, type ReportLinks } from '../src/report/markdown.js'
@@ -106,6 +111,27 @@ function realReport(blocked: boolean): SessionReport {
   }
 }
 
+/** The conversation comment's body as GitHub stored it, from the e2e test's real run of the built action. */
+function realConversation(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'proctor-preview-'))
+  try {
+    const test = 'a review comment without the phrase'
+    const run = spawnSync('npx', ['vitest', 'run', 'test/e2e/conversation.test.ts', '-t', test], {
+      cwd: ROOT,
+      env: { ...process.env, PROCTOR_PREVIEW_DIR: dir },
+      encoding: 'utf8',
+    })
+    const file = join(dir, 'conversation.md')
+    if (run.status !== 0 || !existsSync(file))
+      throw new Error(
+        `the conversation e2e test failed (run npm run build first):\n${run.stdout}${run.stderr}`,
+      )
+    return readFileSync(file, 'utf8')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /**
  * @font-face rules for an emoji font (EMOJI_CSS: a stylesheet such as @fontsource/noto-color-emoji's
  * index.css), its url()s inlined: the page is about:blank and may not load files.
@@ -196,18 +222,30 @@ try {
   // UTC: mermaid shows the timeline's wall-clock times in the viewer's zone.
   const context = await browser.newContext({ viewport: { width: 920, height: 900 }, timezoneId: 'UTC' })
   const tab = await context.newPage()
-  for (const blocked of [true, false]) {
+  const wanted = process.argv.slice(2)
+  const wants = (what: string) => wanted.length === 0 || wanted.includes(what)
+  for (const blocked of wants('comment') || wants('summary') ? [true, false] : []) {
     const r = realReport(blocked)
     const name = blocked ? 'blocked' : 'allowed'
     const comment = renderSessionComment(r, { key: 'proctor/agent', links, sanitizer, checkRuns })
     const summary = renderJobSummary(r, { links, sanitizer, checkRuns })
-    await screenshot(
-      tab,
-      page('github-actions <b>bot</b> commented', comment),
-      join(OUT, `comment-${name}.png`),
-    )
-    await screenshot(tab, page('Job summary', summary), join(OUT, `summary-${name}.png`))
-    console.log(`docs/images/comment-${name}.png, docs/images/summary-${name}.png`)
+    if (wants('comment')) {
+      await screenshot(
+        tab,
+        page('github-actions <b>bot</b> commented', comment),
+        join(OUT, `comment-${name}.png`),
+      )
+      console.log(`docs/images/comment-${name}.png`)
+    }
+    if (wants('summary')) {
+      await screenshot(tab, page('Job summary', summary), join(OUT, `summary-${name}.png`))
+      console.log(`docs/images/summary-${name}.png`)
+    }
+  }
+  if (wants('conversation')) {
+    const body = realConversation()
+    await screenshot(tab, page('github-actions <b>bot</b> commented', body), join(OUT, 'conversation.png'))
+    console.log('docs/images/conversation.png')
   }
 } finally {
   await browser.close()

@@ -9,6 +9,7 @@ import { loadActionConfig } from './config.js'
 import type { ActionInputs } from './inputs.js'
 import { refuseTask } from './refuse-task.js'
 import { answerCommand, beginTask, type CommandOutcome } from './commands.js'
+import { resolveTrigger } from './reply.js'
 import { readEventPayload } from '../github/context.js'
 import { acknowledge } from '../github/reactions.js'
 import { writeOutputs } from '../github/summary.js'
@@ -24,7 +25,20 @@ export async function runAcknowledge(
   const { config, ctx } = loaded
   const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
   const payload = readEventPayload(env.GITHUB_EVENT_PATH)
-  const trigger = triggerOf(ctx.eventName, payload, config.github.trigger)
+  const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
+  const trigger = await resolveTrigger(
+    triggerOf(ctx.eventName, payload, config.github.trigger),
+    ctx.eventName,
+    payload,
+    {
+      octokit,
+      ctx,
+      token: inputs.githubToken,
+      sanitizer,
+      settings: config.github.trigger,
+      branchTemplate: config.checkpoints.branch,
+    },
+  )
   if (trigger.kind !== 'task') {
     core.info(
       `proctor: nothing to do: ${sanitizer.forLog(trigger.kind === 'ignore' ? trigger.reason : `${ctx.eventName ?? 'this event'} is not a comment or a label`)}`,
@@ -33,7 +47,6 @@ export async function runAcknowledge(
     return 0
   }
   const { task } = trigger
-  const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
   const refusal = await refuseTask(task, trigger.via, { octokit, ctx, oneJob: false })
   if (refusal) {
     const message = `proctor: ${sanitizer.forLog(refusal.message)}; the agent was not started`

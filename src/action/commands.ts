@@ -217,7 +217,8 @@ export async function answerCommand(task: Task, command: Command, options: Optio
   }
 }
 
-function ownBranch(state: Conversation, template: string): string | null {
+/** The branch the state names, if it is the session's own under `checkpoints.branch` (never `main`). */
+export function ownBranch(state: Conversation, template: string): string | null {
   if (!state.branch || !state.session) return null
   try {
     return remoteBranchFor(template, state.session) === state.branch ? state.branch : null

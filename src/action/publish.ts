@@ -34,6 +34,7 @@ import { actionClient } from './client.js'
 import { loadActionConfig } from './config.js'
 import { refuseEventTrigger } from './refuse-task.js'
 import { recordRound } from './continuation.js'
+import { resolveTrigger } from './reply.js'
 import { ConversationComment } from '../github/conversation.js'
 import type { ActionInputs } from './inputs.js'
 import { uploadSessionArtifact } from './artifact.js'
@@ -180,7 +181,20 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     if (job.url) links.job = job.url
   }
   // The task the agent job got, from the same event: the comment quotes it (on the issue, without a PR).
-  const trigger = triggerOf(ctx.eventName, readEventPayload(env.GITHUB_EVENT_PATH), config.github.trigger)
+  const payload = readEventPayload(env.GITHUB_EVENT_PATH)
+  const trigger = await resolveTrigger(
+    triggerOf(ctx.eventName, payload, config.github.trigger),
+    ctx.eventName,
+    payload,
+    {
+      octokit,
+      ctx,
+      token,
+      sanitizer,
+      settings: config.github.trigger,
+      branchTemplate: config.checkpoints.branch,
+    },
+  )
   const task = trigger.kind === 'task' ? trigger.task : null
   const baseKey = expandKey(config.github.key, ctx)
   for (const { report } of published) {

@@ -4,7 +4,7 @@
 import type { GitHubOctokit } from '../github/client.js'
 import type { ActionsContext } from '../github/context.js'
 import { actorPermission, canTrigger } from '../github/permissions.js'
-import { triggerOf, type Task, type TriggerSettings } from '../github/trigger.js'
+import { replyOf, triggerOf, type Task, type TriggerSettings } from '../github/trigger.js'
 
 export interface Refusal {
   message: string
@@ -68,6 +68,13 @@ export async function refuseEventTrigger(options: {
   ctx: ActionsContext
 }): Promise<Refusal | null> {
   const trigger = triggerOf(options.eventName, options.payload, options.settings)
-  if (trigger.kind !== 'task') return null
-  return refuseTask(trigger.task, trigger.via, { octokit: options.octokit, ctx: options.ctx, oneJob: false })
+  // A reply without the phrase may be a session's continue (src/action/reply.ts): its author is held to
+  // the same rule without reading the conversation first (this job may have no token to read it with).
+  const reply = trigger.kind === 'task' ? null : replyOf(options.eventName, options.payload, options.settings)
+  const asked =
+    trigger.kind === 'task'
+      ? { task: trigger.task, via: trigger.via }
+      : reply && { task: reply.task, via: `a reply on pull request #${reply.pr}` }
+  if (!asked) return null
+  return refuseTask(asked.task, asked.via, { octokit: options.octokit, ctx: options.ctx, oneJob: false })
 }

@@ -13,6 +13,7 @@ import { baseBranchOf } from '../github/ci-status.js'
 import { acknowledge } from '../github/reactions.js'
 import { commandWithTask, taskEnv } from './task.js'
 import { refuseTask } from './refuse-task.js'
+import { resolveTrigger } from './reply.js'
 import { runAcknowledge } from './acknowledge.js'
 import { continuationOf, recordRound, type Continuation } from './continuation.js'
 import { ConversationComment } from '../github/conversation.js'
@@ -89,8 +90,22 @@ export async function main(env: Record<string, string | undefined> = process.env
   if (!loaded) return 2
   const { config, ctx } = loaded
   // A comment or label not meant for proctor: one line, exit 0, nothing written anywhere.
-  const trigger = triggerOf(ctx.eventName, readEventPayload(env.GITHUB_EVENT_PATH), config.github.trigger)
+  const payload = readEventPayload(env.GITHUB_EVENT_PATH)
   const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
+  const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
+  const trigger = await resolveTrigger(
+    triggerOf(ctx.eventName, payload, config.github.trigger),
+    ctx.eventName,
+    payload,
+    {
+      octokit,
+      ctx,
+      token: inputs.githubToken,
+      sanitizer,
+      settings: config.github.trigger,
+      branchTemplate: config.checkpoints.branch,
+    },
+  )
   if (trigger.kind === 'ignore') {
     // A label's name is anyone's text too: no workflow command gets through.
     core.info(`proctor: nothing to do: ${sanitizer.forLog(trigger.reason)}`)
@@ -123,7 +138,6 @@ export async function main(env: Record<string, string | undefined> = process.env
         env,
         ctx,
       )
-  const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
 
   // A comment or a label can start an agent: only people who may write to the repository get to do that.
   if (task) {

@@ -184,3 +184,58 @@ function titleAndBody(subject: unknown): string {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
 }
+
+/**
+ * A reply without the phrase (docs/github.md#the-conversation): a review comment, or a review's body, on
+ * a pull request whose head branch lives in this repository. It is a `/proctor continue <its text>` only
+ * if that branch is a session's checkpoint branch, which the conversation comment on the issue the pull
+ * request names (`/proctor promote` writes "… on #N" into its description) must confirm: see
+ * src/action/reply.ts. Null: not such a reply (an issue comment has no thread to reply in).
+ */
+export interface ReplyCandidate {
+  task: Task
+  /** The pull request replied on, and its head branch. */
+  pr: number
+  branch: string
+  /** The issue or pull request whose conversation comment may record that branch. */
+  conversationOn: number | null
+}
+
+export function replyOf(
+  eventName: string | null,
+  payload: unknown,
+  settings: TriggerSettings,
+): ReplyCandidate | null {
+  const review = eventName === 'pull_request_review'
+  if (!review && eventName !== 'pull_request_review_comment') return null
+  if (str(get(payload, 'action')) !== (review ? 'submitted' : 'created')) return null
+  const comment = get(payload, review ? 'review' : 'comment')
+  // An approval's words are praise, not feedback: approving the promoted pull request starts no paid round.
+  if (review && str(get(comment, 'state'))?.toLowerCase() === 'approved') return null
+  const body = str(get(comment, 'body')) ?? ''
+  // With the phrase it is a task or a command of its own (triggerOf).
+  if (findTask(body, settings.phrase) !== null) return null
+  const text = cleanTask(body)
+  const pull = get(payload, 'pull_request')
+  const pr = num(get(pull, 'number'))
+  const branch = str(get(pull, 'head', 'ref'))
+  const headRepo = str(get(pull, 'head', 'repo', 'full_name'))
+  const repo = str(get(payload, 'repository', 'full_name'))
+  // A fork's branch of the same name is not the session's branch: only this repository's head counts.
+  if (text === '' || pr === null || !branch || !headRepo || !repo) return null
+  if (headRepo.toLowerCase() !== repo.toLowerCase()) return null
+  const id = num(get(comment, 'id'))
+  const on = /(?:^|\s)on #(\d{1,9})\b/.exec(str(get(pull, 'body')) ?? '')?.[1]
+  return {
+    task: {
+      text,
+      ...authorOf(get(comment, 'user')),
+      url: str(get(comment, 'html_url')),
+      reactTo: !review && id !== null ? { on: 'review', commentId: id } : null,
+      issueNumber: null,
+    },
+    pr,
+    branch,
+    conversationOn: on === undefined ? null : Number(on),
+  }
+}

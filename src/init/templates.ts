@@ -413,11 +413,14 @@ on:
  * proctor.yml. Never for a bot (a loop of sessions) or on proctor's own branches.
  */
 const AGENT_IF: Record<InitTrigger, string> = {
-  mention: `    # The phrases of github.trigger in proctor.yml; proctor checks the commenter's write access.
+  mention: `    # The phrases of github.trigger in proctor.yml, or a reply on a session's own pull request (its
+    # checkpoint branch proctor/…); proctor checks the commenter's write access.
     if: >-
       !endsWith(github.actor, '[bot]') &&
       (contains(github.event.comment.body, '@proctor') || contains(github.event.comment.body, '/proctor') ||
-      contains(github.event.review.body, '@proctor') || contains(github.event.review.body, '/proctor'))`,
+      contains(github.event.review.body, '@proctor') || contains(github.event.review.body, '/proctor') ||
+      (github.event.pull_request.head.repo.full_name == github.repository &&
+      startsWith(github.event.pull_request.head.ref, 'proctor/')))`,
   label: `    # The label of github.trigger in proctor.yml; proctor checks the permission of who added it.
     if: >-
       !endsWith(github.actor, '[bot]') &&

@@ -5,7 +5,7 @@
 // `/proctor restore`. Event payloads are @octokit/webhooks-examples' own, re-pointed at acme/widgets.
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startGitHubApiServer, type GitHubApiServer } from '../servers/github-api.js'
@@ -134,6 +134,43 @@ function comment(body: string, user: { login: string; type?: string } = { login:
   return { name: 'issue_comment', payload }
 }
 
+/**
+ * A review comment (created) by `user` on pull request `number`, whose head is `head` in `headRepo`, and
+ * whose description is `description` (what `/proctor promote` wrote, for the session's own PR).
+ */
+function reviewComment(
+  body: string,
+  pr: { number: number; head: string; description: string; headRepo?: string },
+  user: { login: string; type?: string } = { login: 'alice' },
+) {
+  const payload = examplePayload('pull_request_review_comment', 'created') as {
+    comment: { id: number; body: string; html_url: string; user: { login: string; type: string } }
+    pull_request: {
+      number: number
+      body: string | null
+      head: { ref: string; repo: { full_name: string; owner: { login: string } } }
+      base: { repo: { full_name: string; name: string; owner: { login: string } } }
+    }
+    repository: { full_name: string; name: string; owner: { login: string }; default_branch: string }
+  }
+  const pull = payload.pull_request
+  pull.number = pr.number
+  pull.body = pr.description
+  pull.head.ref = pr.head
+  for (const repo of [pull.base.repo, payload.repository]) {
+    repo.full_name = 'acme/widgets'
+    repo.name = 'widgets'
+    repo.owner.login = 'acme'
+  }
+  pull.head.repo.full_name = pr.headRepo ?? 'acme/widgets'
+  pull.head.repo.owner.login = (pr.headRepo ?? 'acme/widgets').split('/')[0]!
+  payload.repository.default_branch = 'main'
+  payload.comment.body = body
+  payload.comment.user = { ...payload.comment.user, type: 'User', ...user }
+  payload.comment.html_url = `https://github.com/acme/widgets/pull/${pr.number}#discussion_r${payload.comment.id}`
+  return { name: 'pull_request_review_comment', payload }
+}
+
 async function startApi(ws: Workspace, runningRuns: number[] = []): Promise<GitHubApiServer> {
   api = await startGitHubApiServer({
     collaborators: { alice: 'write', mallory: 'read' },
@@ -239,6 +276,112 @@ describe('the conversation on a pull request', () => {
     expect(body).toMatch(/\| 2 \| continue: also thank the contributors \| .* \| completed \| allow \|/)
     expect(server.state.commentsOn(PR).filter((c) => c.body.startsWith(CONVERSATION))).toHaveLength(1)
     expect(server.validationFailures).toEqual([])
+  })
+
+  it("a review comment without the phrase on the session's promoted pull request is its continue (round 2 of the same session); on an unrelated or a fork's pull request, or from a reader, it starts nothing", async () => {
+    const ws = workspace()
+    const server = await startApi(ws)
+    const record = join(ws.files, 'record.json')
+    await acknowledge(server, ws, '@proctor write the release notes', 4242)
+    const round1 = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: comment('@proctor write the release notes'),
+      env: { E2E_RECORD: record },
+    })
+    expect(round1.code, round1.stdout + round1.stderr).toBe(0)
+    const tip1 = ws.remoteSha(`refs/heads/${BRANCH}`)
+    const promoted = await acknowledge(server, ws, '/proctor promote', 4250)
+    expect(promoted.outputs['pull-request']).toBe('100')
+    const pull = server.state.pulls[0]!
+    expect(pull.head).toBe(BRANCH)
+    const own = { number: pull.number, head: BRANCH, description: pull.body }
+    const feedback = 'also thank the contributors'
+    const ackOf = (event: ReturnType<typeof reviewComment>, runId: number) =>
+      runStep({
+        entry: 'index',
+        cwd: ws.repo.dir,
+        apiUrl: server.url,
+        event,
+        inputs: { mode: 'acknowledge' },
+        env: { GITHUB_RUN_ID: String(runId) },
+      })
+
+    // Nothing of these starts a round or writes anything: a PR whose branch is no session's (even one whose
+    // description names the conversation), a fork's branch of the same name, a reader's reply.
+    const before = writes(server).length
+    const unrelated = await ackOf(reviewComment(feedback, { ...own, number: 8, head: 'feature-x' }), 4260)
+    expect(unrelated.code, unrelated.stdout + unrelated.stderr).toBe(0)
+    expect(unrelated.outputs.task).toBe('false')
+    expect(unrelated.stdout).toContain('records no session on the branch feature-x')
+    const fork = await ackOf(
+      reviewComment(feedback, { ...own, number: 9, headRepo: 'mallory/widgets' }),
+      4261,
+    )
+    expect(fork.code).toBe(0)
+    expect(fork.outputs.task).toBe('false')
+    const reader = await ackOf(reviewComment(feedback, own, { login: 'mallory' }), 4262)
+    expect(reader.code).toBe(1)
+    expect(reader.stdout).toContain(
+      'mallory does not have write access to acme/widgets; the agent was not started',
+    )
+    // The gate jobs hold a reader's reply to the same rule, without a token to read the conversation.
+    const verified = await runStep({
+      entry: 'index',
+      cwd: ws.repo.dir,
+      apiUrl: server.url,
+      event: reviewComment(feedback, own, { login: 'mallory' }),
+      inputs: { mode: 'verify', reports: ws.files },
+    })
+    expect(verified.code).toBe(1)
+    expect(verified.stdout).toContain(
+      'mallory does not have write access to acme/widgets; nothing was verified',
+    )
+    const bot = await ackOf(reviewComment(feedback, own, { login: 'renovate[bot]', type: 'Bot' }), 4263)
+    expect(bot.code).toBe(0)
+    expect(bot.outputs.task).toBe('false')
+    expect(writes(server)).toHaveLength(before)
+    expect(conversationOf(server)!.body).toContain('round 1 completed')
+
+    // The writer's reply on the session's own pull request: round 2 of the same session, from the branch tip.
+    const reply = reviewComment(feedback, own)
+    const ack = await ackOf(reply, 4300)
+    expect(ack.code, ack.stdout + ack.stderr).toBe(0)
+    expect(ack.outputs).toMatchObject({
+      task: 'true',
+      command: 'continue',
+      ref: tip1,
+      'session-id': SESSION,
+      round: '2',
+    })
+    const round2 = await runStep({
+      entry: 'index',
+      cwd: ws.checkout(ack.outputs.ref!),
+      apiUrl: server.url,
+      event: reply,
+      env: { E2E_RECORD: record, GITHUB_RUN_ID: '4300' },
+    })
+    expect(round2.code, round2.stdout + round2.stderr).toBe(0)
+    expect(round2.outputs['session-id']).toBe(SESSION)
+    const got = JSON.parse(readFileSync(record, 'utf8')) as { argv: string[]; env: Record<string, string> }
+    expect(got.argv[0]).toMatch(/^also thank the contributors\n/)
+    expect(got.env.PROCTOR_FEEDBACK).toBe(feedback)
+    const tip2 = ws.remoteSha(`refs/heads/${BRANCH}`)
+    expect(tip2).toBe(round2.outputs['checkpoint-sha'])
+    execFileSync('git', ['--git-dir', ws.bare, 'merge-base', '--is-ancestor', tip1!, tip2!])
+
+    // The conversation comment stays on the pull request where it began, one comment with both rounds.
+    const body = conversationOf(server)!.body
+    expect(body).toContain('round 2 completed · allow')
+    expect(body).toMatch(
+      /\| 2 \| continue: also thank the contributors \| .*alice.* \| completed \| allow \|/,
+    )
+    expect(server.state.commentsOn(PR).filter((c) => c.body.startsWith(CONVERSATION))).toHaveLength(1)
+    expect(server.validationFailures).toEqual([])
+    // The picture in docs/github.md#the-conversation (scripts/render-report-previews.ts) is this comment.
+    if (process.env.PROCTOR_PREVIEW_DIR)
+      writeFileSync(join(process.env.PROCTOR_PREVIEW_DIR, 'conversation.md'), body)
   })
 
   it("a continue run whose checkout is not the round's start commit starts no agent", async () => {

@@ -1,7 +1,7 @@
 // Which comments and labels give proctor a task, and what the task is. Payloads from
 // @octokit/webhooks-examples, with the body a user would write.
 import { describe, expect, it } from 'vitest'
-import { cleanTask, findTask, triggerOf, TASK_MAX_BYTES } from '../../src/github/trigger.js'
+import { cleanTask, findTask, replyOf, triggerOf, TASK_MAX_BYTES } from '../../src/github/trigger.js'
 import { examplePayload } from '../e2e/action-harness.js'
 
 const settings = { phrase: ['@proctor', '/proctor'], label: 'proctor' }
@@ -147,5 +147,71 @@ describe('triggerOf', () => {
     })
     expect(triggerOf('workflow_dispatch', {}, settings)).toEqual({ kind: 'none' })
     expect(triggerOf(null, {}, settings)).toEqual({ kind: 'none' })
+  })
+})
+
+describe('replyOf: a reply without the phrase on a pull request of this repository', () => {
+  function review(
+    event: 'pull_request_review_comment' | 'pull_request_review',
+    body: string,
+    opts: { headRepo?: string; description?: string | null; action?: string; state?: string } = {},
+  ) {
+    const payload = examplePayload(event, event === 'pull_request_review' ? 'submitted' : 'created') as {
+      action: string
+      comment?: { body: string }
+      review?: { body: string | null; state: string }
+      pull_request: {
+        number: number
+        body: string | null
+        head: { ref: string; repo: { full_name: string } }
+      }
+      repository: { full_name: string }
+    }
+    if (opts.action) payload.action = opts.action
+    if (payload.comment) payload.comment.body = body
+    if (payload.review) {
+      payload.review.body = body
+      payload.review.state = opts.state ?? 'commented'
+    }
+    payload.repository.full_name = 'acme/widgets'
+    payload.pull_request.number = 100
+    payload.pull_request.head.ref = 'proctor/4242-1-agent'
+    payload.pull_request.head.repo.full_name = opts.headRepo ?? 'acme/widgets'
+    payload.pull_request.body =
+      opts.description === undefined
+        ? 'Promoted from session `4242-1-agent` on #7 (1 round; the gates passed on the last).'
+        : opts.description
+    return payload
+  }
+
+  it('a review comment: the text is the feedback, the conversation is the issue its description names', () => {
+    const reply = replyOf(
+      'pull_request_review_comment',
+      review('pull_request_review_comment', 'rename x\n'),
+      settings,
+    )
+    expect(reply).toMatchObject({ pr: 100, branch: 'proctor/4242-1-agent', conversationOn: 7 })
+    expect(reply!.task).toMatchObject({ text: 'rename x', issueNumber: null, reactTo: { on: 'review' } })
+    const body = replyOf('pull_request_review', review('pull_request_review', 'and add a test'), settings)
+    expect(body).toMatchObject({ conversationOn: 7, task: { text: 'and add a test', reactTo: null } })
+  })
+
+  it('not a reply: the phrase (a task or command of its own), an empty review, an approval, an edit, a fork, an issue comment', () => {
+    const event = 'pull_request_review_comment'
+    expect(replyOf(event, review(event, '/proctor stop'), settings)).toBeNull()
+    expect(replyOf('pull_request_review', review('pull_request_review', ''), settings)).toBeNull()
+    const approval = review('pull_request_review', 'looks great', { state: 'approved' })
+    expect(replyOf('pull_request_review', approval, settings)).toBeNull()
+    const changes = review('pull_request_review', 'rename x', { state: 'changes_requested' })
+    expect(replyOf('pull_request_review', changes, settings)?.task.text).toBe('rename x')
+    expect(replyOf(event, review(event, 'x', { action: 'edited' }), settings)).toBeNull()
+    expect(replyOf(event, review(event, 'x', { headRepo: 'mallory/widgets' }), settings)).toBeNull()
+    expect(replyOf('issue_comment', examplePayload('issue_comment', 'created'), settings)).toBeNull()
+  })
+
+  it('a description that names no conversation leaves nothing to confirm the branch with', () => {
+    const event = 'pull_request_review_comment'
+    expect(replyOf(event, review(event, 'x', { description: 'see #7' }), settings)!.conversationOn).toBeNull()
+    expect(replyOf(event, review(event, 'x', { description: null }), settings)!.conversationOn).toBeNull()
   })
 })
