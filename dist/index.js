@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-BF_d6d1B.js');
+        const { main } = await import('./chunks/run-CQ2hxJTG.js');
         return await main();
     }
     catch (error) {

@@ -3,7 +3,7 @@ const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
 import { k as ensureStateDir, h as defaultConfig, m as checkpointRef } from './chunks/checkpoints-create-CbqvXtdJ.js';
 import { r as reconcileOrphans } from './chunks/registry-B2gnGmsg.js';
-import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/judge-B_xaMWAj.js';
+import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/judge-BHsY1MWl.js';
 import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DbKvl7mF.js';
 import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-DgS6NURZ.js';
 import { readActionsContext, linksFor } from './chunks/context-FTF12Htz.js';
