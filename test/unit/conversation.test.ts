@@ -31,11 +31,28 @@ describe('the conversation state', () => {
       session_id: 's1',
       status: 'completed' as const,
       verdict: 'allow' as const,
-      checkpoints: [{ seq: 1, sha: B, ref: 'refs/proctor/s1', trigger: 'final', files_changed: [], violations: 0, skipped: [], created_at: '' }],
+      checkpoints: [
+        {
+          seq: 1,
+          sha: B,
+          ref: 'refs/proctor/s1',
+          trigger: 'final',
+          files_changed: [],
+          violations: 0,
+          skipped: [],
+          created_at: '',
+        },
+      ],
       pushed: { ok: true, remote: 'origin', branch: 'proctor/s1', sha: B, reason: null, bundle: null },
     }
     const done = withReport(back!, report)
-    expect(done).toMatchObject({ session: 's1', branch: 'proctor/s1', tip: B, promotable: true, checkpoints: [B] })
+    expect(done).toMatchObject({
+      session: 's1',
+      branch: 'proctor/s1',
+      tip: B,
+      promotable: true,
+      checkpoints: [B],
+    })
     expect(done.rounds[0]).toMatchObject({ status: 'completed', verdict: 'allow', head: B })
     // Not pushed (the gates failed in the two-job layout): nothing to promote or continue from.
     const unpushed = withReport(back!, { ...report, pushed: { ...report.pushed, ok: false } })
