@@ -13,7 +13,6 @@ import { resolveTrigger } from './reply.js'
 import { readEventPayload } from '../github/context.js'
 import { acknowledge } from '../github/reactions.js'
 import { writeOutputs } from '../github/summary.js'
-import { triggerOf } from '../github/trigger.js'
 import { createSanitizer } from '../util/sanitize.js'
 
 export async function runAcknowledge(
@@ -26,19 +25,14 @@ export async function runAcknowledge(
   const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
   const payload = readEventPayload(env.GITHUB_EVENT_PATH)
   const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
-  const trigger = await resolveTrigger(
-    triggerOf(ctx.eventName, payload, config.github.trigger),
-    ctx.eventName,
-    payload,
-    {
-      octokit,
-      ctx,
-      token: inputs.githubToken,
-      sanitizer,
-      settings: config.github.trigger,
-      branchTemplate: config.checkpoints.branch,
-    },
-  )
+  const trigger = await resolveTrigger(ctx.eventName, payload, {
+    octokit,
+    ctx,
+    token: inputs.githubToken,
+    sanitizer,
+    settings: config.github.trigger,
+    branchTemplate: config.checkpoints.branch,
+  })
   if (trigger.kind !== 'task') {
     core.info(
       `proctor: nothing to do: ${sanitizer.forLog(trigger.kind === 'ignore' ? trigger.reason : `${ctx.eventName ?? 'this event'} is not a comment or a label`)}`,

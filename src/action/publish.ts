@@ -24,7 +24,6 @@ import { verifiedPolicySummary } from '../report/check-run.js'
 import { Workspace } from '../state/workspace.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { canWrite, expandKey, linksFor, readEventPayload, type ActionsContext } from '../github/context.js'
-import { triggerOf } from '../github/trigger.js'
 import { GitHubReporter } from '../github/reporter.js'
 import { findJobUrl } from '../github/job.js'
 import type { CheckRunLink } from '../report/markdown.js'
@@ -81,9 +80,10 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     return 2
   }
   // The one check of refuse-task.ts, for every kind of trigger (comment, review comment, review, label).
+  const payload = readEventPayload(env.GITHUB_EVENT_PATH)
   const refusal = await refuseEventTrigger({
     eventName: ctx.eventName,
-    payload: readEventPayload(env.GITHUB_EVENT_PATH),
+    payload,
     settings: config.github.trigger,
     octokit: octokit,
     ctx,
@@ -181,20 +181,14 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     if (job.url) links.job = job.url
   }
   // The task the agent job got, from the same event: the comment quotes it (on the issue, without a PR).
-  const payload = readEventPayload(env.GITHUB_EVENT_PATH)
-  const trigger = await resolveTrigger(
-    triggerOf(ctx.eventName, payload, config.github.trigger),
-    ctx.eventName,
-    payload,
-    {
-      octokit,
-      ctx,
-      token,
-      sanitizer,
-      settings: config.github.trigger,
-      branchTemplate: config.checkpoints.branch,
-    },
-  )
+  const trigger = await resolveTrigger(ctx.eventName, payload, {
+    octokit,
+    ctx,
+    token,
+    sanitizer,
+    settings: config.github.trigger,
+    branchTemplate: config.checkpoints.branch,
+  })
   const task = trigger.kind === 'task' ? trigger.task : null
   const baseKey = expandKey(config.github.key, ctx)
   for (const { report } of published) {

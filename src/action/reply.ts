@@ -6,7 +6,7 @@
 import type { GitHubOctokit } from '../github/client.js'
 import type { ActionsContext } from '../github/context.js'
 import { ConversationComment } from '../github/conversation.js'
-import { replyOf, type Trigger, type TriggerSettings } from '../github/trigger.js'
+import { replyOf, triggerOf, type Trigger, type TriggerSettings } from '../github/trigger.js'
 import type { Sanitizer } from '../util/sanitize.js'
 import { ownBranch } from './commands.js'
 
@@ -25,11 +25,11 @@ export interface ReplyOptions {
  * all agree on which session a reply continues.
  */
 export async function resolveTrigger(
-  trigger: Trigger,
   eventName: string | null,
   payload: unknown,
   options: ReplyOptions,
 ): Promise<Trigger> {
+  const trigger = triggerOf(eventName, payload, options.settings)
   if (trigger.kind !== 'ignore') return trigger
   const reply = replyOf(eventName, payload, options.settings)
   if (!reply) return trigger

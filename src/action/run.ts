@@ -8,7 +8,6 @@ import { runSession } from '../session/session.js'
 import { makeSessionId } from '../session/session-id.js'
 import { actionClient } from './client.js'
 import { canWrite, expandKey, linksFor, readEventPayload } from '../github/context.js'
-import { triggerOf } from '../github/trigger.js'
 import { baseBranchOf } from '../github/ci-status.js'
 import { acknowledge } from '../github/reactions.js'
 import { commandWithTask, taskEnv } from './task.js'
@@ -93,19 +92,14 @@ export async function main(env: Record<string, string | undefined> = process.env
   const payload = readEventPayload(env.GITHUB_EVENT_PATH)
   const sanitizer = createSanitizer({ secrets: [inputs.githubToken].filter(Boolean) })
   const octokit = actionClient(inputs.githubToken, ctx.apiUrl, env)
-  const trigger = await resolveTrigger(
-    triggerOf(ctx.eventName, payload, config.github.trigger),
-    ctx.eventName,
-    payload,
-    {
-      octokit,
-      ctx,
-      token: inputs.githubToken,
-      sanitizer,
-      settings: config.github.trigger,
-      branchTemplate: config.checkpoints.branch,
-    },
-  )
+  const trigger = await resolveTrigger(ctx.eventName, payload, {
+    octokit,
+    ctx,
+    token: inputs.githubToken,
+    sanitizer,
+    settings: config.github.trigger,
+    branchTemplate: config.checkpoints.branch,
+  })
   if (trigger.kind === 'ignore') {
     // A label's name is anyone's text too: no workflow command gets through.
     core.info(`proctor: nothing to do: ${sanitizer.forLog(trigger.reason)}`)
