@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-CQ2hxJTG.js');
+        const { main } = await import('./chunks/run-hnA7_OrT.js');
         return await main();
     }
     catch (error) {
