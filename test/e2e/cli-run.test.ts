@@ -350,11 +350,14 @@ describe('crash recovery', () => {
 describe('an agent that starts by flooding its output', () => {
   // Every git process forks proctor, which stalls its reading of the agent's output; the checkpoint store
   // and the watcher wait until the first flood is over (the base commit is resolved before the spawn).
+  // "Over" is what proctor can see: less than 64 KB per 50 ms over 200 ms (CALM_* in src/supervisor/output.ts).
+  // On a loaded machine the agent itself can go unscheduled mid-flood, and then git may rightly start: the
+  // agent notes when each of its 64 KB writes was taken, so the test knows where such pauses were.
   it.each([
     ['a PTY', []],
     ['pipes', ['--no-pty']],
   ])(
-    'over %s, proctor starts no git process until the flood is over, and captures all of it',
+    'over %s, proctor starts no git process while the output floods, and captures all of it',
     async (_mode, flags) => {
       const r = repo()
       const bin = tempDirIn(r)
@@ -366,41 +369,87 @@ describe('an agent that starts by flooding its output', () => {
         `#!/bin/sh\necho "$(date +%s%6N) $1" >> '${log}'\nexec '${realGit}' "$@"\n`,
       )
       chmodSync(join(bin, 'git'), 0o755)
-      const marks = join(bin, 'marks')
-      // 20 MB in 1 MB bursts 20 ms apart (over 0.4 s however fast it is read), then a pause before the exit.
-      const burst = `yes 'flood line 0123456789' | head -c 1000000`
-      const agentScript = `date +%s%6N > '${marks}.start'; for i in $(seq 20); do ${burst}; sleep 0.02; done; date +%s%6N > '${marks}.end'; sleep 0.5`
+      const marks = join(bin, 'writes.json')
+      // A change to the worktree as it begins (the watcher would want git for it), then 20 MB in 64 KB writes,
+      // each awaited (the reader's pace), then a pause before the exit.
+      const agent = join(bin, 'flood.cjs')
+      writeFileSync(
+        agent,
+        `const { writeFileSync } = require('node:fs')
+const now = () => Math.round((performance.timeOrigin + performance.now()) * 1000)
+const all = Buffer.from(${JSON.stringify(FLOOD_LINE)}.repeat(${Math.ceil(FLOOD_BYTES / FLOOD_LINE.length)}).slice(0, ${FLOOD_BYTES}))
+const taken = [now()]
+writeFileSync('work.txt', 'written as the flood begins\\n')
+let at = 0
+const next = () => {
+  if (at >= all.length) {
+    writeFileSync(${JSON.stringify(marks)}, JSON.stringify(taken))
+    setTimeout(() => {}, 500)
+    return
+  }
+  const piece = all.subarray(at, at + 65536)
+  at += piece.length
+  process.stdout.write(piece, () => { taken.push(now()); next() })
+}
+next()
+`,
+      )
       const run = await proctor(
         process.execPath,
         r,
-        ['run', '--json', ...flags, '--', 'sh', '-c', agentScript],
+        ['run', '--json', ...flags, '--', process.execPath, agent],
         {
           PATH: `${bin}:${process.env.PATH ?? ''}`,
         },
       )
       expect(run.code, run.stderr).toBe(0)
       const report = JSON.parse(run.stdout) as SessionReport
-      const floodStart = Number(readFileSync(`${marks}.start`, 'utf8'))
-      const floodEnd = Number(readFileSync(`${marks}.end`, 'utf8'))
-      expect(floodEnd - floodStart).toBeGreaterThan(400_000)
+      const taken = JSON.parse(readFileSync(marks, 'utf8')) as number[]
+      const floodStart = taken[0]!
+      const floodEnd = taken.at(-1)!
       const calls = readFileSync(log, 'utf8')
         .trim()
         .split('\n')
         .map((line) => ({ at: Number(line.split(' ')[0]), command: line.split(' ')[1] }))
       expect(calls.some((c) => c.at < floodStart)).toBe(true) // the base commit, before the spawn
-      // A flood delays them 5 s at most (LAUNCH_AFTER_FLOOD_MAX_MS in src/session/session.ts): on a loaded
-      // machine the 20 MB can take longer than that, and then git may start while it goes on.
+      // A flood delays them 5 s at most (LAUNCH_AFTER_FLOOD_MAX_MS in src/session/session.ts).
       const waitedFor = Math.min(floodEnd, floodStart + 4_500_000)
-      expect(calls.filter((c) => c.at > floodStart && c.at < waitedFor)).toEqual([])
+      const duringFlood = calls.filter((c) => c.at > floodStart && c.at < waitedFor)
+      const timeline = JSON.stringify({
+        calls: calls.map((c) => c.at - floodStart),
+        slowWrites: taken
+          .map((t, k) => [t - floodStart, t - (taken[k - 1] ?? t)])
+          .filter(([, d]) => d! > 20_000),
+      })
+      expect(
+        duringFlood.filter((c) => !pausedBefore(taken, c.at)),
+        timeline,
+      ).toEqual([])
       expect(calls.some((c) => c.at > floodEnd)).toBe(true) // the store, the watcher, the checkpoint
       // No byte lost: the transcript holds the whole flood.
       const transcript = readFileSync(join(r.dir, '.proctor/sessions', report.session_id, 'transcript.log'))
       expect(transcript.length).toBe(report.transcript.bytes)
-      const burstText = 'flood line 0123456789\n'.repeat(Math.ceil(1_000_000 / 22)).slice(0, 1_000_000)
-      expect(transcript.toString().replaceAll('\r\n', '\n')).toBe(burstText.repeat(20))
+      const expected = FLOOD_LINE.repeat(Math.ceil(FLOOD_BYTES / FLOOD_LINE.length)).slice(0, FLOOD_BYTES)
+      expect(transcript.toString().replaceAll('\r\n', '\n')).toBe(expected)
     },
   )
 })
+
+const FLOOD_LINE = 'flood line 0123456789\n'
+const FLOOD_BYTES = 20_000_000
+
+/**
+ * Whether the agent's output paused before `at` (µs): a stretch of at least 150 ms in which fewer than four
+ * of its 64 KB writes were taken, i.e. a rate proctor counts as calm (kept a little short of its 200 ms span).
+ */
+function pausedBefore(taken: readonly number[], at: number): boolean {
+  const until = [...taken.filter((t) => t < at), at]
+  for (let i = 0; i + 1 < until.length; i++) {
+    const j = Math.min(i + 4, until.length - 1)
+    if (until[j]! - until[i]! >= 150_000) return true
+  }
+  return false
+}
 
 function tempDirIn(r: TempRepo): string {
   const dir = join(r.dir, '.proctor-test-bin')

@@ -155,13 +155,19 @@ describe('usage from the agent CLIs’ own output', () => {
         script: [[openai.message('All done.')]],
         usage: () => ({ input_tokens: 1000, cached_tokens: 400, output_tokens: 50 }),
       })
-      const r = repo(cleanups, {})
+      // The line is printed only by a codex that exits by itself after /exit: on a loaded machine the TUI
+      // can take longer than the default 5 s grace to quit, and a stopped codex prints nothing.
+      const r = repo(cleanups, { 'proctor.yml': 'timeouts: { grace: 60s }\n' })
       const run = await proctorCli(
         ['run', '--no-push', '--agent', 'codex', '--', 'codex', '-m', 'gpt-5.1-codex', 'say hi'],
         { cwd: r.dir, env: codex.env(r), killAfterMs: RUN_MS },
       )
       expect(run.code, run.stderr).toBe(0)
-      const usage = onlyReport(r).usage!
+      const report = onlyReport(r)
+      expect(
+        report.events.filter((e) => e.kind === 'exit' || e.kind === 'warning').map((e) => e.message),
+      ).toContain('asked the agent to exit (agent.quit) and it did')
+      const usage = report.usage!
       expect(usage).toMatchObject({
         input_tokens: 1000,
         cached_input_tokens: 400,
