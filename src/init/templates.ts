@@ -9,7 +9,7 @@ import { proctorManifest } from '../util/package-manifest.js'
  * file (package.json's `files` ships it), served by a public npm CDN. Pinned to the exact version, so it
  * exists the moment that version is published and describes the keys that version reads.
  */
-export function schemaUrl({ name, version } = proctorManifest()): string {
+export function schemaUrl({ name, version }: { name: string; version: string } = proctorManifest()): string {
   return `https://unpkg.com/${name}@${version}/schema/proctor.schema.json`
 }
 

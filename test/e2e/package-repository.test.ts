@@ -4,7 +4,16 @@
 // package's version that the tarball really holds. A copy without `repository` writes the placeholder and
 // says how to fill it in: the owner is never made up.
 import { execFileSync, spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, resolve } from 'node:path'
@@ -101,7 +110,9 @@ async function initFrom(label: string, packed: Packed) {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: `empty-${label}`, private: true }))
   await ok(run('git', ['init', '-q', '.'], project))
   await ok(run('npm', ['install', '--offline', '--save-dev', packed.tarball], project))
-  const init = await ok(run('npx', ['--offline', 'proctor', 'init', '--agent', 'claude-code', '--no-install'], project))
+  const init = await ok(
+    run('npx', ['--offline', 'proctor', 'init', '--agent', 'claude-code', '--no-install'], project),
+  )
   return {
     init,
     workflow: readFileSync(join(project, '.github/workflows/proctor.yml'), 'utf8'),
@@ -134,7 +145,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 describe('the published package names its own action and schema', () => {
   it('with a repository in package.json: uses: <owner>/<name>@v1 and a schema URL the tarball holds', async () => {
-    const packed = await packCopy('named', ['set', 'repository.url=git+https://github.com/acme-test/proctor.git'])
+    const packed = await packCopy('named', [
+      'set',
+      'repository.url=git+https://github.com/acme-test/proctor.git',
+    ])
     const { init, workflow, config } = await initFrom('named', packed)
     expect(init).toContain('wrote .github/workflows/proctor.yml')
     expect(init).not.toMatch(/OWNER/)
@@ -155,6 +169,8 @@ describe('the published package names its own action and schema', () => {
     expect(init).toMatch(
       /note: .*names no GitHub repository\): replace OWNER .*proctor init --action <owner>\/proctor@v1 --force/,
     )
-    expect(schemaUrlOf(config)).toBe(`https://unpkg.com/${pkg.name}@${pkg.version}/schema/proctor.schema.json`)
+    expect(schemaUrlOf(config)).toBe(
+      `https://unpkg.com/${pkg.name}@${pkg.version}/schema/proctor.schema.json`,
+    )
   }, 300_000)
 })
