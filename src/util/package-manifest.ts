@@ -42,7 +42,8 @@ export function githubRepositoryOf(field: unknown): string | null {
       value,
     )?.[1] ?? /^git@github\.com:([^/#?\s]+\/[^/#?\s]+?)\/?$/i.exec(value)?.[1]
   const found = (shorthand ?? url)?.replace(/\.git$/, '')
-  return found !== undefined && OWNER_NAME.test(found) ? found : null
+  // GitHub has no repository named . or .. (and `uses: acme/..@v1` would mean a path).
+  return found !== undefined && OWNER_NAME.test(found) && !/\/\.{1,2}$/.test(found) ? found : null
 }
 
 /** The homepage and bugs URLs package.json should carry for a GitHub `owner/name` (the release checks them). */

@@ -49,6 +49,9 @@ describe("proctor's package.json", () => {
     '-acme/proctor',
     'acme/proctor; rm -rf /',
     'acme/pro ctor',
+    'acme/..',
+    'https://github.com/acme/..',
+    'acme/proctor\nmore',
   ])('names no repository for %j (never a guessed owner)', (field) => {
     expect(githubRepositoryOf(field)).toBeNull()
   })
