@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   init: async () => (await import('./commands/init.js')).registerInitCommand,
   config: async () => (await import('./commands/config.js')).registerConfigCommand,
   report: async () => (await import('./commands/report.js')).registerReportCommand,
+  completion: async () => (await import('./commands/completion.js')).registerCompletionCommand,
 }
 
 /** The names of every command, in `--help` order. */

@@ -1,17 +1,15 @@
-// The `uses:` line `proctor init` writes. The action lives in proctor's own GitHub repository, which
-// package.json's `repository` names once it is published there (a test keeps this constant in step with
-// it); until then the workflow gets a placeholder that `init` asks the user to fill in (or --action).
-
-/** `owner/name` of proctor's GitHub repository, from package.json's `repository`; null while it has none. */
-export const PROCTOR_REPOSITORY: string | null = null
+// The `uses:` line `proctor init` writes. The action lives in proctor's own GitHub repository, which the
+// installed package's package.json names in `repository` (src/util/package-manifest.ts); a package without
+// one gets a placeholder that `init` asks the user to fill in (or --action), never a guessed owner.
+import { proctorManifest } from '../util/package-manifest.js'
 
 /** The major-version tag the release workflow moves on every 1.x release. */
 export const ACTION_MAJOR_TAG = 'v1'
 
 export const ACTION_PLACEHOLDER = 'OWNER/proctor'
 
-export function defaultActionRef(): string {
-  return `${PROCTOR_REPOSITORY ?? ACTION_PLACEHOLDER}@${ACTION_MAJOR_TAG}`
+export function defaultActionRef(repository: string | null = proctorManifest().repository): string {
+  return `${repository ?? ACTION_PLACEHOLDER}@${ACTION_MAJOR_TAG}`
 }
 
 /** `owner/repo@ref` or `owner/repo/path@ref`, as a `uses:` line takes it; null when it is not. */

@@ -102,8 +102,9 @@ export async function writeInitFiles(
   const workflowPath = join(root, WORKFLOW_PATH)
   if (existsSync(workflowPath) && readFileSync(workflowPath, 'utf8').includes(ACTION_PLACEHOLDER)) {
     result.hints.push(
-      `${WORKFLOW_PATH} says \`uses: ${ACTION_PLACEHOLDER}@…\`: replace OWNER with the GitHub owner of the ` +
-        `proctor action you use, or run \`proctor init --action <owner>/proctor@v1 --force\``,
+      `${WORKFLOW_PATH} says \`uses: ${ACTION_PLACEHOLDER}@…\` (this proctor's package.json names no GitHub ` +
+        `repository): replace OWNER with the GitHub owner of the proctor action you use, or run ` +
+        `\`proctor init --action <owner>/proctor@v1 --force\``,
     )
   }
   if (layoutFor(options) === 'one-job' && result.written.includes(WORKFLOW_PATH)) {

@@ -2,12 +2,16 @@
 // run on GitHub as written: a test validates it against GitHub's workflow schema.
 import { AGENT_SETUPS, commandFor, type AgentSetup, type InitAgent, type InitTrigger } from './agents.js'
 import { findAgentPreset } from '../agents/presets/index.js'
+import { proctorManifest } from '../util/package-manifest.js'
 
 /**
- * Where editors fetch proctor.yml's JSON Schema: the schema/ directory of the published npm package,
- * major version 1, served by a public npm CDN. It moves only with a new major version.
+ * Where editors fetch proctor.yml's JSON Schema: schema/ of the npm package at the version that wrote the
+ * file (package.json's `files` ships it), served by a public npm CDN. Pinned to the exact version, so it
+ * exists the moment that version is published and describes the keys that version reads.
  */
-export const SCHEMA_URL = 'https://unpkg.com/proctor@1/schema/proctor.schema.json'
+export function schemaUrl({ name, version }: { name: string; version: string } = proctorManifest()): string {
+  return `https://unpkg.com/${name}@${version}/schema/proctor.schema.json`
+}
 
 /** YAML flow sequence of double-quoted strings (JSON strings are valid YAML). */
 function flow(argv: readonly string[]): string {
@@ -57,7 +61,7 @@ function agentBlock(setup: AgentSetup, agent: InitAgent, trigger: InitTrigger): 
 
 export function configTemplate(agent: InitAgent, trigger: InitTrigger = 'pull_request'): string {
   const setup = AGENT_SETUPS[agent]
-  return `# yaml-language-server: $schema=${SCHEMA_URL}
+  return `# yaml-language-server: $schema=${schemaUrl()}
 # proctor.yml: what proctor supervises and how. Every key is optional; docs/configuration.md lists them.
 # Check it with: proctor config validate
 ${agentBlock(setup, agent, trigger)}

@@ -6,13 +6,19 @@ import actionValidator from '@action-validator/core'
 import { parse as parseYaml } from 'yaml'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfigText } from '../../src/config/parse.js'
-import { PROCTOR_REPOSITORY } from '../../src/init/action-ref.js'
 import { INIT_AGENTS } from '../../src/init/agents.js'
 import { initFiles, layoutFor, writeInitFiles } from '../../src/init/init.js'
 import { PRE_PUSH_SCRIPT } from '../../src/init/pre-push.js'
-import { SCHEMA_URL, twoJobWorkflowTemplate, workflowTemplate } from '../../src/init/templates.js'
+import { twoJobWorkflowTemplate, workflowTemplate } from '../../src/init/templates.js'
+import { githubRepositoryOf } from '../../src/util/package-manifest.js'
 
 const repoRoot = join(import.meta.dirname, '../..')
+/** This checkout's package.json: what `init` run from it reads (the packed package: test/e2e/package.test.ts). */
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  name: string
+  version: string
+  repository?: unknown
+}
 const dirs: string[] = []
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
@@ -61,7 +67,9 @@ describe('proctor init', () => {
     const result = await writeInitFiles(join(root, 'sub'), false)
     expect(result.written).toEqual(['proctor.yml', '.husky/pre-push', '.github/workflows/proctor.yml'])
     const text = readFileSync(join(root, 'proctor.yml'), 'utf8')
-    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${SCHEMA_URL}`)
+    expect(text.split('\n')[0]).toBe(
+      `# yaml-language-server: $schema=https://unpkg.com/${pkg.name}@${pkg.version}/schema/proctor.schema.json`,
+    )
     const { config } = parseConfigText(text, 'proctor.yml')
     expect(config.stop_hooks.map((hook) => [hook.name, hook.command])).toEqual([['tests', 'npm test']])
     expect(statSync(join(root, '.husky/pre-push')).mode & 0o111).not.toBe(0)
@@ -311,29 +319,24 @@ describe('proctor init', () => {
     expect(schemaErrors(text.replace('runs-on: ubuntu-latest', 'run-on: ubuntu-latest'))).not.toEqual([])
   })
 
-  it('writes a placeholder `uses:` and asks for the owner when proctor has no repository, or uses --action', async () => {
-    expect(PROCTOR_REPOSITORY).toBeNull()
+  it("fills `uses:` from proctor's package.json, a placeholder and a note when it names no repository, or --action", async () => {
+    const repository = githubRepositoryOf(pkg.repository)
     const root = repo()
-    const placeholder = await writeInitFiles(root, false)
+    const written = await writeInitFiles(root, false)
     expect(readFileSync(join(root, '.github/workflows/proctor.yml'), 'utf8')).toContain(
-      'uses: OWNER/proctor@v1',
+      `uses: ${repository ?? 'OWNER/proctor'}@v1`,
     )
-    expect(placeholder.hints.join('\n')).toMatch(/replace OWNER .*--action <owner>\/proctor@v1 --force/)
+    if (repository === null)
+      expect(written.hints.join('\n')).toMatch(
+        /names no GitHub repository\): replace OWNER .*--action <owner>\/proctor@v1 --force/,
+      )
+    else expect(written.hints.join('\n')).not.toMatch(/replace OWNER/)
 
     const given = await writeInitFiles(root, true, { action: 'acme/proctor@v1.2.3' })
     expect(readFileSync(join(root, '.github/workflows/proctor.yml'), 'utf8')).toContain(
       'uses: acme/proctor@v1.2.3',
     )
     expect(given.hints.join('\n')).not.toMatch(/replace OWNER/)
-  })
-
-  it('keeps PROCTOR_REPOSITORY in step with package.json', () => {
-    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
-      repository?: string | { url: string }
-    }
-    const url = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url
-    const fromPackage = url ? (/github(?:\.com[/:]|:)([^/]+\/[^/.]+)/.exec(url)?.[1] ?? url) : null
-    expect(PROCTOR_REPOSITORY).toBe(fromPackage)
   })
 
   it('never overwrites an existing file without --force', async () => {

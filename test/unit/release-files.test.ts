@@ -24,9 +24,37 @@ describe('release engineering', () => {
     }
     const ci = parseYaml(read('.github/workflows/ci.yml')) as Steps
     expect(ci.jobs.ci!.steps.map((s) => s.run)).toContain('bash .ci/run')
-    const release = read('.github/workflows/release.yml')
-    expect(release).toContain('git tag -fa "$MAJOR"')
-    expect(release).toContain('git push --force origin "$MAJOR"')
+  })
+
+  it('releases on a vX.Y.Z tag or by hand: the gate and CI before publishing, only contents and id-token to write', () => {
+    interface Release {
+      on: { push: { tags: string[] }; workflow_dispatch: { inputs: Record<string, { required: boolean }> } }
+      permissions: Record<string, string>
+      jobs: Record<
+        string,
+        { needs?: string; permissions: Record<string, string>; steps: { name?: string; run?: string }[] }
+      >
+    }
+    const release = parseYaml(read('.github/workflows/release.yml')) as Release
+    expect(release.on.push.tags).toEqual(['v*.*.*'])
+    expect(release.on.workflow_dispatch.inputs.version?.required).toBe(true)
+    expect(release.permissions).toEqual({})
+    const { check, publish } = release.jobs
+    expect(Object.keys(release.jobs).sort()).toEqual(['check', 'publish'])
+    // The tests run with no write token; publishing waits for them.
+    expect(check!.permissions).toEqual({ contents: 'read' })
+    expect(publish!.permissions).toEqual({ contents: 'write', 'id-token': 'write' })
+    expect(publish!.needs).toBe('check')
+    const runs = (job: typeof check) => job!.steps.map((step) => step.run ?? '')
+    const at = (job: typeof check, text: string) => runs(job).findIndex((run) => run.includes(text))
+    expect(at(check, 'scripts/release-check.ts')).toBeGreaterThanOrEqual(0)
+    expect(at(check, 'scripts/release-check.ts')).toBeLessThan(at(check, 'bash .ci/run'))
+    // In order: the gate, npm, the tags, the GitHub release.
+    const order = ['scripts/release-check.ts', 'npm publish', 'git tag -fa "$MAJOR"', 'gh release create']
+    const indexes = order.map((text) => at(publish, text))
+    expect(indexes.every((index) => index >= 0)).toBe(true)
+    expect([...indexes].sort((a, b) => a - b)).toEqual(indexes)
+    expect(runs(publish).join('\n')).toContain('npm publish --ignore-scripts --provenance --access public')
   })
 
   it('runs the presets against the newest agent CLIs weekly; only the job that files the issue may write issues', () => {
