@@ -1006,7 +1006,15 @@ async function runHooks(
     round: e.round,
     signal: e.signal,
     registry: { dir: e.registryDir, session: e.sessionId },
-    ...(e.github ? { builtins: { push: (sha) => e.checkpoints.pushCheckpoint(sha), github: e.github } } : {}),
+    ...(e.github
+      ? {
+          builtins: {
+            push: (sha) => e.checkpoints.pushCheckpoint(sha),
+            github: e.github,
+            baseline: e.report.snapshot().baseline?.commit,
+          },
+        }
+      : {}),
     onStart: (name) => e.listener?.hookStarted?.(name, e.round),
     onResult: (result) => {
       e.report.stopHook(result)
