@@ -374,6 +374,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         spawned: () => void sweepStaleIndexes(),
       })
       currentRun = null
+      // An answer the agent hung up on is still read for its usage: what it spent counts before the stop.
+      if (attempt.exit.cause === null && !interruptedBy) await modelProxy?.settled()
       outputTail = attempt.outputTail
       transcript = {
         bytes: transcript.bytes + attempt.transcript.bytes,
