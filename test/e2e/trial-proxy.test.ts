@@ -151,7 +151,9 @@ describe('with the proxy on, the agent cannot write its own usage into the repor
 describe('the real key stays out of the agent’s reach', () => {
   // BREAK: the agent reads the real key from proctor's heap through /proc/<proctor>/mem (same uid, where
   // kernel.yama.ptrace_scope is 0 or Yama is absent, as on this machine and in many containers), not fixed:
-  // Node cannot make its process non-dumpable (prctl PR_SET_DUMPABLE); docs/agents.md now says so.
+  // Node cannot make its process non-dumpable (prctl PR_SET_DUMPABLE), and a helper process holding the key
+  // would be as readable (same uid); docs/agents.md says what to do (ptrace_scope=1, the agent as another
+  // user or in a container of its own).
   it.skip('the agent does not find the key in proctor’s memory', async () => {
     const api = await messagesApi(0)
     const r = repoWith(api.url)
@@ -181,7 +183,8 @@ console.log(found ? 'KEY-FOUND' : 'no key')
 
   // BREAK: run under a wrapper that stays the agent's ancestor (`npx proctor run`, an npm script, `sh -c
   // '…; …'`), the real key sits in that process's /proc/<pid>/environ, readable by the agent; not fixed:
-  // proctor can only scrub its own environment; docs/agents.md now says to run proctor directly.
+  // proctor can only scrub its own environment. It finds such a wrapper and warns in the report (the next
+  // test); docs/agents.md says to run proctor directly.
   it.skip('the agent does not find the key in an ancestor’s environment', async () => {
     const api = await messagesApi(0)
     const r = repoWith(api.url)
@@ -206,6 +209,36 @@ console.log(found ? 'KEY-FOUND' : 'no key')
       child.on('close', () => done(out))
     })
     expect(wrapped).toContain('no key')
+  })
+
+  it('the report warns of a wrapper that keeps the key in its environment, naming it; not of a direct run', async () => {
+    const api = await messagesApi(0)
+    const r = repoWith(api.url)
+    const agent = agentScript(`console.log('done')\n`)
+    const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1', ANTHROPIC_API_KEY: REAL_KEY }
+    for (const key of Object.keys(env)) if (key.startsWith('GITHUB_') || key === 'CI') delete env[key]
+    const shellPid = await new Promise<number>((done) => {
+      const child = spawn(
+        '/bin/sh',
+        ['-c', `"${process.execPath}" "${cli}" run --timeout 60s -- "${process.execPath}" "${agent}"; true`],
+        { cwd: r.dir, env, stdio: 'ignore' },
+      )
+      child.on('close', () => done(child.pid!))
+    })
+    const warnings = onlyReport(r)
+      .events.filter((e) => e.kind === 'warning')
+      .map((e) => e.message)
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `the real model key is also in the environment of process ${shellPid} (sh), which started proctor and is still running`,
+      ),
+    ])
+    expect(warnings[0]).toContain('Run proctor directly')
+
+    const direct = repoWith(api.url)
+    const ran = await run(direct, ['run', '--timeout', '60s', '--', process.execPath, agent])
+    expect(ran.code, ran.stderr + ran.stdout).toBe(0)
+    expect(onlyReport(direct).events.filter((e) => /model key is also/.test(e.message))).toEqual([])
   })
 
   // Found by the trial: every GET and HEAD was forwarded with the real key to any path of the upstream (the
