@@ -7,7 +7,7 @@
 import type { Git } from '../git/runner.js'
 
 /** Where GitHub reads workflows, and where local actions conventionally live. */
-const DEFINITION_DIRS = ['.github/workflows/', '.github/actions/']
+const DEFINITION_DIRS = ['.github/workflows', '.github/actions']
 
 /** The files that define an action in a directory (`uses: ./` names the repository's root). */
 const ACTION_FILES = ['action.yml', 'action.yaml', 'Dockerfile']
@@ -36,11 +36,12 @@ export async function changedWorkflowDefinitions(
   const { raw } = await git.diffTreeZ(from, sha, { renames: false })
   if (raw.length === 0) return []
   const actionDirs = await localActionDirs(git, [from, sha])
+  // A path inside a definition directory, or one of its parents (`.github` turned into a symlink or a file).
+  const within = (path: string, dir: string): boolean =>
+    `${path}/`.startsWith(`${dir}/`) || dir.startsWith(`${path}/`)
   const defines = (path: string): boolean =>
-    DEFINITION_DIRS.some((dir) => path.startsWith(dir)) ||
-    actionDirs.some((dir) =>
-      dir === '' ? ACTION_FILES.includes(path) : path === dir || path.startsWith(`${dir}/`),
-    )
+    DEFINITION_DIRS.some((dir) => within(path, dir)) ||
+    actionDirs.some((dir) => (dir === '' ? ACTION_FILES.includes(path) : within(path, dir)))
   return raw
     .filter((entry) => defines(entry.path))
     .map((entry) => ({ path: entry.path, added: entry.status === 'A' }))

@@ -1,5 +1,7 @@
 // Which of the agent's changes make `ci-checks` distrust CI: the workflow definitions GitHub would run
 // from the pushed commit, counted from the session's baseline in real git repositories.
+import { symlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Git } from '../../src/git/runner.js'
 import { changedWorkflowDefinitions, usesLocal } from '../../src/hooks/ci-workflows.js'
@@ -85,6 +87,16 @@ describe('the workflow definitions the agent changed since the baseline', () => 
     expect(await changedWorkflowDefinitions(git, baseline, sha)).toEqual(expected)
     // No baseline commit (HEAD was unborn): everything is the agent's, README.md is still no CI.
     expect(await changedWorkflowDefinitions(git, null, sha)).toEqual(expected)
+  })
+
+  it('counts .github turned into a symlink (to a directory of workflows the agent wrote)', async () => {
+    const { r, git } = repo({ '.github/dependabot.yml': 'version: 2\n', 'src/app.ts': '1\n' })
+    const baseline = r.git(['rev-parse', 'HEAD']).trim()
+    r.remove('.github')
+    r.write('ci/workflows/ci.yml', 'on: push\n')
+    symlinkSync('ci', join(r.dir, '.github'))
+    const sha = r.commitAll('agent')
+    expect(await changedWorkflowDefinitions(git, baseline, sha)).toEqual([{ path: '.github', added: true }])
   })
 
   it('is empty when the agent changed only the code', async () => {

@@ -71,6 +71,7 @@ jest.mock('@jest/globals')
 const { it: real, expect: e, test: t2, ...describe2 } = helpers
 const [beforeEach] = hooks
 function* fit() {}
+it.each = () => () => {}
 `,
       ),
     ).toEqual([
@@ -87,6 +88,7 @@ function* fit() {}
       "12: jest.mock('@jest/globals')",
       '14: const [beforeEach] = hooks',
       '15: function* fit() {}',
+      '16: it.each = () => () => {}',
     ])
   })
 

@@ -158,8 +158,8 @@ const JS_REBIND_PATTERNS: RegExp[] = [
   ),
   // const { it, expect: e } = …, let [test] = … (a name bound by a pattern, not a key renamed away)
   /(?<![\w$.])(?:const|let|var)\s*[{[][^=;]{0,400}?[}\]]\s*=/g,
-  // it = …, expect ||= … (not ==, =>)
-  new RegExp(`(?<![\\w$.])(?:${JS_NAMES})\\s*(?:[-+*/%&|^?]{0,3})=(?![=>])`, 'g'),
+  // it = …, expect ||= …, it.each = … (not ==, =>)
+  new RegExp(`(?<![\\w$.])(?:${JS_NAMES})(?:\\s*\\.\\s*[\\w$]+){0,4}\\s*(?:[-+*/%&|^?]{0,3})=(?![=>])`, 'g'),
   // globalThis.it = …, global['test'] = …, window.expect = …
   new RegExp(
     `(?<![\\w$.])(?:globalThis|global|window|self)\\s*(?:\\.\\s*(?:${JS_NAMES})(?![\\w$])|\\[\\s*(['"\`])(?:${JS_NAMES})\\1\\s*\\])\\s*=(?![=>])`,
