@@ -195,7 +195,6 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
     upstreamReq.setNoDelay(true)
     // What the agent sent, for an estimate of the prompt when an answer is cut off before its usage.
     let requestBytes = body?.length ?? 0
-    if (!body) req.on('data', (chunk: Buffer) => (requestBytes += chunk.length))
     /** The agent hung up before the answer ended. */
     let agentLeft = false
     /** ...after sending its whole request: the answer is read on (DRAIN) for its usage. */
@@ -290,7 +289,10 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       }
     })
     if (body) upstreamReq.end(body)
-    else req.pipe(upstreamReq)
+    else {
+      req.pipe(upstreamReq)
+      req.on('data', (chunk: Buffer) => (requestBytes += chunk.length))
+    }
   }
 
   const failed = (reason: string) => {
