@@ -65,6 +65,7 @@ assert = () => true
 globalThis.it = () => {}
 global['test'] = () => {}
 Object.defineProperty(globalThis, 'expect', { value: () => ({ toBe() {} }) })
+Object.assign(global, { fetch: stub, test() {} })
 vi.stubGlobal('describe', () => {})
 vi.mock('vitest', () => ({ it: () => {} }))
 jest.mock('@jest/globals')
@@ -83,12 +84,13 @@ it.each = () => () => {}
       '7: globalThis.it = () => {}',
       "8: global['test'] = () => {}",
       "9: Object.defineProperty(globalThis, 'expect', { value: () => ({ toBe() {} }) })",
-      "10: vi.stubGlobal('describe', () => {})",
-      "11: vi.mock('vitest', () => ({ it: () => {} }))",
-      "12: jest.mock('@jest/globals')",
-      '14: const [beforeEach] = hooks',
-      '15: function* fit() {}',
-      '16: it.each = () => () => {}',
+      '10: Object.assign(global, { fetch: stub, test() {} })',
+      "11: vi.stubGlobal('describe', () => {})",
+      "12: vi.mock('vitest', () => ({ it: () => {} }))",
+      "13: jest.mock('@jest/globals')",
+      '15: const [beforeEach] = hooks',
+      '16: function* fit() {}',
+      '17: it.each = () => () => {}',
     ])
   })
 
@@ -142,6 +144,8 @@ const g = it => it
 const s = 'const it = () => {}; globalThis.it = 1'
 const t = \`vi.mock('vitest')\`
 const { it: renamed } = helpers
+Object.defineProperty(globalThis, 'URL', { value: undefined })
+Object.assign(globalThis, { fetch: stub })
 `,
       ),
     ).toEqual([])

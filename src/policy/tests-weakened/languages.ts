@@ -165,8 +165,11 @@ const JS_REBIND_PATTERNS: RegExp[] = [
     `(?<![\\w$.])(?:globalThis|global|window|self)\\s*(?:\\.\\s*(?:${JS_NAMES})(?![\\w$])|\\[\\s*(['"\`])(?:${JS_NAMES})\\1\\s*\\])\\s*=(?![=>])`,
     'g',
   ),
-  // Object.defineProperty(globalThis, …), Object.assign(global, …), vi.stubGlobal('it', …)
-  /(?<![\w$.])Object\s*\.\s*(?:defineProperty|defineProperties|assign)\s*\(\s*(?:globalThis|global|window|self)\b/g,
+  // Object.defineProperty(globalThis, 'it', …), Object.assign(global, { test: … }), vi.stubGlobal('it', …)
+  new RegExp(
+    `(?<![\\w$.])Object\\s*\\.\\s*(?:defineProperty\\s*\\(\\s*(?:globalThis|global|window|self)\\s*,\\s*(['"\`])(?:${JS_NAMES})\\1|(?:defineProperties|assign)\\s*\\(\\s*(?:globalThis|global|window|self)\\s*,\\s*\\{[^}]{0,400}?(?<![\\w$.])(?:${JS_NAMES})\\s*[:,}(])`,
+    'g',
+  ),
   new RegExp(`(?<![\\w$.])vi\\s*\\.\\s*stubGlobal\\s*\\(\\s*(['"\`])(?:${JS_NAMES})\\1`, 'g'),
   // vi.mock('vitest', …), jest.mock('@jest/globals'), jest.unstable_mockModule('node:test', …)
   /(?<![\w$.])(?:vi|jest)\s*\.\s*(?:mock|doMock|unstable_mockModule|setMock)\s*\(\s*(['"`])([^'"`\n]+)\1/g,
