@@ -50,9 +50,9 @@ export interface ModelProxy {
   url: string
   /**
    * Resolves once every model call forwarded is in the tally (an answer the agent hung up on is read on
-   * first), at most the drain's deadline from now.
+   * first), at most the drain's deadline from now, or when `signal` aborts (the session is interrupted).
    */
-  settled(): Promise<void>
+  settled(signal?: AbortSignal): Promise<void>
   /** Cuts the calls still open (each is charged what was read, with an estimate) and closes the server. */
   close(): Promise<void>
 }
@@ -363,7 +363,7 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
   return {
     url: `http://127.0.0.1:${port}${basePath}`,
     // A little past the drain's deadline: a hang-up noticed only now still gets its full read on.
-    settled: () => calls.settled(drainLimits.ms + 1_000),
+    settled: (signal) => calls.settled(drainLimits.ms + 1_000, signal),
     close: async () => {
       // The calls still open (answers read on after the agent hung up, those the agent has not yet been
       // seen to leave) are cut now and charged, before the session's tally is final.
@@ -404,15 +404,18 @@ class OpenCalls {
    * Resolves once no call is open, or after `ms`: an answer the agent hung up on ends by the drain's own
    * deadline; one a process the agent left behind still reads is not waited for past it.
    */
-  settled(ms: number): Promise<void> {
-    if (this.#open.size === 0) return Promise.resolve()
+  settled(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.#open.size === 0 || signal?.aborted) return Promise.resolve()
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms)
-      timer.unref()
-      this.#waiters.push(() => {
+      const done = () => {
         clearTimeout(timer)
+        signal?.removeEventListener('abort', done)
         resolve()
-      })
+      }
+      const timer = setTimeout(done, ms)
+      timer.unref()
+      signal?.addEventListener('abort', done, { once: true })
+      this.#waiters.push(done)
     })
   }
 }

@@ -375,7 +375,7 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
       })
       currentRun = null
       // An answer the agent hung up on is still read for its usage: what it spent counts before the stop.
-      if (attempt.exit.cause === null && !interruptedBy) await modelProxy?.settled()
+      if (attempt.exit.cause === null && !interruptedBy) await modelProxy?.settled(hooksAbort.signal)
       outputTail = attempt.outputTail
       transcript = {
         bytes: transcript.bytes + attempt.transcript.bytes,

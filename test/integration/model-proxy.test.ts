@@ -339,6 +339,24 @@ describe('the metering proxy', () => {
     expect(closing.meter.samples()).toEqual([expect.objectContaining({ input_tokens: 50, estimated: true })])
   })
 
+  it('stops waiting for an answer read on once the session is interrupted', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write(start(50) + delta('first'))
+      // ...and never ends.
+    })
+    const { proxy, meter } = await proxyTo('anthropic', up.url, { drain: { ms: 60_000, bytes: 1 << 20 } })
+    await hangUpAfter(proxy, 'first')
+    const interrupted = new AbortController()
+    const waiting = proxy.settled(interrupted.signal)
+    interrupted.abort()
+    await waiting
+    // Not charged yet (still read on); closing cuts it and charges it.
+    expect(meter.samples()).toEqual([])
+    await proxy.close()
+    expect(meter.samples()).toEqual([expect.objectContaining({ input_tokens: 50, estimated: true })])
+  })
+
   it('estimates the prompt of a call the agent left before any answer, and counts no API failure', async () => {
     let reached = () => {}
     const arrived = new Promise<void>((resolve) => (reached = resolve))
