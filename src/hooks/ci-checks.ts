@@ -5,7 +5,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { StopHookConfig } from '../config/schema.js'
 import { CiReader, classifyTrouble, type CiGitHub, type RequiredChecks } from '../github/ci-status.js'
-import { createSanitizer } from '../util/sanitize.js'
+import { Git } from '../git/runner.js'
+import { shellQuote } from '../policy/evaluate.js'
+import { createSanitizer, stripControl } from '../util/sanitize.js'
 import { formatDuration } from '../util/units.js'
 import {
   currentChecks,
@@ -14,6 +16,7 @@ import {
   MAX_ANNOTATIONS,
   type FailureDetail,
 } from './ci-checks-judge.js'
+import { changedWorkflowDefinitions, type ChangedDefinition } from './ci-workflows.js'
 import type { StopContext } from './context.js'
 import { cap } from './verdict.js'
 
@@ -25,6 +28,12 @@ export interface BuiltinHooks {
   /** Pushes checkpoint `sha` through the session's push queue (checkpoints.push_timeout) and waits. */
   push: (sha: string) => Promise<PushedCheckpoint>
   github: CiGitHub
+  /**
+   * The session's baseline commit (checkpoint 0: the worktree as the user left it), from which the agent's
+   * changes to CI's own definition are counted; null on an unborn HEAD (the empty tree); undefined when the
+   * session recorded none (then nothing proves CI is the user's, and the hook blocks).
+   */
+  baseline: string | null | undefined
 }
 
 export interface BuiltinOutcome {
@@ -60,6 +69,10 @@ export async function runCiChecks(o: {
   if (!checkpoint)
     return error('no checkpoint to push: checkpoints are off, or the work could not be recorded')
   const deadline = Date.now() + o.hook.timeout
+  // CI runs the workflows of the commit it is given: one the agent rewrote would judge nothing. Asked
+  // before the push, so such a checkpoint never reaches CI.
+  const rewritten = await ciRewritten(o.context.cwd, o.builtins.baseline, checkpoint.sha)
+  if (rewritten) return { verdict: rewritten.verdict, reason: cap(rewritten.reason), timedOut: false }
   const pushed = await o.builtins.push(checkpoint.sha)
   if (!pushed.ok)
     return error(`could not push checkpoint ${checkpoint.sha.slice(0, 12)} for CI: ${pushed.reason}`)
@@ -136,6 +149,57 @@ export async function runCiChecks(o: {
     } catch {
       return error('stopped while waiting for CI (proctor is shutting down)')
     }
+  }
+}
+
+/** How many changed paths a reason lists. */
+const MAX_LISTED = 10
+
+/**
+ * A block naming the workflow definitions the agent changed since the baseline (it can undo them), or an
+ * error when that cannot be told (the user's to fix); null when CI is as the user left it.
+ */
+async function ciRewritten(
+  cwd: string,
+  baseline: string | null | undefined,
+  sha: string,
+): Promise<{ verdict: 'block' | 'error'; reason: string } | null> {
+  const unproven =
+    'ci-checks cannot tell whether the agent changed the CI workflows (which GitHub runs from the pushed commit)'
+  if (baseline === undefined)
+    return {
+      verdict: 'error',
+      reason: `${unproven}: the session recorded no baseline; ci-checks does not wait for CI on it`,
+    }
+  let changed: ChangedDefinition[]
+  try {
+    changed = await changedWorkflowDefinitions(new Git({ cwd }), baseline, sha)
+  } catch (error) {
+    return {
+      verdict: 'error',
+      reason: `${unproven}: ${stripControl((error as Error).message.split('\n')[0] ?? '')}; ci-checks does not wait for CI on it`,
+    }
+  }
+  if (changed.length === 0) return null
+  const listed = changed.slice(0, MAX_LISTED)
+  const shown = `${listed.map((c) => stripControl(c.path)).join(', ')}${changed.length > MAX_LISTED ? `, … (${changed.length} in all)` : ''}`
+  const quote = (all: readonly ChangedDefinition[]) => all.map((c) => shellQuote(c.path)).join(' ')
+  const restore = listed.filter((c) => !c.added)
+  const remove = listed.filter((c) => c.added)
+  const undo = [
+    restore.length ? `git checkout ${baseline?.slice(0, 12) ?? 'HEAD'} -- ${quote(restore)}` : '',
+    remove.length ? `rm -r -- ${quote(remove)}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ')
+  return {
+    verdict: 'block',
+    reason:
+      `CI's definition was changed since the session started: ${shown}. GitHub runs the workflows (and the ` +
+      `local actions they use) of the pushed commit, so CI would judge the work by rules the agent wrote: ` +
+      `ci-checks does not wait for CI on this checkpoint. Agent: undo those changes (${undo}), so CI runs the ` +
+      `workflows as the user left them. User: if changing CI is the task, ci-checks cannot be its gate; ` +
+      `review the workflow change yourself and judge the work with a command stop hook that runs the tests.`,
   }
 }
 

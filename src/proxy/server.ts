@@ -3,7 +3,9 @@
 // what it forwards, only to the configured upstream (an origin fixed at start: no open proxy). Answers are
 // passed on chunk by chunk as they arrive (streams are never buffered), and each model call's usage is read
 // from the API's own fields on the way (usage-reader.ts) into the session's one tally. Before and after each
-// call the budget is checked; a refused key or failures in a row end the session through `onStop`.
+// call the budget is checked; a refused key or failures in a row end the session through `onStop`. An agent
+// that hangs up mid-answer does not stop the API generating (and billing) it: the proxy reads the rest of the
+// answer for its usage, bounded, and charges an estimate when that cannot be read.
 import { request as httpRequest, type IncomingMessage, type ServerResponse, createServer } from 'node:http'
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import { Agent as HttpAgent } from 'node:http'
@@ -39,13 +41,28 @@ export interface ModelProxyOptions {
   onWarning: (reason: string) => void
   /** The session must end: the budget is spent, or the model API refused the key or kept failing. */
   onStop: (stop: ProxyStop) => void
+  /** How long, and how many bytes, an answer the agent hung up on is read on for its usage (DRAIN). */
+  drain?: { ms: number; bytes: number }
 }
 
 export interface ModelProxy {
   /** The base URL the agent is given: this server plus the upstream's path. */
   url: string
+  /**
+   * Resolves once every model call forwarded is in the tally (an answer the agent hung up on is read on
+   * first), at most the drain's deadline from now, or when `signal` aborts (the session is interrupted).
+   */
+  settled(signal?: AbortSignal): Promise<void>
+  /** Cuts the calls still open (each is charged what was read, with an estimate) and closes the server. */
   close(): Promise<void>
 }
+
+/**
+ * An answer the agent hung up on is read on this long, and this far, for its final usage (Anthropic's
+ * message_delta, OpenAI's response.completed, Gemini's last chunk): long enough for a model to finish a
+ * long answer, short enough that a stalled upstream does not hold the session.
+ */
+export const DRAIN = { ms: 30_000, bytes: 16 * 1024 ** 2 }
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and those the proxy sets itself. */
 const DROPPED = new Set([
@@ -176,28 +193,66 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       agent,
     })
     upstreamReq.setNoDelay(true)
+    // What the agent sent, for an estimate of the prompt when an answer is cut off before its usage.
+    let requestBytes = body?.length ?? 0
+    /** The agent hung up before the answer ended. */
+    let agentLeft = false
+    /** ...after sending its whole request: the answer is read on (DRAIN) for its usage. */
+    let drainOn = false
+    let answered = false
+    let recorded = false
+    /** Ends the reading on (set while it runs): called once the answer's sample is added. */
+    let drained = () => {}
+    const endCall = metered ? calls.begin(() => upstreamReq.destroy()) : () => {}
+    const charge = (status: number, usage: ReturnType<UsageReader['finishCut']> | null) => {
+      if (recorded) return
+      recorded = true
+      record(status, usage, req)
+      drained()
+      endCall()
+    }
     res.on('close', () => {
-      if (!res.writableFinished) upstreamReq.destroy()
+      if (res.writableFinished) return
+      agentLeft = true
+      // The API goes on generating an answer whose request it got whole, and bills it: read on for the
+      // usage, bounded. A request cut off on its way is never answered: drop it.
+      if (!metered || !req.complete || recorded) {
+        upstreamReq.destroy()
+        return
+      }
+      drainOn = true
+      const deadline = setTimeout(() => upstreamReq.destroy(), drainLimits.ms)
+      deadline.unref()
+      drained = () => clearTimeout(deadline)
+    })
+    // The agent left before any answer: no API failure (the agent ended it, or the bounds of the reading on
+    // did). A request the API got whole is charged, its prompt estimated; one cut on its way, nothing.
+    upstreamReq.on('close', () => {
+      if (metered && (agentLeft || closing) && !answered)
+        charge(0, drainOn ? new UsageReader(opts.api, undefined).finishCut(requestBytes) : null)
     })
     upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
-      if (res.headersSent) {
+      if (res.headersSent || agentLeft || closing) {
         res.destroy()
         return
       }
       refuse(res, 502, `proctor model proxy: the model API did not answer (${error.code ?? error.message})`)
       if (metered) {
-        record(0, null, req)
+        charge(0, null)
         failed(`model API unreachable (${error.code ?? error.message})`)
       }
     })
     upstreamReq.on('response', (upstreamRes) => {
+      answered = true
       const status = upstreamRes.statusCode ?? 0
-      const out: Record<string, string | string[]> = {}
-      for (const [name, value] of Object.entries(upstreamRes.headers))
-        if (value !== undefined && !DROPPED.has(name)) out[name] = value
-      res.writeHead(status, upstreamRes.statusMessage, out)
-      // The headers go now, not with the first chunk: a client waits for them to start reading.
-      res.flushHeaders()
+      if (!agentLeft) {
+        const out: Record<string, string | string[]> = {}
+        for (const [name, value] of Object.entries(upstreamRes.headers))
+          if (value !== undefined && !DROPPED.has(name)) out[name] = value
+        res.writeHead(status, upstreamRes.statusMessage, out)
+        // The headers go now, not with the first chunk: a client waits for them to start reading.
+        res.flushHeaders()
+      }
       if (!metered) {
         upstreamRes.pipe(res)
         return
@@ -206,14 +261,17 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       if (status === 401 || status === 403)
         stop({ kind: 'api_failure', reason: `model API refused the key (${status})` }, false)
       const reader = new UsageReader(opts.api, upstreamRes.headers['content-type'])
-      upstreamRes.on('data', (chunk: Buffer) => reader.feed(chunk))
-      // Once the answer ended, or was cut off (the agent hung up, the stream broke): what was streamed until
-      // then was spent, and its usage so far (message_start's input) counts.
-      let done = false
+      let readOn = 0
+      upstreamRes.on('data', (chunk: Buffer) => {
+        reader.feed(chunk)
+        if (drainOn && (readOn += chunk.length) > drainLimits.bytes) upstreamReq.destroy()
+      })
+      // Once the answer ended, or was cut off (the stream broke, or the reading on after the agent hung up
+      // reached its bounds): what was streamed until then was spent. An answer that did not end is charged
+      // what its usage said so far, raised to an estimate from what streamed (UsageReader.finishCut).
       const ended = () => {
-        if (done) return
-        done = true
-        record(status, reader.finish(), req)
+        if (recorded) return
+        charge(status, upstreamRes.complete ? reader.finish() : reader.finishCut(requestBytes))
         if (status === 429 || status >= 500)
           failed(`model API failed ${failuresInRow + 1} times in a row (last: ${status})`)
         else if (status < 400) failuresInRow = 0
@@ -221,10 +279,20 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       }
       upstreamRes.on('end', ended)
       upstreamRes.on('close', ended)
-      upstreamRes.pipe(res)
+      if (agentLeft) upstreamRes.resume()
+      else {
+        upstreamRes.pipe(res)
+        // A pipe stops when its destination closes: once the agent hung up, the answer is read on without it.
+        res.on('close', () => {
+          if (drainOn) setImmediate(() => upstreamRes.resume())
+        })
+      }
     })
     if (body) upstreamReq.end(body)
-    else req.pipe(upstreamReq)
+    else {
+      req.pipe(upstreamReq)
+      req.on('data', (chunk: Buffer) => (requestBytes += chunk.length))
+    }
   }
 
   const failed = (reason: string) => {
@@ -235,7 +303,11 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
   /** The in-flight reservation of each metered request, ended when its sample is added. */
   const inFlight = new WeakMap<IncomingMessage, () => void>()
 
-  const record = (status: number, usage: ReturnType<UsageReader['finish']>, req: IncomingMessage) => {
+  const record = (
+    status: number,
+    usage: ReturnType<UsageReader['finishCut']> | null,
+    req: IncomingMessage,
+  ) => {
     inFlight.get(req)?.()
     const sample: UsageSample = {
       api: opts.api,
@@ -250,6 +322,7 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       source: 'proxy',
       status,
       at: Date.now() - opts.startedAt,
+      ...(usage?.estimated ? { estimated: true as const } : {}),
     }
     opts.meter.add(sample)
     for (const meter of opts.alsoMeters ?? []) meter.add(sample)
@@ -262,6 +335,11 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
       if (state.kind === 'spent') stop({ kind: 'budget', reason: state.reason })
     }
   }
+
+  const drainLimits = opts.drain ?? DRAIN
+  const calls = new OpenCalls()
+  /** close() was called: what is cut now is no failure of the API. */
+  let closing = false
 
   const sockets = new Set<Socket>()
   const server = createServer((req, res) => {
@@ -284,12 +362,61 @@ export async function startModelProxy(opts: ModelProxyOptions): Promise<ModelPro
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}${basePath}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    // A little past the drain's deadline: a hang-up noticed only now still gets its full read on.
+    settled: (signal) => calls.settled(drainLimits.ms + 1_000, signal),
+    close: async () => {
+      // The calls still open (answers read on after the agent hung up, those the agent has not yet been
+      // seen to leave) are cut now and charged, before the session's tally is final.
+      closing = true
+      calls.cutAll()
+      await calls.settled(2_000)
+      await new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
         agent.destroy()
         server.close(() => resolve())
-      }),
+      })
+    },
+  }
+}
+
+/** The model calls forwarded and not yet charged (added to the tally). */
+class OpenCalls {
+  readonly #open = new Set<() => void>()
+  #waiters: (() => void)[] = []
+
+  /** One more, cut short by `cut`; the returned function (idempotent) ends it. */
+  begin(cut: () => void): () => void {
+    // A fresh function per call: the same `cut` twice is still two calls.
+    const entry = () => cut()
+    this.#open.add(entry)
+    return () => {
+      if (!this.#open.delete(entry)) return
+      if (this.#open.size === 0) for (const wake of this.#waiters.splice(0)) wake()
+    }
+  }
+
+  /** Cuts every open call: each ends once it is charged. */
+  cutAll(): void {
+    for (const cut of [...this.#open]) cut()
+  }
+
+  /**
+   * Resolves once no call is open, or after `ms`: an answer the agent hung up on ends by the drain's own
+   * deadline; one a process the agent left behind still reads is not waited for past it.
+   */
+  settled(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.#open.size === 0 || signal?.aborted) return Promise.resolve()
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      timer.unref()
+      signal?.addEventListener('abort', done, { once: true })
+      this.#waiters.push(done)
+    })
   }
 }
 

@@ -11,6 +11,7 @@ import { randomHex } from '../util/random.js'
 import { registerKnownSecrets } from '../policy/secrets/known.js'
 import { API_SPECS } from './apis.js'
 import { Budget, hasBudget, limitsOf } from './budget.js'
+import { ancestorsHolding, holderWarning } from './key-exposure.js'
 import { startModelProxy, type ModelProxy, type ProxyStop } from './server.js'
 
 type Env = Record<string, string | undefined>
@@ -119,6 +120,8 @@ export async function startSessionProxy(opts: SessionProxyOptions): Promise<Sess
   if (spec.agentArgs) opts.agentEnv[spec.keyEnv[0]!] = placeholder
   if (taken.problem && process.platform === 'linux')
     opts.onWarning(`the model key could not be removed from proctor's /proc environment: ${taken.problem}`)
+  // A wrapper that started proctor keeps the key where the agent can read it: say so, it cannot be undone.
+  for (const holder of ancestorsHolding([...new Set(held.values())])) opts.onWarning(holderWarning(holder))
   const command = (c: CommandSpec): CommandSpec =>
     'shell' in c || !spec.agentArgs
       ? c

@@ -2,6 +2,10 @@
 // holding the answer back: a server-sent-event stream is read event by event as its chunks go by; a JSON
 // body (or Gemini's JSON-array stream) is copied aside, bounded, and parsed at its end.
 //
+// An answer cut off before its final usage (the agent hung up and the reading on reached its bounds) is
+// charged what its usage said so far, raised to an estimate from what streamed: the generated text's bytes
+// / 4 as output (and the request's bytes / 4 as the prompt when no usage was read at all), marked estimated.
+//
 // Tokens are counted one way for every API: `input_tokens` is the whole prompt, cached part included (the
 // Anthropic API reports cache reads and cache writes beside its `input_tokens`, so they are added; OpenAI and
 // Gemini already include them), `cached_input_tokens` the part read from the prompt cache, `output_tokens`
@@ -16,7 +20,20 @@ export interface ReadUsage {
   cached_input_tokens: number
   /** The part of input_tokens written to the prompt cache (Anthropic's cache_creation_input_tokens). */
   cache_write_input_tokens: number
+  /** Some of it is an estimate (finishCut): the answer was cut off before its final usage. */
+  estimated?: true
 }
+
+/** Bytes per token of an estimate: a common rule of thumb for English text and code. */
+const BYTES_PER_TOKEN = 4
+
+/**
+ * The generated text in one streamed event or body: the string values of the fields the APIs stream text,
+ * thinking and tool input in (Anthropic text/thinking/partial_json, OpenAI delta/content/arguments/refusal,
+ * Gemini text), counted as written (JSON escapes included: close enough for an estimate).
+ */
+const TEXT_FIELDS =
+  /"(?:text|thinking|partial_json|delta|content|arguments|refusal)"\s*:\s*"((?:[^"\\]|\\.)*)"/g
 
 /** A JSON body beyond this is passed on but not parsed for usage (model answers are far smaller). */
 const JSON_COPY_MAX = 16 * 1024 ** 2
@@ -28,8 +45,18 @@ const num = (value: unknown): number | undefined =>
 const obj = (value: unknown): Obj | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Obj) : undefined
 
-/** What one JSON message (an SSE event's data, a chunk, a whole body) says about usage. */
-type Partial = { model?: string; input?: number; output?: number; cached?: number; written?: number }
+/**
+ * What one JSON message (an SSE event's data, a chunk, a whole body) says about usage; `final`: the API's
+ * last word on it (no later event raises it).
+ */
+type Partial = {
+  model?: string
+  input?: number
+  output?: number
+  cached?: number
+  written?: number
+  final?: boolean
+}
 
 function anthropicUsage(o: Obj): Partial {
   // message_start carries the message with its usage; message_delta the running output count (and, in newer
@@ -39,6 +66,7 @@ function anthropicUsage(o: Obj): Partial {
   const out: Partial = {}
   if (typeof message?.model === 'string') out.model = message.model
   if (!usage) return out
+  if (o.type === 'message_delta' || o.type === 'message') out.final = true
   const input = num(usage.input_tokens)
   const read = num(usage.cache_read_input_tokens)
   const written = num(usage.cache_creation_input_tokens)
@@ -59,6 +87,8 @@ function openaiUsage(o: Obj): Partial {
   if (typeof response?.model === 'string') out.model = response.model
   const usage = obj(response?.usage)
   if (!usage) return out
+  // Only the last event (or a whole body) carries usage: response.completed, the Chat Completions chunk.
+  out.final = true
   const input = num(usage.input_tokens) ?? num(usage.prompt_tokens)
   const output = num(usage.output_tokens) ?? num(usage.completion_tokens)
   const details = obj(usage.input_tokens_details) ?? obj(usage.prompt_tokens_details)
@@ -75,6 +105,9 @@ function geminiUsage(o: Obj): Partial {
   if (typeof o.modelVersion === 'string') out.model = o.modelVersion
   const usage = obj(o.usageMetadata)
   if (!usage) return out
+  // Every chunk carries the usage so far; the one with a finishReason is the last.
+  const candidates0 = Array.isArray(o.candidates) ? obj(o.candidates[0]) : undefined
+  if (typeof candidates0?.finishReason === 'string') out.final = true
   const input = num(usage.promptTokenCount)
   const candidates = num(usage.candidatesTokenCount)
   const thoughts = num(usage.thoughtsTokenCount)
@@ -99,6 +132,9 @@ export class UsageReader {
   #copied = 0
   #overflow = false
   #seen = false
+  #final = false
+  /** Bytes of generated text seen in the SSE events so far (for finishCut). */
+  #text = 0
   #usage: ReadUsage = {
     model: null,
     input_tokens: 0,
@@ -149,10 +185,38 @@ export class UsageReader {
     return this.#seen ? this.#usage : null
   }
 
+  /**
+   * The usage of an answer cut off before it ended: as read, unless the API's final usage was never seen;
+   * then output is at least the streamed text's bytes / 4, and a prompt with no usage read at all is
+   * `requestBytes` / 4 (the request the API got whole). Marked estimated when an estimate raised a count.
+   */
+  finishCut(requestBytes: number): ReadUsage {
+    // A JSON body cut short does not parse: its text is counted from the copy instead.
+    const cutJson = !this.#sse && !this.#overflow ? this.#pending : ''
+    const read = this.finish()
+    if (this.#final && read) return read
+    const text = this.#sse ? this.#text : this.#overflow ? this.#copied : textBytes(cutJson)
+    const usage: ReadUsage = { ...this.#usage }
+    const output = Math.ceil(text / BYTES_PER_TOKEN)
+    const input = Math.ceil(requestBytes / BYTES_PER_TOKEN)
+    if (output > usage.output_tokens) {
+      usage.output_tokens = output
+      usage.estimated = true
+    }
+    if (!read && input > usage.input_tokens) {
+      usage.input_tokens = input
+      usage.estimated = true
+    }
+    return usage
+  }
+
   #line(line: string): void {
+    if (!line.startsWith('data:')) return
+    // OpenAI's *.done events repeat the whole text its deltas streamed.
+    if (!line.includes('.done"')) this.#text += textBytes(line)
     // Usage, and the model beside it, come only in events that name a usage field (usage, usageMetadata):
     // the content deltas between them are not parsed.
-    if (!line.startsWith('data:') || !line.includes('"usage')) return
+    if (!line.includes('"usage')) return
     this.#json(line.slice(5).trim())
   }
 
@@ -178,5 +242,12 @@ export class UsageReader {
     if (p.cached !== undefined) this.#usage.cached_input_tokens = p.cached
     if (p.written !== undefined) this.#usage.cache_write_input_tokens = p.written
     if (p.input !== undefined || p.output !== undefined) this.#seen = true
+    if (p.final) this.#final = true
   }
+}
+
+function textBytes(text: string): number {
+  let bytes = 0
+  for (const match of text.matchAll(TEXT_FIELDS)) bytes += match[1]!.length
+  return bytes
 }

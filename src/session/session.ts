@@ -374,6 +374,8 @@ export async function runSession(opts: SessionOptions): Promise<SessionOutcome> 
         spawned: () => void sweepStaleIndexes(),
       })
       currentRun = null
+      // An answer the agent hung up on is still read for its usage: what it spent counts before the stop.
+      if (attempt.exit.cause === null && !interruptedBy) await modelProxy?.settled(hooksAbort.signal)
       outputTail = attempt.outputTail
       transcript = {
         bytes: transcript.bytes + attempt.transcript.bytes,
@@ -1006,7 +1008,15 @@ async function runHooks(
     round: e.round,
     signal: e.signal,
     registry: { dir: e.registryDir, session: e.sessionId },
-    ...(e.github ? { builtins: { push: (sha) => e.checkpoints.pushCheckpoint(sha), github: e.github } } : {}),
+    ...(e.github
+      ? {
+          builtins: {
+            push: (sha) => e.checkpoints.pushCheckpoint(sha),
+            github: e.github,
+            baseline: e.report.snapshot().baseline?.commit,
+          },
+        }
+      : {}),
     onStart: (name) => e.listener?.hookStarted?.(name, e.round),
     onResult: (result) => {
       e.report.stopHook(result)

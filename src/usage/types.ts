@@ -40,6 +40,11 @@ export interface UsageSample {
   requests?: number
   /** What the agent CLI itself said the usage cost (Claude Code's costUSD), used when no price is configured. */
   reported_cost_usd?: number
+  /**
+   * Some of the counts are the proxy's estimate: the agent hung up on the answer and its final usage could
+   * not be read (src/proxy/usage-reader.ts finishCut). Absent: as the API reported them.
+   */
+  estimated?: true
 }
 
 /** USD for one sample, or null when the model has no known price. */

@@ -36,12 +36,11 @@ afterEach(async () => {
 })
 
 describe('ci-checks judges the work, not a CI the agent rewrote', () => {
-  // BREAK: CI on a push runs the workflows of the pushed commit, and the checkpoint ci-checks pushes holds
-  // the agent's edits to .github/workflows/: the agent breaks app.txt, rewrites the required job `build` to
-  // `run: "true"`, and the hook allows. Not fixed: files_changed in the hook's context is per checkpoint,
-  // not since the baseline, so the hook needs a baseline diff (or the policy a default protected area for
-  // .github/workflows/** with ci-checks); until then, protect .github/workflows/** in policy.protected_areas.
-  it.skip('an agent that rewrites the required job to pass does not get an allow', async () => {
+  // Found by the trial: CI on a push runs the workflows of the pushed commit, and the checkpoint ci-checks
+  // pushed held the agent's edits to .github/workflows/: the agent broke app.txt, rewrote the required job
+  // `build` to `run: "true"`, and the hook allowed. ci-checks now blocks a checkpoint that changed CI's
+  // definition since the session's baseline (src/hooks/ci-workflows.ts) and waits for no CI on it.
+  it('an agent that rewrites the required job to pass does not get an allow', async () => {
     const repo = makeTempRepo({
       files: {
         'app.txt': 'start\n',
@@ -95,7 +94,13 @@ writeFileSync(ci, readFileSync(ci, 'utf8').replace('grep -qv bug app.txt', '"tru
     const report = JSON.parse(
       readFileSync(join(repo.dir, '.proctor/sessions', SESSION, 'report.json'), 'utf8'),
     ) as SessionReport
-    expect(ran.length, run.stdout + run.stderr).toBeGreaterThan(0)
     expect(report.verdict).not.toBe('allow')
+    const [ci] = report.stop_hooks.filter((r) => r.name === 'ci')
+    expect(ci?.verdict, run.stdout + run.stderr).toBe('block')
+    expect(ci?.reason).toContain(
+      "CI's definition was changed since the session started: .github/workflows/ci.yml.",
+    )
+    // No CI was waited for on the rewritten workflow.
+    expect(ran).toEqual([])
   })
 })

@@ -151,7 +151,9 @@ describe('with the proxy on, the agent cannot write its own usage into the repor
 describe('the real key stays out of the agent’s reach', () => {
   // BREAK: the agent reads the real key from proctor's heap through /proc/<proctor>/mem (same uid, where
   // kernel.yama.ptrace_scope is 0 or Yama is absent, as on this machine and in many containers), not fixed:
-  // Node cannot make its process non-dumpable (prctl PR_SET_DUMPABLE); docs/agents.md now says so.
+  // Node cannot make its process non-dumpable (prctl PR_SET_DUMPABLE), and a helper process holding the key
+  // would be as readable (same uid); docs/agents.md says what to do (ptrace_scope=1, the agent as another
+  // user or in a container of its own).
   it.skip('the agent does not find the key in proctor’s memory', async () => {
     const api = await messagesApi(0)
     const r = repoWith(api.url)
@@ -181,7 +183,8 @@ console.log(found ? 'KEY-FOUND' : 'no key')
 
   // BREAK: run under a wrapper that stays the agent's ancestor (`npx proctor run`, an npm script, `sh -c
   // '…; …'`), the real key sits in that process's /proc/<pid>/environ, readable by the agent; not fixed:
-  // proctor can only scrub its own environment; docs/agents.md now says to run proctor directly.
+  // proctor can only scrub its own environment. It finds such a wrapper and warns in the report (the next
+  // test); docs/agents.md says to run proctor directly.
   it.skip('the agent does not find the key in an ancestor’s environment', async () => {
     const api = await messagesApi(0)
     const r = repoWith(api.url)
@@ -208,6 +211,36 @@ console.log(found ? 'KEY-FOUND' : 'no key')
     expect(wrapped).toContain('no key')
   })
 
+  it('the report warns of a wrapper that keeps the key in its environment, naming it; not of a direct run', async () => {
+    const api = await messagesApi(0)
+    const r = repoWith(api.url)
+    const agent = agentScript(`console.log('done')\n`)
+    const env: NodeJS.ProcessEnv = { ...r.env, NO_COLOR: '1', ANTHROPIC_API_KEY: REAL_KEY }
+    for (const key of Object.keys(env)) if (key.startsWith('GITHUB_') || key === 'CI') delete env[key]
+    const shellPid = await new Promise<number>((done) => {
+      const child = spawn(
+        '/bin/sh',
+        ['-c', `"${process.execPath}" "${cli}" run --timeout 60s -- "${process.execPath}" "${agent}"; true`],
+        { cwd: r.dir, env, stdio: 'ignore' },
+      )
+      child.on('close', () => done(child.pid!))
+    })
+    const warnings = onlyReport(r)
+      .events.filter((e) => e.kind === 'warning')
+      .map((e) => e.message)
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `the real model key is also in the environment of process ${shellPid} (sh), which started proctor and is still running`,
+      ),
+    ])
+    expect(warnings[0]).toContain('Run proctor directly')
+
+    const direct = repoWith(api.url)
+    const ran = await run(direct, ['run', '--timeout', '60s', '--', process.execPath, agent])
+    expect(ran.code, ran.stderr + ran.stdout).toBe(0)
+    expect(onlyReport(direct).events.filter((e) => /model key is also/.test(e.message))).toEqual([])
+  })
+
   // Found by the trial: every GET and HEAD was forwarded with the real key to any path of the upstream (the
   // organization's message batches, stored responses, files). Only the model list and one model's
   // description are now (src/proxy/server.ts modelListing).
@@ -227,12 +260,11 @@ console.log('status', r.status)
 })
 
 describe('spending the agent hides', () => {
-  // BREAK: a streamed answer the agent hangs up on after its text, before the final message_delta, is
-  // counted with message_start's figures only (the proxy destroys the upstream request when the agent
-  // hangs up): the output the API generated and bills is never counted, so a token budget never fills. Not
-  // fixed: the proxy would have to keep reading the answer after the agent left (or estimate its output),
-  // which needs a decision on how long and whether the API keeps generating.
-  it.skip('an agent that hangs up before the usage event of each stream is still stopped by budget.tokens', async () => {
+  // Found by the trial: a streamed answer the agent hung up on after its text, before the final
+  // message_delta, was counted with message_start's figures only (the proxy destroyed the upstream request),
+  // so a token budget never filled. The proxy now reads on for the usage (bounded: server.ts DRAIN) and
+  // charges an estimate when it cannot; the session waits for it before its stop.
+  it('an agent that hangs up before the usage event of each stream is still stopped by budget.tokens', async () => {
     const server: Server = createServer((req, res) => {
       req.resume()
       req.on('end', () => {

@@ -75,16 +75,28 @@ describe('tests wrapped in a string no longer count as tests', () => {
 })
 
 describe('tests disabled without a line the counter reads', () => {
-  // BREAK: one added line that shadows the test function (`const it = (..._: unknown[]) => {}`) keeps every
-  // `it(` and `expect(` in place and runs none of them; nothing is flagged. Not fixed: the counting is
-  // lexical by design (docs/policy.md says so); catching it needs a test run (a stop hook running the
-  // suite) or a parser that follows the bindings.
-  it.skip('JS: `const it = () => {}` at the top of the test file is flagged', async () => {
+  // Found by the trial: one added line that shadows the test function (`const it = (..._: unknown[]) =>
+  // {}`) kept every `it(` and `expect(` in place and ran none of them; nothing was flagged. The counting is
+  // still lexical, and now also sees an added line that rebinds a framework name (languages.ts rebinds).
+  it('JS: `const it = () => {}` at the top of the test file is flagged', async () => {
     const shadowed = CALC_TEST.replace(
       "from '../src/calc.js'\n",
       "from '../src/calc.js'\nconst it = (..._: unknown[]) => {}\n",
     ).replace('import { expect, it }', 'import { expect }')
     const found = await weakenedBy({ 'test/calc.test.ts': CALC_TEST }, { 'test/calc.test.ts': shadowed })
     expect(found.map((v) => v.file)).toEqual(['test/calc.test.ts'])
+    expect(found[0]!.message).toContain(
+      "the test framework's names are rebound, so the tests and assertions in place no longer run as written (line 3: `const it = (..._: unknown[]) => {}`)",
+    )
+    expect(found[0]!.line).toBe(3)
+  })
+
+  it('Python: `__test__ = False` (pytest collects none of the module) is flagged', async () => {
+    const before = 'def test_add():\n    assert add(1, 2) == 3\n'
+    const found = await weakenedBy(
+      { 'tests/test_calc.py': before },
+      { 'tests/test_calc.py': `__test__ = False\n\n${before}` },
+    )
+    expect(found.map((v) => [v.file, v.line])).toEqual([['tests/test_calc.py', 1]])
   })
 })

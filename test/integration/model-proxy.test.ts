@@ -25,7 +25,12 @@ const noLimits = { usd: null, tokens: null, requests: null, warn_at: 0.8 }
 async function proxyTo(
   api: ModelApi,
   upstream: string,
-  extra: { limits?: BudgetLimits; retries?: number; batch?: { meter: UsageMeter; budget: Budget } } = {},
+  extra: {
+    limits?: BudgetLimits
+    retries?: number
+    batch?: { meter: UsageMeter; budget: Budget }
+    drain?: { ms: number; bytes: number }
+  } = {},
 ): Promise<{ proxy: ModelProxy; meter: UsageMeter; stops: ProxyStop[]; warnings: string[] }> {
   const meter = new UsageMeter()
   const stops: ProxyStop[] = []
@@ -43,6 +48,7 @@ async function proxyTo(
     startedAt: Date.now(),
     onWarning: (reason) => warnings.push(reason),
     onStop: (stop) => stops.push(stop),
+    ...(extra.drain ? { drain: extra.drain } : {}),
   })
   cleanups.push(() => proxy.close())
   return { proxy, meter, stops, warnings }
@@ -247,36 +253,135 @@ describe('the metering proxy', () => {
     expect(meter.totals().output_tokens).toBe(9)
   }, 10_000)
 
-  it('records a stream the agent hung up on, with the usage it had seen', async () => {
-    const up = await upstream((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.write(
-        `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { model: 'm', usage: { input_tokens: 50, output_tokens: 1 } } })}\n\n`,
-      )
-      // ...and never ends.
-    })
-    const { proxy, meter } = await proxyTo('anthropic', up.url)
+  /** A streamed Anthropic call through the proxy that the agent reads until `until` shows, then hangs up on. */
+  async function hangUpAfter(proxy: ModelProxy, until: string, body = '{}') {
     const abort = new AbortController()
     const res = await fetch(`${proxy.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': PLACEHOLDER },
-      body: '{}',
+      body,
       signal: abort.signal,
     })
     const reader = res.body!.getReader()
-    await reader.read()
-    const recorded = new Promise<void>((resolve) => {
-      const add = meter.add.bind(meter)
-      meter.add = (sample) => {
-        add(sample)
-        resolve()
-      }
-    })
+    let seen = ''
+    while (!seen.includes(until)) seen += new TextDecoder().decode((await reader.read()).value)
     abort.abort()
-    await recorded
+  }
+
+  const sse = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+  const start = (input: number) =>
+    sse('message_start', { message: { model: 'm', usage: { input_tokens: input, output_tokens: 1 } } })
+  const delta = (text: string) =>
+    sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })
+
+  it('reads on an answer the agent hung up on, and charges the output the API reported at its end', async () => {
+    let finish = () => {}
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write(start(50) + delta('a long answer') + sse('content_block_stop', { index: 0 }))
+      // The rest comes once the agent has gone: the API generated (and bills) it all the same.
+      finish = () =>
+        res.end(sse('message_delta', { usage: { output_tokens: 400 } }) + sse('message_stop', {}))
+    })
+    const { proxy, meter } = await proxyTo('anthropic', up.url)
+    await hangUpAfter(proxy, 'content_block_stop')
+    const settled = proxy.settled()
+    expect(meter.samples()).toEqual([])
+    finish()
+    await settled
     expect(meter.samples()).toEqual([
-      expect.objectContaining({ input_tokens: 50, output_tokens: 1, status: 200 }),
+      expect.objectContaining({ input_tokens: 50, output_tokens: 400, status: 200 }),
     ])
+    expect(meter.samples()[0]!.estimated).toBeUndefined()
+    expect(meter.inFlight).toBe(0)
+  })
+
+  it('charges an estimate from the streamed text when the answer does not end within the deadline', async () => {
+    const text = 'x'.repeat(4000)
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write(start(50) + delta(text))
+      // ...and never ends.
+    })
+    const { proxy, meter, stops } = await proxyTo('anthropic', up.url, {
+      drain: { ms: 300, bytes: 1 << 20 },
+      limits: { ...noLimits, tokens: 1000 },
+    })
+    await hangUpAfter(proxy, 'content_block_delta')
+    await proxy.settled()
+    // message_start said 1 output token; 4000 bytes of text streamed: ~1000 tokens.
+    expect(meter.samples()).toEqual([
+      expect.objectContaining({ input_tokens: 50, output_tokens: 1000, status: 200, estimated: true }),
+    ])
+    // And the estimate fills the budget like counted tokens.
+    expect(stops).toEqual([expect.objectContaining({ kind: 'budget' })])
+  })
+
+  it('stops reading on past the byte cap, and at close: the answer is charged, the session not held', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write(start(50) + delta('first'))
+      // An answer that streams on without end once the agent has gone.
+      const flood = setInterval(() => res.write(delta('y'.repeat(16 * 1024))), 1)
+      res.on('close', () => clearInterval(flood))
+    })
+    const capped = await proxyTo('anthropic', up.url, { drain: { ms: 60_000, bytes: 256 * 1024 } })
+    await hangUpAfter(capped.proxy, 'first')
+    await capped.proxy.settled()
+    const [sample] = capped.meter.samples()
+    expect(sample).toMatchObject({ input_tokens: 50, estimated: true })
+    // What was read on stayed within the cap (plus the chunk that crossed it).
+    expect(sample!.output_tokens).toBeLessThan((256 * 1024 + 64 * 1024) / 4)
+
+    const closing = await proxyTo('anthropic', up.url, { drain: { ms: 60_000, bytes: 1 << 30 } })
+    await hangUpAfter(closing.proxy, 'first')
+    await closing.proxy.close()
+    expect(closing.meter.samples()).toEqual([expect.objectContaining({ input_tokens: 50, estimated: true })])
+  })
+
+  it('stops waiting for an answer read on once the session is interrupted', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write(start(50) + delta('first'))
+      // ...and never ends.
+    })
+    const { proxy, meter } = await proxyTo('anthropic', up.url, { drain: { ms: 60_000, bytes: 1 << 20 } })
+    await hangUpAfter(proxy, 'first')
+    const interrupted = new AbortController()
+    const waiting = proxy.settled(interrupted.signal)
+    interrupted.abort()
+    await waiting
+    // Not charged yet (still read on); closing cuts it and charges it.
+    expect(meter.samples()).toEqual([])
+    await proxy.close()
+    expect(meter.samples()).toEqual([expect.objectContaining({ input_tokens: 50, estimated: true })])
+  })
+
+  it('estimates the prompt of a call the agent left before any answer, and counts no API failure', async () => {
+    let reached = () => {}
+    const arrived = new Promise<void>((resolve) => (reached = resolve))
+    // Reads the whole request, and never answers.
+    const up = await upstream((req) => req.resume().on('end', () => reached()))
+    const { proxy, meter, stops } = await proxyTo('anthropic', up.url, {
+      drain: { ms: 200, bytes: 1 << 20 },
+      retries: 0,
+    })
+    const abort = new AbortController()
+    const body = JSON.stringify({ messages: [{ role: 'user', content: 'p'.repeat(4000) }] })
+    const call = fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': PLACEHOLDER },
+      body,
+      signal: abort.signal,
+    }).catch(() => null)
+    await arrived
+    abort.abort()
+    await call
+    await proxy.settled()
+    expect(meter.samples()).toEqual([
+      expect.objectContaining({ status: 0, input_tokens: Math.ceil(body.length / 4), estimated: true }),
+    ])
+    expect(stops).toEqual([])
   })
 
   it('refuses a request without the placeholder and never forwards it', async () => {

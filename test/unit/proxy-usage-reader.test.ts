@@ -72,4 +72,72 @@ describe('UsageReader', () => {
     expect(readInPieces('anthropic', 'application/json', '{"type":"error"}', 3)).toBeNull()
     expect(readInPieces('anthropic', 'text/event-stream', 'data: {"type":"message_st', 3)).toBeNull()
   })
+
+  describe('an answer cut off before it ended (finishCut)', () => {
+    const cut = (api: ModelApi, contentType: string, body: string, requestBytes = 0) => {
+      const reader = new UsageReader(api, contentType)
+      reader.feed(Buffer.from(body))
+      return reader.finishCut(requestBytes)
+    }
+    const data = (o: object) => `data: ${JSON.stringify(o)}\n\n`
+
+    it('keeps the usage as read once the final usage event was seen', () => {
+      expect(cut('anthropic', 'text/event-stream', anthropic + '\n\n', 99_999)).toEqual({
+        model: 'claude-é',
+        input_tokens: 47,
+        output_tokens: 77,
+        cached_input_tokens: 30,
+        cache_write_input_tokens: 5,
+      })
+    })
+
+    it('Anthropic before message_delta: output from the streamed text (bytes / 4), marked estimated', () => {
+      const body =
+        data({
+          type: 'message_start',
+          message: { model: 'm', usage: { input_tokens: 10, output_tokens: 1 } },
+        }) +
+        data({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'a'.repeat(400) } }) +
+        data({
+          type: 'content_block_delta',
+          delta: { type: 'input_json_delta', partial_json: 'b'.repeat(400) },
+        })
+      expect(cut('anthropic', 'text/event-stream', body, 4000)).toMatchObject({
+        input_tokens: 10,
+        output_tokens: 200,
+        estimated: true,
+      })
+    })
+
+    it('OpenAI Responses: deltas counted once (the .done events repeat them); no usage read: the prompt from the request', () => {
+      const body =
+        data({ type: 'response.created', response: { model: 'gpt-x', usage: null } }) +
+        data({ type: 'response.output_text.delta', delta: 'c'.repeat(100) }) +
+        data({ type: 'response.output_text.delta', delta: 'c'.repeat(100) }) +
+        data({ type: 'response.output_text.done', text: 'c'.repeat(200) })
+      expect(cut('openai', 'text/event-stream', body, 800)).toMatchObject({
+        input_tokens: 200,
+        output_tokens: 50,
+        estimated: true,
+      })
+    })
+
+    it('Chat Completions and a Gemini JSON-array stream cut short', () => {
+      const chat =
+        data({ choices: [{ delta: { content: 'd'.repeat(40) } }] }) +
+        data({ choices: [{ delta: { tool_calls: [{ function: { arguments: 'e'.repeat(40) } }] } }] })
+      expect(cut('openai', 'text/event-stream', chat, 40)).toMatchObject({
+        input_tokens: 10,
+        output_tokens: 20,
+        estimated: true,
+      })
+      const gemini = `[${JSON.stringify({ candidates: [{ content: { parts: [{ text: 'f'.repeat(80) }] } }], usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 2 } })},\n{"candidates": [{"content": {"parts": [{"text": "${'g'.repeat(40)}`
+      // The cut array does not parse: the text of its closed strings counts, the prompt is the request's.
+      expect(cut('gemini', 'application/json', gemini, 4000)).toMatchObject({
+        input_tokens: 1000,
+        output_tokens: 20,
+        estimated: true,
+      })
+    })
+  })
 })

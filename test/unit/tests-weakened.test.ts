@@ -48,6 +48,160 @@ it('not a skip', () => { skipper.skip; expect(list.only).toBe(1) })`,
   })
 })
 
+const rebindsOf = (language: Parameters<typeof countTests>[0], source: string) =>
+  countTests(language, source).rebinds.map((r) => `${r.line}: ${r.text}`)
+
+describe('tests_weakened sees the framework rebound, JS/TS', () => {
+  it('flags a declaration, assignment, global, stub or mock that rebinds it/test/describe/expect/assert', () => {
+    expect(
+      rebindsOf(
+        'javascript',
+        `import { expect } from 'vitest'
+const it = (..._: unknown[]) => {}
+let test
+function describe(name, fn) {}
+class expect {}
+assert = () => true
+globalThis.it = () => {}
+global['test'] = () => {}
+Object.defineProperty(globalThis, 'expect', { value: () => ({ toBe() {} }) })
+Object.assign(global, { fetch: stub, test() {} })
+vi.stubGlobal('describe', () => {})
+vi.mock('vitest', () => ({ it: () => {} }))
+jest.mock('@jest/globals')
+const { it: real, expect: e, test: t2, ...describe2 } = helpers
+const [beforeEach] = hooks
+function* fit() {}
+it.each = () => () => {}
+`,
+      ),
+    ).toEqual([
+      '2: const it = (..._: unknown[]) => {}',
+      '3: let test',
+      '4: function describe(name, fn) {}',
+      '5: class expect {}',
+      '6: assert = () => true',
+      '7: globalThis.it = () => {}',
+      "8: global['test'] = () => {}",
+      "9: Object.defineProperty(globalThis, 'expect', { value: () => ({ toBe() {} }) })",
+      '10: Object.assign(global, { fetch: stub, test() {} })',
+      "11: vi.stubGlobal('describe', () => {})",
+      "12: vi.mock('vitest', () => ({ it: () => {} }))",
+      "13: jest.mock('@jest/globals')",
+      '15: const [beforeEach] = hooks',
+      '16: function* fit() {}',
+      '17: it.each = () => () => {}',
+    ])
+  })
+
+  it("flags the framework's names imported from anywhere but the framework, one statement over lines too", () => {
+    expect(
+      rebindsOf(
+        'javascript',
+        `import { describe, it as test, expect } from 'vitest'
+import { test as base, expect as e } from '@playwright/test'
+import assert from 'node:assert/strict'
+import { it } from './fake-vitest.js'
+import expect from 'my-expect'
+import * as test from './t'
+import {
+  describe,
+  type Foo,
+} from "../not-mocha"
+import type { it as T } from './types'
+import { item, iterator } from './items'
+const { expect: ex } = require('chai')
+const assert2 = require('assert')
+const expect = require('chai').expect
+const test = require('./fake')
+`,
+      ),
+    ).toEqual([
+      "4: import { it } from './fake-vitest.js'",
+      "5: import expect from 'my-expect'",
+      "6: import * as test from './t'",
+      '7: import { describe, type Foo, } from "../not-mocha"',
+      "16: const test = require('./fake')",
+    ])
+  })
+
+  it('leaves alone names that only start like one, loops, properties, comparisons, comments and strings', () => {
+    expect(
+      rebindsOf(
+        'javascript',
+        `const item = 1, iterator = 2, testData = [], expected = 3, tests = []
+let items, assertion, describer
+for (const test of tests) it(test.name, () => expect(test.run()).toBe(true))
+for (const it in obj) {}
+obj.it = 1
+this.test = 2
+const x = { it: 1, test: 2, expect: 3 }
+if (test == 1 || it === 2 || expect !== 3 || it <= 4 || it >= 5) {}
+const f = (it) => it.name
+const g = it => it
+// const it = () => {}
+/* test = null */
+const s = 'const it = () => {}; globalThis.it = 1'
+const t = \`vi.mock('vitest')\`
+const { it: renamed } = helpers
+Object.defineProperty(globalThis, 'URL', { value: undefined })
+Object.assign(globalThis, { fetch: stub })
+`,
+      ),
+    ).toEqual([])
+  })
+})
+
+describe('tests_weakened sees the framework rebound, Python', () => {
+  it("flags __test__ = False, a test function's name bound again or deleted, an assertion method replaced", () => {
+    expect(
+      rebindsOf(
+        'python',
+        `__test__ = False
+
+def test_add():
+    assert add(1, 2) == 3
+
+def test_neg():
+    assert add(-1, -2) == -3
+
+test_add = lambda: None
+del test_neg
+
+class TestX(unittest.TestCase):
+    __test__ = False
+    def test_y(self):
+        self.assertEqual = lambda *a: None
+        self.assertEqual(1, 2)
+`,
+      ),
+    ).toEqual([
+      '1: __test__ = False',
+      '9: test_add = lambda: None',
+      '10: del test_neg',
+      '13: __test__ = False',
+      '15: self.assertEqual = lambda *a: None',
+    ])
+  })
+
+  it('leaves alone test data named like a test, comparisons, comments and docstrings', () => {
+    expect(
+      rebindsOf(
+        'python',
+        `test_cases = [(1, 2), (3, 4)]
+testdata: list = []
+
+def test_add():
+    assert test_cases == [(1, 2), (3, 4)]
+    result = test_add == 1
+    # test_add = None
+    """test_add = None"""
+`,
+      ),
+    ).toEqual([])
+  })
+})
+
 describe('tests_weakened counts, Python', () => {
   it('counts test functions and methods, assert statements, self.assert* and pytest.raises; not a comment', () => {
     expect(
@@ -207,10 +361,16 @@ describe('tests_weakened in test-runner configs', () => {
       '-'.repeat(mib),
       '#[test'.repeat(mib / 6),
       'it.skip()'.repeat(mib / 9),
+      // What the rebinding patterns start at, never closed: each scan is bounded, not to the file's end.
+      'const {'.repeat(mib / 7),
+      'import x'.repeat(mib / 8),
+      `it${' '.repeat(mib)}`,
+      'test_a\n'.repeat(mib / 7),
     ]) {
       loweredThresholds(text, text)
       countTests('rust', text)
       countTests('javascript', text)
+      countTests('python', text)
     }
     // Linear: well under a second each here. Quadratic (as an unbounded [^\]]* after each "#[test" was): hours.
     expect(performance.now() - started).toBeLessThan(20_000)

@@ -145,20 +145,34 @@ function testFinding(file: ChangedFile, was: TestCounts | null, now: TestCounts 
       `${added.length === 1 ? 'a skip was' : `${added.length} skips were`} added (${lines}${added.length > 3 ? ', …' : ''})`,
     )
   }
+  const rebound = addedSkips(was.rebinds, now.rebinds)
+  if (rebound.length) {
+    const lines = rebound
+      .slice(0, 3)
+      .map((s) => `line ${s.line}: ${quoteLine(s.text)}`)
+      .join(', ')
+    parts.push(
+      `the test framework's names are rebound, so the tests and assertions in place no longer run as written (${lines}${rebound.length > 3 ? ', …' : ''})`,
+    )
+  }
   if (parts.length === 0) return null
   const removed = now.tests < was.tests || now.assertions < was.assertions
+  const first = [added[0], rebound[0]].filter((s) => s !== undefined).sort((a, b) => a.line - b.line)[0]
   return {
     message: `${shown} weakens its tests: ${parts.join('; ')}`,
     suggestion: `${[
       removed ? 'put back the removed tests and assertions' : '',
       added.length ? 'remove the skip' : '',
+      rebound.length
+        ? "remove what rebinds the framework's names (use them as the framework exports them)"
+        : '',
     ]
       .filter(Boolean)
       .join(' and ')
       .replace(/^./, (c) =>
         c.toUpperCase(),
       )} in ${shown} (git diff shows what changed) and fix the code under test instead; the tests are the user's measure of the work.`,
-    ...(added[0] ? { line: added[0].line } : {}),
+    ...(first ? { line: first.line } : {}),
   }
 }
 
@@ -190,7 +204,10 @@ function configFinding(file: ChangedFile, before: string | null, after: string |
   }
 }
 
-/** Skip lines of `now` that `was` did not hold (as a multiset of their text: a moved skip is no new one). */
+/**
+ * Skip (or rebinding) lines of `now` that `was` did not hold, as a multiset of their text: a moved one is no
+ * new one.
+ */
 function addedSkips(was: TestCounts['skips'], now: TestCounts['skips']): TestCounts['skips'] {
   const seen = new Map<string, number>()
   for (const s of was) seen.set(s.text, (seen.get(s.text) ?? 0) + 1)

@@ -21,6 +21,18 @@ export interface LanguageRules {
   commentSkips?: RegExp
   /** Only a file whose content matches this is a test file (Rust's tests live beside the code). */
   marker?: RegExp
+  /**
+   * Where the file (re)binds the framework's own names (`const it = () => {}`, `__test__ = False`): every
+   * counted `it(` and `expect(` stays in place and none runs as written. Given the source and its blanked
+   * code (a match that starts in a comment or a string is none).
+   */
+  rebinds?: (source: string, code: string) => Rebinding[]
+}
+
+/** One place that rebinds a test-framework name: where it starts and what it says (whitespace collapsed). */
+export interface Rebinding {
+  index: number
+  text: string
 }
 
 export const RULES: Record<TestLanguage, LanguageRules> = {
@@ -34,6 +46,7 @@ export const RULES: Record<TestLanguage, LanguageRules> = {
     assertions: /(?<![\w.$])(?:expect|assert)(?:\s*\.\s*\w+)*\s*\(|\.should\b/g,
     skips:
       /(?<![\w.$])(?:it|test|specify|describe|suite|context)\s*(?:\.\s*\w+\s*)*?\.\s*(?:skip|todo|only|skipIf|runIf)\b|(?<![\w.$])(?:xit|xtest|xspecify|xdescribe|xcontext|xsuite|fit|fdescribe)\s*\(|(?<![\w$])(?:this|ctx|context|t)\s*\.\s*skip\s*\(|(?<![\w$])(?:skip|todo|only)\s*:\s*(?:true|['"`])/g,
+    rebinds: jsRebinds,
   },
   python: {
     lineComment: '#',
@@ -45,6 +58,7 @@ export const RULES: Record<TestLanguage, LanguageRules> = {
       /^[ \t]*assert\b|\bself\.assert\w*\s*\(|\bself\.fail\s*\(|\bpytest\.(?:raises|warns|fail)\s*\(/gm,
     skips:
       /\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)\s*\(|@(?:unittest\.)?(?:skip|skipIf|skipUnless|expectedFailure)\b|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b/g,
+    rebinds: pythonRebinds,
   },
   go: {
     lineComment: '//',
@@ -88,6 +102,8 @@ export interface TestCounts {
   skips: { line: number; text: string }[]
   /** The file is a test file at all (always, but for a language with a marker). */
   marked: boolean
+  /** Each place that rebinds a test-framework name, with its 1-based line. */
+  rebinds: { line: number; text: string }[]
 }
 
 export function countTests(language: TestLanguage, source: string): TestCounts {
@@ -102,12 +118,173 @@ export function countTests(language: TestLanguage, source: string): TestCounts {
     const line = at(index)
     if (!skipLines.has(line)) skipLines.set(line, (lines[line - 1] ?? '').trim())
   }
+  // One per line: `const it = …` is both a declaration and an assignment.
+  const rebinds = new Map<number, string>()
+  const atRebind = lineCounter(source)
+  for (const r of (rules.rebinds?.(source, code) ?? []).sort((a, b) => a.index - b.index)) {
+    const line = atRebind(r.index)
+    if (!rebinds.has(line)) rebinds.set(line, r.text)
+  }
   return {
     tests: countMatches(code, rules.tests),
     assertions: countMatches(code, rules.assertions),
     skips: [...skipLines].map(([line, text]) => ({ line, text })),
     marked: rules.marker ? rules.marker.test(code) : true,
+    rebinds: [...rebinds].map(([line, text]) => ({ line, text })),
   }
+}
+
+// --- Rebinding the framework's names -------------------------------------------------------------------
+// Lexical like the rest: what binds a name the framework provides, at any depth (a local `const test = …`
+// inside a helper is flagged too; only lines the change added count, so a file that always had one is not).
+
+/** The JS/TS names a test file calls the framework by. */
+const JS_NAMES =
+  'it|test|specify|describe|suite|expect|assert|beforeEach|afterEach|beforeAll|afterAll|xit|xtest|xdescribe|fit|fdescribe|chai'
+const JS_NAME = new RegExp(`^(?:${JS_NAMES})$`)
+
+/** Modules a test file imports the framework's names from: an import of them from anywhere else rebinds. */
+const JS_FRAMEWORKS =
+  /^(?:vitest(?:\/.*)?|@vitest\/.+|@jest\/globals|jest|expect|mocha|chai|ava|tap|uvu(?:\/assert)?|jasmine|power-assert|(?:node:)?test|bun:test|(?:node:)?assert(?:\/strict)?|@playwright\/test|@fast-check\/(?:vitest|jest|ava)|@effect\/vitest|@std\/(?:testing|assert)(?:\/.*)?|jsr:@std\/(?:testing|assert)(?:\/.*)?)$/
+
+/** `require('vitest')`, `await import('chai')`, possibly followed by a member (`require('chai').expect`). */
+const FRAMEWORK_LOAD = /^\s*(?:await\s+)?(?:require|import)\s*\(\s*(['"`])([^'"`]+)\1\s*\)/
+
+const JS_REBIND_PATTERNS: RegExp[] = [
+  // const it = …, let test, var expect, class describe, function it(…), function* test(…)
+  new RegExp(
+    `(?<![\\w$.])(?:(?:const|let|var|class)\\s+|function\\s*\\*?\\s*)(?:${JS_NAMES})(?![\\w$])(?!\\s+(?:of|in)\\b)`,
+    'g',
+  ),
+  // const { it, expect: e } = …, let [test] = … (a name bound by a pattern, not a key renamed away)
+  /(?<![\w$.])(?:const|let|var)\s*[{[][^=;]{0,400}?[}\]]\s*=/g,
+  // it = …, expect ||= …, it.each = … (not ==, =>)
+  new RegExp(`(?<![\\w$.])(?:${JS_NAMES})(?:\\s*\\.\\s*[\\w$]+){0,4}\\s*(?:[-+*/%&|^?]{0,3})=(?![=>])`, 'g'),
+  // globalThis.it = …, global['test'] = …, window.expect = …
+  new RegExp(
+    `(?<![\\w$.])(?:globalThis|global|window|self)\\s*(?:\\.\\s*(?:${JS_NAMES})(?![\\w$])|\\[\\s*(['"\`])(?:${JS_NAMES})\\1\\s*\\])\\s*=(?![=>])`,
+    'g',
+  ),
+  // Object.defineProperty(globalThis, 'it', …), Object.assign(global, { test: … }), vi.stubGlobal('it', …)
+  new RegExp(
+    `(?<![\\w$.])Object\\s*\\.\\s*(?:defineProperty\\s*\\(\\s*(?:globalThis|global|window|self)\\s*,\\s*(['"\`])(?:${JS_NAMES})\\1|(?:defineProperties|assign)\\s*\\(\\s*(?:globalThis|global|window|self)\\s*,\\s*\\{[^}]{0,400}?(?<![\\w$.])(?:${JS_NAMES})\\s*[:,}(])`,
+    'g',
+  ),
+  new RegExp(`(?<![\\w$.])vi\\s*\\.\\s*stubGlobal\\s*\\(\\s*(['"\`])(?:${JS_NAMES})\\1`, 'g'),
+  // vi.mock('vitest', …), jest.mock('@jest/globals'), jest.unstable_mockModule('node:test', …)
+  /(?<![\w$.])(?:vi|jest)\s*\.\s*(?:mock|doMock|unstable_mockModule|setMock)\s*\(\s*(['"`])([^'"`\n]+)\1/g,
+  // import { it } from './fake', import test from 'x', import * as expect from 'y'
+  /(?<![\w$.])import\s+(?!\()([^'";]{1,400}?)\s+from\s*(['"])([^'"\n]+)\2/g,
+]
+
+function jsRebinds(source: string, code: string): Rebinding[] {
+  const found: Rebinding[] = []
+  const inCode = (index: number) => code.charCodeAt(index) === source.charCodeAt(index)
+  for (const [which, pattern] of JS_REBIND_PATTERNS.entries()) {
+    for (const match of source.matchAll(pattern)) {
+      if (!inCode(match.index)) continue
+      if (!jsRebindCounts(which, match, source)) continue
+      found.push({ index: match.index, text: statementText(source, match.index, match[0]) })
+    }
+  }
+  return found
+}
+
+/** Whether a match of JS_REBIND_PATTERNS[which] rebinds a framework name (the framework's own load does not). */
+function jsRebindCounts(which: number, match: RegExpMatchArray, source: string): boolean {
+  const rest = () => source.slice(match.index! + match[0].length, match.index! + match[0].length + 200)
+  const loadsFramework = (after: string) => {
+    const load = FRAMEWORK_LOAD.exec(after)
+    return load !== null && JS_FRAMEWORKS.test(load[2]!)
+  }
+  switch (which) {
+    case 0:
+      // `const expect = require('chai').expect` is the framework's; `const it = …` anything else is not.
+      return !(
+        /^(?:const|let|var)\b/.test(match[0]) && loadsFramework(rest().replace(/^\s*(?::[^=;\n]*)?=/, ''))
+      )
+    case 2:
+      return !loadsFramework(rest())
+    case 1: {
+      const names = patternBindings(match[0].replace(/^(?:const|let|var)\s*/, '').replace(/\s*=$/, ''))
+      return names.some((name) => JS_NAME.test(name)) && !loadsFramework(rest())
+    }
+    case 6:
+      return JS_FRAMEWORKS.test(match[2]!)
+    case 7: {
+      if (JS_FRAMEWORKS.test(match[3]!)) return false
+      return importBindings(match[1]!).some((name) => JS_NAME.test(name))
+    }
+    default:
+      return true
+  }
+}
+
+/** The names a destructuring pattern binds: `{ a, b: c, ...d }` binds a, c, d; `[e, , f = 1]` e and f. */
+function patternBindings(pattern: string): string[] {
+  const names: string[] = []
+  for (const m of pattern.matchAll(/(?:^|[{[,:]|\.\.\.)\s*([A-Za-z_$][\w$]*)\s*(?=[,}\]=]|$)/g))
+    names.push(m[1]!)
+  return names
+}
+
+/** The local names an import clause binds: `a, { b as c, type d, e }` binds a, c, e; `* as f` binds f. */
+function importBindings(clause: string): string[] {
+  // A type-only import binds no value.
+  if (/^type\s/.test(clause)) return []
+  const names: string[] = []
+  const text = clause
+  const braces = /\{([^}]*)\}/.exec(text)
+  for (const part of braces ? braces[1]!.split(',') : []) {
+    const spec = part.trim()
+    if (!spec || /^type\s/.test(spec)) continue
+    names.push(
+      spec
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim(),
+    )
+  }
+  const outside = braces ? text.replace(braces[0], '') : text
+  for (const part of outside.split(',')) {
+    const spec = part.trim()
+    if (spec) names.push(spec.replace(/^\*\s*as\s+/, ''))
+  }
+  return names
+}
+
+/** What a rebinding says, as its line shows it: the line it starts on (a whole import statement). */
+function statementText(source: string, index: number, matched: string): string {
+  const start = source.lastIndexOf('\n', index - 1) + 1
+  const end = source.indexOf('\n', index)
+  const line = source.slice(start, end === -1 ? source.length : end)
+  const text = matched.startsWith('import') && matched.includes('\n') ? matched : line
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * Python: `__test__ = False` (pytest collects nothing of the module or class), a test function's name
+ * bound again or deleted (`test_x = lambda: None`, `del test_x`: pytest runs what the name holds last), and
+ * an assertion method replaced (`self.assertEqual = …`, `TestCase.assertTrue = …`).
+ */
+function pythonRebinds(source: string, code: string): Rebinding[] {
+  const found: Rebinding[] = []
+  const inCode = (index: number) => code.charCodeAt(index) === source.charCodeAt(index)
+  const tests = new Set([...code.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(test\w*)/gm)].map((m) => m[1]!))
+  const patterns: [RegExp, (m: RegExpMatchArray) => boolean][] = [
+    [/^[ \t]*__test__[ \t]*(?::[^=\n]*)?=(?!=)/gm, () => true],
+    [/^[ \t]*(test\w*)[ \t]*(?::[^=\n]*)?=(?!=)/gm, (m) => tests.has(m[1]!)],
+    [/^[ \t]*del[ \t]+(test\w*)\b/gm, (m) => tests.has(m[1]!)],
+    [/\b(?:self|cls|(?:unittest\.)?TestCase)\.(?:assert\w*|fail\w*)[ \t]*=(?!=)/g, () => true],
+  ]
+  for (const [pattern, counts] of patterns) {
+    for (const match of source.matchAll(pattern)) {
+      const at = match.index + (match[0].length - match[0].trimStart().length)
+      if (!inCode(at) || !counts(match)) continue
+      found.push({ index: at, text: statementText(source, at, match[0]) })
+    }
+  }
+  return found
 }
 
 function countMatches(text: string, pattern: RegExp): number {
