@@ -76,21 +76,8 @@ export async function openSession(opts: SessionOptions): Promise<SessionContext>
   const dir = sessionDir(dirs, sessionId)
   const mode = config.agent.pty ? 'pty' : 'pipe'
   const usage = { meter: opts.usage ?? new UsageMeter(), pricer: opts.pricer ?? pricerFor(config) }
-  const report = new ReportBuilder({
-    sessionId,
-    command: commandArgv(opts.command),
-    cwd: opts.cwd,
-    mode,
-    transcriptPath: join(dir, 'transcript.log'),
-    ci: opts.ci,
-    ...usage,
-  })
-  if (opts.listener?.event) report.onEvent = (event) => opts.listener?.event?.(event)
+  const report = openReport(opts, { sessionId, dir, mode, usage })
   const progress = () => opts.listener?.progress?.(report.snapshot())
-  report.event(
-    'session_start',
-    `session ${sessionId} started: ${describeCommand('shell' in opts.command ? opts.command.shell : commandArgv(opts.command))}`,
-  )
   await recordContinuation(opts, report)
   recordReaped(report, reaped)
 
@@ -107,29 +94,8 @@ export async function openSession(opts: SessionOptions): Promise<SessionContext>
   const halts = new Halts(report)
   const unlisten = halts.listen(opts.installSignalHandlers, opts.signal)
   const hiddenPaths = new Set<string>()
-  const checkpoints = new SessionCheckpoints({
-    config,
-    cwd: opts.cwd,
-    sessionId,
-    sessionDir: dir,
-    report,
-    lifecycle,
-    hiddenPaths,
-    pauser: {
-      pause: () => halts.run?.pause(),
-      resume: () => halts.run?.resume(),
-    },
-    onChange: progress,
-    env,
-    ...(opts.pushSecretConfig ? { pushSecretConfig: opts.pushSecretConfig } : {}),
-    onFatal: (reason) => halts.checkpointsFailed(reason),
-    onNotice: (message) => opts.listener?.notice?.(message),
-    onProgress: (progress) => opts.listener?.checkpointProgress?.(progress),
-    // Reads begun before the session are of the repository as it is before the agent starts only when
-    // nothing ran since: no orphan was reaped (it may have written until then) and no session_start hook
-    // runs before the checkpoints start (it may commit or change the git config).
-    reads: reaped.length === 0 && !config.hooks.session_start?.length ? opts.checkpointReads : null,
-  })
+  const parts = { env, sessionId, dir, report, lifecycle, hiddenPaths, progress }
+  const checkpoints = openCheckpoints(opts, halts, reaped.length > 0, parts)
   halts.onInterrupt(() => checkpoints.interrupted(INTERRUPT_GRACE_MS))
 
   let sweep: Promise<unknown> | null = null
@@ -163,6 +129,61 @@ export async function openSession(opts: SessionOptions): Promise<SessionContext>
     unlisten,
   }
   return ctx
+}
+
+/** The session's report builder, its first event recorded and its events passed on to the listener. */
+function openReport(
+  opts: SessionOptions,
+  o: { sessionId: string; dir: string; mode: 'pty' | 'pipe'; usage: SessionContext['usage'] },
+): ReportBuilder {
+  const report = new ReportBuilder({
+    sessionId: o.sessionId,
+    command: commandArgv(opts.command),
+    cwd: opts.cwd,
+    mode: o.mode,
+    transcriptPath: join(o.dir, 'transcript.log'),
+    ci: opts.ci,
+    ...o.usage,
+  })
+  if (opts.listener?.event) report.onEvent = (event) => opts.listener?.event?.(event)
+  report.event(
+    'session_start',
+    `session ${o.sessionId} started: ${describeCommand('shell' in opts.command ? opts.command.shell : commandArgv(opts.command))}`,
+  )
+  return report
+}
+
+/** The session's checkpoints: they pause the running agent while they snapshot, and halt it past max_failures. */
+function openCheckpoints(
+  opts: SessionOptions,
+  halts: Halts,
+  reapedAny: boolean,
+  o: Pick<SessionContext, 'env' | 'sessionId' | 'dir' | 'report' | 'lifecycle' | 'hiddenPaths' | 'progress'>,
+): SessionCheckpoints {
+  const { config } = opts
+  return new SessionCheckpoints({
+    config,
+    cwd: opts.cwd,
+    sessionId: o.sessionId,
+    sessionDir: o.dir,
+    report: o.report,
+    lifecycle: o.lifecycle,
+    hiddenPaths: o.hiddenPaths,
+    pauser: {
+      pause: () => halts.run?.pause(),
+      resume: () => halts.run?.resume(),
+    },
+    onChange: o.progress,
+    env: o.env,
+    ...(opts.pushSecretConfig ? { pushSecretConfig: opts.pushSecretConfig } : {}),
+    onFatal: (reason) => halts.checkpointsFailed(reason),
+    onNotice: (message) => opts.listener?.notice?.(message),
+    onProgress: (progress) => opts.listener?.checkpointProgress?.(progress),
+    // Reads begun before the session are of the repository as it is before the agent starts only when
+    // nothing ran since: no orphan was reaped (it may have written until then) and no session_start hook
+    // runs before the checkpoints start (it may commit or change the git config).
+    reads: !reapedAny && !config.hooks.session_start?.length ? opts.checkpointReads : null,
+  })
 }
 
 /** A later round of a session that ended: the earlier rounds stay in this report, and the agent's own session. */

@@ -388,7 +388,7 @@ describe('an agent that starts by flooding its output', () => {
         .split('\n')
         .map((line) => ({ at: Number(line.split(' ')[0]), command: line.split(' ')[1] }))
       expect(calls.some((c) => c.at < floodStart)).toBe(true) // the base commit, before the spawn
-      // A flood delays them 5 s at most (LAUNCH_AFTER_FLOOD_MAX_MS in src/session/session.ts): on a loaded
+      // A flood delays them 5 s at most (LAUNCH_AFTER_FLOOD_MAX_MS in src/session/attempt.ts): on a loaded
       // machine the 20 MB can take longer than that, and then git may start while it goes on.
       const waitedFor = Math.min(floodEnd, floodStart + 4_500_000)
       expect(calls.filter((c) => c.at > floodStart && c.at < waitedFor)).toEqual([])
