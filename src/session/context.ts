@@ -124,7 +124,7 @@ export async function openSession(opts: SessionOptions): Promise<SessionContext>
         .then(() => removeStaleRepoIndexes(opts.cwd, liveSessions(dirs.state), sessionId))
         .catch(() => [])),
     // The one deferred import of the stop round: its code (the stop hooks' runner, the policy gate, how the
-    // agent is sent back, the rounds' summary) loads at the first stop, ~15 ms kept off the agent's start.
+    // agent is sent back, the rounds' summary) loads at the first stop, ~20 ms kept off the agent's start.
     stopRound: () => (stopRound ??= import('./stop-round.js').then((m) => new m.StopRound(ctx))),
     unlisten,
   }
@@ -189,7 +189,7 @@ function openCheckpoints(
 /** A later round of a session that ended: the earlier rounds stay in this report, and the agent's own session. */
 async function recordContinuation(opts: SessionOptions, report: ReportBuilder): Promise<void> {
   if (!opts.continuing) return
-  // Deferred: resume.ts (with the trigger's text cleaning it imports) costs ~12 ms to load, and only
+  // Deferred: resume.ts (with the trigger's text cleaning it imports) costs ~15 ms to load, and only
   // `proctor run --continue` reads it.
   const { earlierResults } = await import('./resume.js')
   for (const result of earlierResults(opts.continuing)) report.stopHook(result)

@@ -9,7 +9,7 @@ import type { SessionContext } from './context.js'
 export async function startModelApiProxy(ctx: SessionContext): Promise<SessionProxy | null> {
   const { opts, config, report } = ctx
   if (!config.model_api.proxy && !hasBudget(config)) return null
-  // Deferred: the proxy (its server, the usage readers, the API table) costs ~45 ms to load, and only a
+  // Deferred: the proxy (its server, the usage readers, the API table) costs 30–50 ms to load, and only a
   // session with model_api.proxy or a budget runs it.
   const { startSessionProxy } = await import('../proxy/session-proxy.js')
   return startSessionProxy({
