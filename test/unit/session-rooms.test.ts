@@ -18,7 +18,7 @@ interface Found {
 }
 
 /** Every function-like node of one source file, with its length in lines (first to last line, inclusive). */
-export function functionLengths(fileName: string, text: string): Found[] {
+function functionLengths(fileName: string, text: string): Found[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true)
   const found: Found[] = []
   const visit = (node: ts.Node): void => {
