@@ -129,10 +129,10 @@ export async function runRounds(
     const nativeEnding = work.nativeStops?.ending()
     if (nativeEnding) return completed(nativeEnding.verdict, nativeEnding.reason)
     const next = await stopAfterExit(ctx, work, attempt)
-    if (next === 'halted') continue // the top of the loop records the halt
-    if ('status' in next) return next
+    if (next.kind === 'halted') continue // the top of the loop records the halt
+    if (next.kind === 'end') return next.ending
     ctx.round++
-    command = pointed(native.wire(next))
+    command = pointed(native.wire(next.command))
   }
 }
 
@@ -145,15 +145,16 @@ function keepAttempt(ctx: SessionContext, work: SessionWork, attempt: AttemptRes
   ctx.round = attempt.round
 }
 
-/**
- * The agent finished by itself: the stop round decides whether it may stop. Returns the ending, the
- * command that sends it back (agent.continue), or 'halted' when a halt came meanwhile.
- */
+/** After a stop round: the session ends, the agent is re-run with this command, or a halt came meanwhile. */
+type AfterStop =
+  { kind: 'end'; ending: Ending } | { kind: 'rerun'; command: CommandSpec } | { kind: 'halted' }
+
+/** The agent finished by itself: the stop round decides whether it may stop. */
 async function stopAfterExit(
   ctx: SessionContext,
   work: SessionWork,
   attempt: AttemptResult,
-): Promise<Ending | CommandSpec | 'halted'> {
+): Promise<AfterStop> {
   const { report, halts } = ctx
   const adapter = ctx.config.agent.adapter
   const nativeActive = work.native?.active === true
@@ -173,17 +174,18 @@ async function stopAfterExit(
     },
   )
   ctx.progress()
-  if (halts.signal || halts.fatal) return 'halted'
+  if (halts.signal || halts.fatal) return { kind: 'halted' }
   if (step.kind !== 'continue') {
-    return completed(
+    const ending = completed(
       step.kind,
       step.kind === 'block' ? step.reason : null,
       step.kind === 'block' ? step.cause : undefined,
     )
+    return { kind: 'end', ending }
   }
   if (step.plan.kind !== 'rerun') throw new Error('unreachable: an exited agent is re-run')
   report.event('continue', `round ${ctx.round + 1}: re-running the agent with agent.continue`, {
     data: { reasons },
   })
-  return step.plan.command
+  return { kind: 'rerun', command: step.plan.command }
 }
