@@ -1,6 +1,6 @@
 // One supervised session: the agent under the supervisor, checkpoints and policy on its work, stop hooks
 // deciding whether it may stop (and sending it back when they block), lifecycle hooks, and the report.
-// This file is the table of contents; each room has one job (docs/architecture.md#one-session-end-to-end):
+// This file is the table of contents; each room has one job (docs/architecture.md#the-sessions-rooms):
 //   context.ts    the shared context, opened once: config, environment, report, hooks, checkpoints, halts
 //   halts.ts      what halts a session from outside its rounds: signals, failing checkpoints, the proxy
 //   rounds.ts     what starts before the first round, then one attempt per round until an ending
