@@ -42,7 +42,11 @@ export interface SessionContext {
   readonly mode: 'pty' | 'pipe'
   /** The first round of this run (a continuation's comes after the earlier ones); max_stop_rounds counts from it. */
   readonly firstRound: number
-  /** The round going on now (the proxy's usage and a native Stop hook's first stop are counted in it). */
+  /**
+   * The round the current attempt started in, set by the rounds between attempts (the proxy's usage and a
+   * native Stop hook's first stop are counted in it); a block typed into a live agent counts on in
+   * live-stop.ts, and reaches this when the attempt ends.
+   */
   round: number
   readonly usage: { meter: UsageMeter; pricer: Pricer }
   readonly report: ReportBuilder
