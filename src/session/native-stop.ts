@@ -57,7 +57,7 @@ export class NativeStops {
 
   /**
    * The agent was let stop by its last call and has not called again since: an interactive agent still
-   * running is now idle for good, and the session can end it (see session.ts).
+   * running is now idle for good, and the session can end it (see live-stop.ts).
    */
   get settled(): boolean {
     return this.letStop

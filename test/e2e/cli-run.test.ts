@@ -412,7 +412,7 @@ next()
         .split('\n')
         .map((line) => ({ at: Number(line.split(' ')[0]), command: line.split(' ')[1] }))
       expect(calls.some((c) => c.at < floodStart)).toBe(true) // the base commit, before the spawn
-      // A flood delays them 5 s at most (LAUNCH_AFTER_FLOOD_MAX_MS in src/session/session.ts).
+      // A flood delays them 5 s at most (LAUNCH_AFTER_FLOOD_MAX_MS in src/session/attempt.ts).
       const waitedFor = Math.min(floodEnd, floodStart + 4_500_000)
       const duringFlood = calls.filter((c) => c.at > floodStart && c.at < waitedFor)
       const timeline = JSON.stringify({

@@ -15,7 +15,7 @@
 // - Busy: the spinner line "⠸ Thinking… (esc to cancel, 2s)", also while a hook runs ("Executing Hook: …").
 //   Gemini prints no "done" line, and its empty input box ("> Type your message or @path/to/file") is on
 //   screen before any work too, so there is no completion rule: once the hook allowed, the session ends
-//   Gemini when the screen no longer shows the spinner (src/session/session.ts).
+//   Gemini when the screen no longer shows the spinner (src/session/live-stop.ts).
 // - `/quit` then Enter quits it. Without the kitty keyboard protocol (proctor's terminal does not answer its
 //   query) Gemini takes an Enter that comes within 30 ms of a typed key for a newline, not a submit; two
 //   writes 50 ms apart can reach it together on a busy machine, so Enter follows typed text after 500 ms.

@@ -1,0 +1,227 @@
+// THE stop round, one object per session (SessionContext.stopRound() loads it at the first stop): a
+// checkpoint of what the agent left, the lifecycle `stop`, every stop hook in parallel, then the policy
+// gate; and, for an agent that stopped by itself, the step after it — stop (allowed), give up (blocked),
+// or send the agent back (typed into a live PTY agent, or a re-run of agent.continue for one that exited).
+// An agent's own (native) Stop hook asks only `evaluate`: its adapter answers the agent itself.
+import type { StopHookResult, Verdict, Violation } from '../report/model.js'
+import type { StopContext } from '../hooks/context.js'
+import { runStopHooks } from '../hooks/stop-hooks.js'
+import { planContinuation, typedLine, type Continuation } from '../hooks/continue.js'
+import { policyReasons, warningReasons } from '../policy/feedback.js'
+import { lifecycleExtra } from '../hooks/payloads.js'
+import { summarizeRounds } from './resume.js'
+import { fire, type SessionContext } from './context.js'
+import { INTERRUPT_GRACE_MS } from './halts.js'
+
+/** What an agent stopped with: its round, the last of its screen or output, and why it stopped. */
+export interface StopAt {
+  round: number
+  finalText: string
+  stopReason: 'completed' | 'native'
+}
+
+export interface StopDecision {
+  verdict: Verdict
+  reasons: string[]
+  errors: string[]
+}
+
+export type NextStep =
+  | { kind: 'allow' }
+  | { kind: 'block'; reason: string; cause?: string }
+  | { kind: 'continue'; plan: Continuation }
+
+/** How the agent stands when it stopped, for where it can be sent back. */
+export interface AgentStanding {
+  /** Still running (a completion on an interactive agent's screen), not exited. */
+  running: boolean
+  /** The agent's own Stop hook was wired and called: it sends the agent back itself. */
+  nativeHooks: boolean
+  /** Prefixed to "cannot continue" when the agent's own Stop hook was wired but never called. */
+  nativeNote?: string
+}
+
+/** The stop hook name under which the policy gate is reported. */
+const POLICY_GATE = 'policy'
+
+export class StopRound {
+  constructor(private readonly ctx: SessionContext) {}
+
+  /** The stop decision and the step after it, for an agent that stopped by itself (exited or on screen). */
+  async decide(at: StopAt, standing: AgentStanding): Promise<{ reasons: string[]; step: NextStep }> {
+    const decision = await this.evaluate(at)
+    return { reasons: decision.reasons, step: this.nextStep(decision, at.round, standing) }
+  }
+
+  /**
+   * A checkpoint of what the agent left, then every stop hook in parallel, then the policy gate: the
+   * unresolved error/critical violations in the session's work block like a stop hook named `policy`.
+   * Warnings the agent has not heard yet ride along when it is sent back.
+   */
+  async evaluate(at: StopAt): Promise<StopDecision> {
+    const { checkpoints, lifecycle } = this.ctx
+    await checkpoints.settle('event')
+    await fire(lifecycle, 'stop', lifecycleExtra.stop(at.round, at.stopReason))
+    const hooks = await this.runHooks(at)
+    const policy = this.policyGate(at.round)
+    const verdict = hooks.verdict === 'allow' && policy.verdict === 'allow' ? 'allow' : 'block'
+    const reasons = [...hooks.reasons, ...policy.reasons]
+    if (verdict === 'block' && reasons.length) reasons.push(...warningReasons(checkpoints.takeWarnings()))
+    return { verdict, reasons, errors: hooks.errors }
+  }
+
+  /** The blocking reasons as one line to type into an interactive agent's prompt (without the Enter). */
+  typedLine(reasons: readonly string[]): string {
+    return typedLine(reasons)
+  }
+
+  /** The stop context the stop hooks read (docs/hooks.md), the same for every stop of the session. */
+  private stopContext(at: StopAt): StopContext {
+    const { sessionId, opts, report, checkpoints } = this.ctx
+    const latest = checkpoints.latest()
+    return {
+      session_id: sessionId,
+      cwd: opts.cwd,
+      stop_reason: at.stopReason,
+      final_text: at.finalText,
+      rounds: at.round,
+      stop_hook_active: at.round > 1,
+      checkpoint: latest ? { ref: latest.ref, sha: latest.sha, files_changed: latest.files_changed } : null,
+      violations: report.snapshot().violations,
+    }
+  }
+
+  private async runHooks(at: StopAt): Promise<StopDecision> {
+    const { config, opts, env, report, checkpoints, registryDir, sessionId, halts } = this.ctx
+    if (config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [], errors: [] }
+    const listener = opts.listener
+    const github = opts.github
+    const outcome = await runStopHooks({
+      hooks: config.stop_hooks,
+      context: this.stopContext(at),
+      cwd: opts.cwd,
+      env,
+      graceMs: Math.min(config.timeouts.grace, INTERRUPT_GRACE_MS),
+      round: at.round,
+      signal: halts.hooks.signal,
+      registry: { dir: registryDir, session: sessionId },
+      ...(github
+        ? {
+            builtins: {
+              push: (sha) => checkpoints.pushCheckpoint(sha),
+              github,
+              baseline: report.snapshot().baseline?.commit,
+            },
+          }
+        : {}),
+      onStart: (name) => listener?.hookStarted?.(name, at.round),
+      onResult: (result) => {
+        report.stopHook(result)
+        listener?.hookFinished?.(result)
+      },
+      ...(listener?.hookOutput
+        ? { onOutput: (name: string, chunk: Uint8Array) => listener.hookOutput?.(name, chunk) }
+        : {}),
+    })
+    report.event(
+      'stop_hooks',
+      outcome.verdict === 'allow'
+        ? `stop hooks allowed (round ${at.round})`
+        : `stop hooks blocked (round ${at.round})`,
+      {
+        data: { verdict: outcome.verdict, reasons: outcome.reasons, errors: outcome.errors, round: at.round },
+      },
+    )
+    return { verdict: outcome.verdict, reasons: outcome.reasons, errors: outcome.errors }
+  }
+
+  /** The policy gate of one stop round, recorded as the stop hook `policy` once it has had to block. */
+  private policyGate(round: number): { verdict: Verdict; reasons: string[] } {
+    const { checkpoints, report } = this.ctx
+    const blocking = checkpoints.blocking()
+    const blockedBefore = report.snapshot().stop_hooks.some((r) => r.name === POLICY_GATE)
+    if (blocking.length === 0 && !blockedBefore) return { verdict: 'allow', reasons: [] }
+    const reasons = policyReasons(blocking)
+    const result: StopHookResult = {
+      name: POLICY_GATE,
+      verdict: blocking.length ? 'block' : 'allow',
+      reason: blocking.length ? blockingReason(blocking) : null,
+      exit_code: null,
+      duration_ms: 0,
+      round,
+    }
+    // Recorded in the report (the comment lists it with the stop hooks); its check run is `proctor /
+    // policy`, which the reporter completes from the violations at the end.
+    report.stopHook(result)
+    report.event(
+      'policy_gate',
+      blocking.length ? `policy blocked (round ${round})` : `policy allowed (round ${round})`,
+      { data: { verdict: result.verdict, reasons, round } },
+    )
+    return { verdict: result.verdict === 'allow' ? 'allow' : 'block', reasons }
+  }
+
+  /** After a stop round: stop (allowed), give up (blocked), or send the agent back. */
+  private nextStep(decision: StopDecision, round: number, standing: AgentStanding): NextStep {
+    if (decision.verdict === 'allow') return { kind: 'allow' }
+    // Only hooks that could not run: nothing for the agent to fix.
+    if (decision.reasons.length === 0) return { kind: 'block', reason: hookErrors(decision.errors) }
+    const step = this.continueOrBlock(decision.reasons, round, standing)
+    return step.kind === 'block'
+      ? { kind: 'block', reason: `${step.reason}${why(decision.reasons)}`, cause: step.reason }
+      : step
+  }
+
+  private continueOrBlock(reasons: string[], round: number, s: AgentStanding): NextStep {
+    const { config, mode, firstRound, report } = this.ctx
+    const rounds = round - firstRound + 1
+    if (rounds >= config.max_stop_rounds)
+      return { kind: 'block', reason: gaveUp(rounds, config.max_stop_rounds) }
+    const agentSession = report.lastAgentSession
+    const plan = planContinuation(config.agent.adapter, {
+      mode,
+      running: s.running,
+      continueCommand: config.agent.continue,
+      nativeHooks: s.nativeHooks,
+      reasons,
+      round: round + 1,
+      agentSession,
+      // Only a fresh re-run reads it: no session to resume, and a command to run.
+      ...(agentSession || s.running || !config.agent.continue
+        ? {}
+        : { history: summarizeRounds(report.snapshot(), { ended: false }) }),
+    })
+    if (s.running ? plan.kind === 'type-into-pty' : plan.kind === 'rerun') return { kind: 'continue', plan }
+    if (s.running) {
+      return { kind: 'block', reason: 'stop hooks blocked and the agent cannot be sent back (pipe mode)' }
+    }
+    return {
+      kind: 'block',
+      reason:
+        plan.kind === 'native'
+          ? `stop hooks still block after the agent's own Stop hook let it finish`
+          : `${s.nativeNote ?? ''}stop hooks blocked and the agent cannot continue: ${plan.kind === 'none' ? plan.why : plan.kind}`,
+    }
+  }
+}
+
+function blockingReason(blocking: readonly Violation[]): string {
+  return `${blocking.length} unresolved error/critical violation(s): ${blocking.map((v) => v.file || '(whole diff)').join(', ')}`
+}
+
+/** Only hooks that could not run block: the agent cannot fix proctor.yml, so it is not sent back. */
+function hookErrors(errors: readonly string[]): string {
+  return `stop hooks could not run (fix proctor.yml; the agent was not sent back): ${errors.join('; ')}`
+}
+
+/** The first reasons, short, so a blocked session's reason says what blocked it. */
+function why(reasons: readonly string[]): string {
+  if (reasons.length === 0) return ''
+  const cut = (r: string) => (r.length > 200 ? `${r.slice(0, 200)}…` : r)
+  const shown = reasons.slice(0, 3).map(cut)
+  return ` — ${shown.join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}`
+}
+
+function gaveUp(rounds: number, maxStopRounds: number): string {
+  return `stop hooks still blocked after ${rounds} round(s) (max_stop_rounds: ${maxStopRounds})`
+}
