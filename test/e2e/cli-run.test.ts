@@ -332,7 +332,16 @@ describe('crash recovery', () => {
       'the agent to start',
     )
     const agentPid = Number(readFileSync(pidFile, 'utf8').trim())
-    await until(() => readdirSync(join(r.dir, '.proctor/runs')).length > 0, 'the run record')
+    // The agent's own record, not any file: the record is written through a temp file and a rename, and a
+    // SIGKILL between the two (a loaded machine) leaves an agent nobody recorded.
+    const runs = join(r.dir, '.proctor/runs')
+    await until(
+      () =>
+        readdirSync(runs).some(
+          (f) => f.endsWith('.json') && readFileSync(join(runs, f), 'utf8').includes(`"pid": ${agentPid},`),
+        ),
+      'the agent’s run record',
+    )
     child.kill('SIGKILL')
     await done
     expect(alive(agentPid)).toBe(true) // orphaned: nobody stopped it
