@@ -13,7 +13,7 @@ import { assertSessionId } from '../../checkpoints/refs.js'
 import { Git } from '../../git/runner.js'
 import { findRepoRoot } from '../../state/layout.js'
 import { CliExit, ExitCode } from '../exit.js'
-import { readPlainArgs, type PlainSpec } from '../plain-args.js'
+import { readPlainArgs, type OptionsOf } from '../plain-args.js'
 
 // What main.ts needs to report a plain create's outcome, from this module: two more dynamic imports (each a
 // resolution and a module job in node's loader) would cost the one-shot process for nothing, as this module
@@ -21,11 +21,23 @@ import { readPlainArgs, type PlainSpec } from '../plain-args.js'
 export { CliExit, exitCodeOf } from '../exit.js'
 export { ConfigError } from '../../config/errors.js'
 
-export interface CreateOptions {
-  session?: string
-  config?: string
-  json?: boolean
-}
+/** `checkpoints create`'s options, the one table of them: commander's command (checkpoints.ts) and the plain reader. */
+export const CREATE_OPTIONS = [
+  {
+    long: 'session',
+    value: 'id',
+    help: 'append to this session (default: $PROCTOR_SESSION_ID, else a new manual-<time>)',
+  },
+  {
+    long: 'config',
+    short: 'c',
+    value: 'file',
+    help: 'the config file (default: proctor.yml at the repository root)',
+  },
+  { long: 'json', help: 'print the checkpoint record as JSON' },
+] as const
+
+export type CreateOptions = OptionsOf<typeof CREATE_OPTIONS>
 
 export interface CreateIO {
   cwd: () => string
@@ -58,17 +70,6 @@ function writeStdout(text: string): void | Promise<void> {
   )
 }
 
-/** `checkpoints create`'s options, by how they are written. */
-const CREATE_OPTIONS: PlainSpec<keyof CreateOptions> = {
-  values: new Map([
-    ['--session', 'session'],
-    ['-c', 'config'],
-    ['--config', 'config'],
-  ]),
-  switches: new Map([['--json', ['json', true]]]),
-  argv: false,
-}
-
 /**
  * The options of `checkpoints create <args>` when they are only the documented ones, each once
  * (readPlainArgs: `--session x`, `--session=x`, `-c x`, `--config x`, `--config=x`, `--json`); null for
@@ -76,8 +77,7 @@ const CREATE_OPTIONS: PlainSpec<keyof CreateOptions> = {
  * commander then parses and reports as it always has.
  */
 export function plainCreateOptions(args: readonly string[]): CreateOptions | null {
-  // (CREATE_OPTIONS gives each key the type CreateOptions has for it.)
-  return (readPlainArgs(args, CREATE_OPTIONS)?.options as CreateOptions | undefined) ?? null
+  return readPlainArgs(args, CREATE_OPTIONS, false)?.options ?? null
 }
 
 /** Takes a checkpoint of the worktree now (trigger "manual") and prints it; nothing new if unchanged. */
