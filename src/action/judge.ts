@@ -11,14 +11,8 @@ import { atLeast, evaluatePolicy, testsWeakened } from '../policy/index.js'
 import { contentScanner } from '../state/workspace.js'
 import { markSecretBlobs } from '../policy/secrets/blobs.js'
 import { enforceGate, judgeGate, type GateSpec } from '../hooks/gate-files.js'
-import {
-  REPORT_SCHEMA_VERSION,
-  type PushRecord,
-  type SessionEvent,
-  type SessionReport,
-  type StopHookResult,
-  type Violation,
-} from '../report/model.js'
+import type { PushRecord, SessionEvent, SessionReport, StopHookResult, Violation } from '../report/model.js'
+import { ReportBuilder } from '../report/builder.js'
 import type { ActionsContext } from '../github/context.js'
 import { writeOutputs } from '../github/summary.js'
 import { checkpointRef, remoteBranchFor } from '../checkpoints/refs.js'
@@ -237,42 +231,40 @@ export function sessionReport(o: {
   started: number
 }): SessionReport {
   const claimed = o.handoff.claimed
-  const ended = Date.now()
-  return {
-    schema: REPORT_SCHEMA_VERSION,
-    session_id: o.handoff.sessionId,
-    status: 'completed',
-    verdict: o.verdict,
-    exit_code: o.verdict === 'allow' ? 0 : 1,
-    signal: null,
-    reason: o.reason,
-    started_at: new Date(o.started).toISOString(),
-    ended_at: new Date(ended).toISOString(),
-    duration_ms: ended - o.started,
+  const report = new ReportBuilder({
+    sessionId: o.handoff.sessionId,
     command: stringList(claimed.command),
     cwd: process.cwd(),
     mode: claimed.mode === 'pty' ? 'pty' : 'pipe',
-    events: reportedEvents(claimed.events),
-    checkpoints: claimed.checkpoints,
-    violations: o.violations,
-    stop_hooks: o.stopHooks,
-    rounds: 1,
-    pushed: null,
+    transcriptPath: '',
+    ci: ciOf(o.ctx),
+    startedAt: new Date(o.started),
+  })
+  report.recorded(reportedEvents(claimed.events))
+  for (const checkpoint of claimed.checkpoints) report.checkpoint(checkpoint)
+  report.violation(...o.violations)
+  for (const hook of o.stopHooks) report.stopHook(hook)
+  report.round(1)
+  report.agentJob({
+    session_id: o.handoff.sessionId,
+    status: String(claimed.status),
+    verdict: String(claimed.verdict),
+    reason: typeof claimed.reason === 'string' ? claimed.reason : null,
+    stop_hooks: Array.isArray(claimed.stop_hooks) ? claimed.stop_hooks : [],
+  })
+  report.finish({
+    status: 'completed',
+    verdict: o.verdict,
+    exitCode: o.verdict === 'allow' ? 0 : 1,
+    signal: null,
+    reason: o.reason,
+    outputTail: typeof claimed.output_tail === 'string' ? claimed.output_tail : '',
     transcript: {
-      path: '',
       bytes: typeof claimed.transcript?.bytes === 'number' ? claimed.transcript.bytes : 0,
       capped: claimed.transcript?.capped === true,
     },
-    output_tail: typeof claimed.output_tail === 'string' ? claimed.output_tail : '',
-    ci: ciOf(o.ctx),
-    agent_job: {
-      session_id: o.handoff.sessionId,
-      status: String(claimed.status),
-      verdict: String(claimed.verdict),
-      reason: typeof claimed.reason === 'string' ? claimed.reason : null,
-      stop_hooks: Array.isArray(claimed.stop_hooks) ? claimed.stop_hooks : [],
-    },
-  }
+  })
+  return report.snapshot()
 }
 
 /** A handoff that could not be used: every hook and the policy fail, saying why. */
@@ -283,55 +275,50 @@ export function rejectedReport(
   ctx: ActionsContext,
   started: number,
 ): SessionReport {
-  const now = new Date().toISOString()
-  const reason = `not run: ${problem}`
-  return {
-    schema: REPORT_SCHEMA_VERSION,
-    session_id: sessionId,
-    status: 'errored',
-    verdict: 'block',
-    exit_code: 1,
-    signal: null,
-    reason: `the agent job's handoff was rejected: ${problem}`,
-    started_at: new Date(started).toISOString(),
-    ended_at: now,
-    duration_ms: Date.now() - started,
+  const report = new ReportBuilder({
+    sessionId,
     command: [],
     cwd: process.cwd(),
     mode: 'pipe',
-    events: [],
-    checkpoints: [],
-    violations: [
-      {
-        checkpoint: null,
-        file: 'proctor-handoff',
-        constraint: 'handoff',
-        severity: 'critical',
-        message: `the agent job's handoff was rejected: ${problem}`,
-        suggestion: 'Re-run the workflow; a handoff that does not match its own report is never trusted',
-      },
-    ],
-    stop_hooks: config.stop_hooks.map((hook) => ({
+    transcriptPath: '',
+    ci: ciOf(ctx),
+    startedAt: new Date(started),
+  })
+  const rejection = `the agent job's handoff was rejected: ${problem}`
+  report.violation({
+    checkpoint: null,
+    file: 'proctor-handoff',
+    constraint: 'handoff',
+    severity: 'critical',
+    message: rejection,
+    suggestion: 'Re-run the workflow; a handoff that does not match its own report is never trusted',
+  })
+  for (const hook of config.stop_hooks)
+    report.stopHook({
       name: hook.name,
-      verdict: 'block' as const,
-      reason,
+      verdict: 'block',
+      reason: `not run: ${problem}`,
       exit_code: null,
       duration_ms: 0,
       round: 1,
-    })),
-    rounds: 0,
-    pushed: null,
-    transcript: { path: '', bytes: 0, capped: false },
-    output_tail: '',
-    ci: ciOf(ctx),
-    agent_job: {
-      session_id: sessionId,
-      status: 'unknown',
-      verdict: 'unknown',
-      reason: problem,
-      stop_hooks: [],
-    },
-  }
+    })
+  report.agentJob({
+    session_id: sessionId,
+    status: 'unknown',
+    verdict: 'unknown',
+    reason: problem,
+    stop_hooks: [],
+  })
+  report.finish({
+    status: 'errored',
+    verdict: 'block',
+    exitCode: 1,
+    signal: null,
+    reason: rejection,
+    outputTail: '',
+    transcript: { bytes: 0, capped: false },
+  })
+  return report.snapshot()
 }
 
 /** Logs a rejected handoff and returns its report. */

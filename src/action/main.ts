@@ -23,14 +23,14 @@ async function start(): Promise<number> {
     core.error(`proctor: ${unsupported}`)
     return 2
   }
-  // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
+  // Before modes.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
   const problem = eventPayloadProblem()
   if (problem !== null) {
     core.error(`proctor: ${problem}`)
     return 2
   }
   try {
-    const { main } = await import('./run.js')
+    const { main } = await import('./modes.js')
     return await main()
   } catch (error) {
     const text = process.env.PROCTOR_DEBUG

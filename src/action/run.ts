@@ -1,8 +1,7 @@
-// The GitHub Action's main step: inputs → a supervised session (or, with `mode: aggregate`, a batch
-// report from saved session reports) → GitHub sinks (sticky comment, check runs, job summary, outputs).
+// The GitHub Action's `mode: run`: inputs → a supervised session → GitHub sinks (sticky comment, check
+// runs, job summary, outputs; in the two-job layout's agent job, the handoff artifact instead).
 // GitHub is a sink: if it is down or the token is read-only, the verdict and exit code stay the same.
 import * as core from '@actions/core'
-import { resolve } from 'node:path'
 import type { Config } from '../config/schema.js'
 import { runSession } from '../session/session.js'
 import { makeSessionId } from '../session/session-id.js'
@@ -13,11 +12,10 @@ import { acknowledge } from '../github/reactions.js'
 import { commandWithTask, taskEnv } from './task.js'
 import { refuseTask } from './refuse-task.js'
 import { resolveTrigger } from './reply.js'
-import { runAcknowledge } from './acknowledge.js'
 import { continuationOf, recordRound, type Continuation } from './continuation.js'
 import { ConversationComment } from '../github/conversation.js'
 import { GitHubReporter } from '../github/reporter.js'
-import { appendJobSummary, stepOutputProblem, writeOutputs } from '../github/summary.js'
+import { appendJobSummary, writeOutputs } from '../github/summary.js'
 import { usageOutputs } from '../usage/summary.js'
 import { createSanitizer } from '../util/sanitize.js'
 import { ActionLog } from './log.js'
@@ -25,20 +23,15 @@ import { withDeadline } from '../util/deadline.js'
 import { formatDuration } from '../util/units.js'
 import { failsPolicyCheck } from '../policy/index.js'
 import type { SessionReport } from '../report/model.js'
-import { agentCommand, readInputs, type ActionInputs } from './inputs.js'
+import { agentCommand, type ActionInputs } from './inputs.js'
 import { ciOf, loadActionConfig } from './config.js'
-import { runAggregate } from './aggregate.js'
 import { uploadSessionArtifact } from './artifact.js'
 import { uploadSanitizer } from './redact.js'
 import { STATE } from './state.js'
-// ---- trust split (docs/action.md#two-job-layout) ----
-import { runVerify } from './verify.js'
-import { runPublish } from './publish.js'
 import { uploadHandoff } from './handoff.js'
-import { pushCredentialFor, warnPersistedCredentials, withholdRunnerSecrets } from './hygiene.js'
+import { pushCredentialFor, warnPersistedCredentials } from './hygiene.js'
 import { withSecretsInEnv, type WithheldSecrets } from '../supervisor/agent-env.js'
 import { Git } from '../git/runner.js'
-// ---- end trust split ----
 
 /**
  * After a cancellation the runner sends SIGTERM 7.5 s and SIGKILL 10 s after SIGINT; reporting gets at
@@ -55,36 +48,15 @@ const EXIT_MARGIN_MS = 700
  */
 export const REPORT_DEADLINE_MS = 120_000
 
-export async function main(env: Record<string, string | undefined> = process.env): Promise<number> {
-  let inputs: ActionInputs
-  let secrets: WithheldSecrets
-  try {
-    inputs = readInputs(env)
-    if (inputs.githubToken) core.setSecret(inputs.githubToken)
-    // Before anything else can start: no token stays in the environment the agent and hooks inherit.
-    secrets = withholdRunnerSecrets([inputs.githubToken])
-    if (inputs.workingDirectory) process.chdir(resolve(inputs.workingDirectory))
-    // Before an agent runs for nothing: later steps could not read its verdict.
-    const outputs = stepOutputProblem(env.GITHUB_OUTPUT)
-    if (outputs) throw new Error(outputs)
-  } catch (error) {
-    core.error(`proctor: ${(error as Error).message}`)
-    return 2
-  }
-  if (inputs.mode === 'aggregate')
-    return withSecretsInEnv(secrets, ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_RESULTS_URL'], () =>
-      runAggregate(inputs, env),
-    )
-  if (inputs.mode === 'verify') return runVerify(inputs, env, secrets)
-  if (inputs.mode === 'publish') return runPublish(inputs, env, secrets)
-  if (inputs.mode === 'acknowledge') return runAcknowledge(inputs, env)
-  if (inputs.mode !== 'run') {
-    core.error(
-      `proctor: input mode: expected run, acknowledge, verify, publish or aggregate, got "${inputs.mode}"`,
-    )
-    return 2
-  }
-
+/**
+ * `mode: run` (modes.ts): a comment's or a label's task, or the workflow's command, as one supervised
+ * session, reported to GitHub.
+ */
+export async function runMode(
+  inputs: ActionInputs,
+  env: Record<string, string | undefined>,
+  secrets: WithheldSecrets,
+): Promise<number> {
   const loaded = await loadActionConfig(inputs, env)
   if (!loaded) return 2
   const { config, ctx } = loaded

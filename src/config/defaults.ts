@@ -1,7 +1,8 @@
-// proctor.yml's defaults, as configSchema.parse({}) gives them, written out so that a session without a
-// config file starts its agent without loading zod and yaml (they are most of the config module's load
-// time). They are also the schema's default for a section a file leaves out (schema.ts, lazySection);
-// test/unit/config-defaults.test.ts keeps them equal to the defaults of the schema's fields.
+// proctor.yml's defaults: the one copy of them. The schema takes each section's and each field's default
+// from here (schema.ts, fromDefaults), and a session without a config file takes them as they are, so it
+// starts its agent without loading zod and yaml (they are most of the config module's load time).
+// (The defaults of a list item's fields — a stop hook's timeout, a detect rule's kind — are the schema's
+// alone: an empty config has no item to hold them.)
 import type { Config } from './schema.js'
 import { testFileDefaults } from './test-files.js'
 
@@ -67,11 +68,18 @@ const DEFAULTS: Config = {
 }
 
 /**
- * A fresh copy of one top-level section's defaults: what schema.ts gives for a section a file leaves out
- * (typed there: this module's type comes from the schema).
+ * A fresh copy of the default at `path` (`['agent']`, `['agent', 'typing', 'paste']`): what schema.ts gives
+ * for a key a file leaves out (typed there: this module's type comes from the schema). Fresh, since zod
+ * copies an object default only one level deep and sessions change their lists.
  */
-export function sectionDefaults(key: string): unknown {
-  return structuredClone((DEFAULTS as unknown as Record<string, unknown>)[key])
+export function defaultAt(path: readonly string[]): unknown {
+  let value: unknown = DEFAULTS
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key))
+      throw new Error(`config/defaults.ts has no default for ${path.join('.')}`)
+    value = (value as Record<string, unknown>)[key]
+  }
+  return typeof value === 'object' ? structuredClone(value) : value
 }
 
 /** A fresh copy of the default config (callers may change theirs). */

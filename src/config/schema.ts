@@ -3,8 +3,7 @@
 import { z } from 'zod'
 import { parseDuration, parseSize } from '../util/units.js'
 import { lifecycleEvents } from './events.js'
-import { sectionDefaults } from './defaults.js'
-import { TEST_FILE_DEFAULTS, testFileDefaults } from './test-files.js'
+import { defaultAt } from './defaults.js'
 
 // zod compiles each object's parser with `new Function` on its first parse (after probing whether eval is
 // allowed, at each object's construction), a cost a process that parses one proctor.yml pays every time
@@ -24,21 +23,22 @@ z.config({ jitless: true, memoizer: noCycleSupport })
  * the schema under it, so a file that leaves `detect:` or `batch:` out never constructs their schemas.
  * Building the whole schema was the largest part of loading a proctor.yml (~20 ms of a fresh process's CPU,
  * issue 17), and a file writes few of its keys. It is still one schema: z.lazy is a link in the tree, which
- * schema-walk.ts, the JSON Schema and the printed config follow.
+ * schema-walk.ts, the JSON Schema and the printed config follow. (For a list item's keys, a stop hook's
+ * timeout or a detect rule's kind: an empty config has no item, so defaults.ts holds none of these; every
+ * other key takes its default from there, through fromDefaults.)
  */
 function lazyDefault<T extends z.ZodType>(build: () => T, value: z.core.util.NoUndefined<z.output<T>>) {
   return z.lazy(build).default(value)
 }
 
 /**
- * A top-level section, lazily built, whose defaults are defaults.ts's (what `proctor run` uses without a
- * file): one copy of them rather than a second literal here, and a fresh one for each parse, since zod
- * copies an object default only one level deep and sessions change their lists. (Typed by the cast:
- * defaults.ts's type is this schema's output; test/unit/config-defaults.test.ts checks that each section
- * written empty parses to exactly these defaults.)
+ * A key of proctor.yml under its default in defaults.ts (`path` names it there: `'agent'`, `'agent', 'pty'`),
+ * built lazily as lazyDefault's: one copy of the defaults, which a session without a file uses as they are,
+ * and a fresh one for each parse. (Typed by the cast: defaults.ts's type is this schema's output;
+ * defaultAt throws on a path it does not hold, at the first parse that leaves the key out.)
  */
-function lazySection<T extends z.ZodType>(build: () => T, key: string) {
-  return z.lazy(build).default(() => sectionDefaults(key) as z.core.util.NoUndefined<z.output<T>>)
+function fromDefaults<T extends z.ZodType>(build: () => T, ...path: [string, ...string[]]) {
+  return z.lazy(build).default(() => defaultAt(path) as z.core.util.NoUndefined<z.output<T>>)
 }
 
 /** A duration written as "30s"/"10m"/"1h30m" (or a number of seconds), parsed into milliseconds. */
@@ -156,44 +156,47 @@ export { lifecycleEvents }
 
 export const agentPresetNames = ['claude-code', 'codex', 'gemini', 'copilot', 'opencode'] as const
 
-const typingDefaults = {
-  paste: 'auto',
-  submit_delay: 50,
-  confirm_timeout: 5_000,
-  submit_attempts: 3,
-} as const
 const typing = () =>
   z.strictObject({
-    paste: lazyDefault(() => z.enum(['auto', 'always', 'never']), 'auto').meta({
+    paste: fromDefaults(() => z.enum(['auto', 'always', 'never']), 'agent', 'typing', 'paste').meta({
       description:
         'Wrap typed text in bracketed paste: auto = when the agent enabled it (ESC[?2004h), always, or never',
     }),
-    submit_delay: lazyDefault(() => duration({ max: 2_000 }), typingDefaults.submit_delay).meta({
+    submit_delay: fromDefaults(() => duration({ max: 2_000 }), 'agent', 'typing', 'submit_delay').meta({
       description: 'Pause between the typed text and the separate Enter that submits it',
     }),
-    confirm_timeout: lazyDefault(
+    confirm_timeout: fromDefaults(
       () => duration({ min: 100, max: 60_000 }),
-      typingDefaults.confirm_timeout,
+      'agent',
+      'typing',
+      'confirm_timeout',
     ).meta({
       description: 'How long to wait for the agent to react to Enter before pressing it again',
     }),
-    submit_attempts: lazyDefault(() => z.number().int().min(1).max(10), typingDefaults.submit_attempts),
+    submit_attempts: fromDefaults(
+      () => z.number().int().min(1).max(10),
+      'agent',
+      'typing',
+      'submit_attempts',
+    ),
   })
 
 /** `github.trigger`: the phrase(s) a comment starts with to give proctor a task, and the label that does. */
 const trigger = () =>
   z.strictObject({
-    phrase: lazyDefault(
+    phrase: fromDefaults(
       () =>
         z
           .union([triggerPhrase(), z.array(triggerPhrase()).min(1)])
           .transform((value) => (Array.isArray(value) ? value : [value])),
-      ['@proctor', '/proctor'],
+      'github',
+      'trigger',
+      'phrase',
     ).meta({
       description:
         'A comment whose text has this word (or one of these words) at a word boundary starts a session; what follows it is the task',
     }),
-    label: lazyDefault(() => z.string().min(1).max(50), 'proctor').meta({
+    label: fromDefaults(() => z.string().min(1).max(50), 'github', 'trigger', 'label').meta({
       description:
         'Adding this label to an issue or pull request starts a session; its title and body are the task',
     }),
@@ -202,22 +205,22 @@ const trigger = () =>
 /** `policy.tests`: globs (as in policy areas) of each language's test files and of test-runner configs. */
 const testsSection = () =>
   z.strictObject({
-    javascript: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.javascript]).meta({
+    javascript: fromDefaults(() => z.array(z.string()), 'policy', 'tests', 'javascript').meta({
       description: 'JavaScript/TypeScript test files',
     }),
-    python: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.python]).meta({
+    python: fromDefaults(() => z.array(z.string()), 'policy', 'tests', 'python').meta({
       description: 'Python test files',
     }),
-    go: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.go]).meta({
+    go: fromDefaults(() => z.array(z.string()), 'policy', 'tests', 'go').meta({
       description: 'Go test files',
     }),
-    rust: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.rust]).meta({
+    rust: fromDefaults(() => z.array(z.string()), 'policy', 'tests', 'rust').meta({
       description: 'Rust files judged when one of their versions holds a test attribute',
     }),
-    java: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.java]).meta({
+    java: fromDefaults(() => z.array(z.string()), 'policy', 'tests', 'java').meta({
       description: 'Java test files',
     }),
-    configs: lazyDefault(() => z.array(z.string()), [...TEST_FILE_DEFAULTS.configs]).meta({
+    configs: fromDefaults(() => z.array(z.string()), 'policy', 'tests', 'configs').meta({
       description:
         'Test-runner and coverage configs: a change to their test settings is flagged, a lowered threshold named',
     }),
@@ -227,7 +230,7 @@ const triggerPhrase = () =>
   z.string().regex(/^\S{2,40}$/, 'a single word of 2 to 40 characters without spaces, e.g. "@proctor"')
 
 export const configSchema = z.strictObject({
-  agent: lazySection(
+  agent: fromDefaults(
     () =>
       z.strictObject({
         preset: z.enum(agentPresetNames).optional().meta({
@@ -236,24 +239,29 @@ export const configSchema = z.strictObject({
         }),
         command: argv().optional().meta({ description: 'The agent command as an argv array' }),
         shell: z.string().min(1).optional().meta({ description: 'The agent command as a shell string' }),
-        pty: lazyDefault(() => z.boolean(), true),
+        pty: fromDefaults(() => z.boolean(), 'agent', 'pty'),
         continue: argv().optional().meta({
           description:
             "The next round after the agent exited (stop hooks blocked, or proctor run --continue); {reason}, {round} and {agent_session} (the agent CLI's own session id) are filled inside their argv element",
         }),
-        adapter: lazyDefault(() => z.enum(['generic', 'claude', 'codex', 'gemini', 'copilot']), 'generic'),
-        env: lazyDefault(() => z.record(z.string(), z.string()), {}),
-        env_passthrough: lazyDefault(
+        adapter: fromDefaults(
+          () => z.enum(['generic', 'claude', 'codex', 'gemini', 'copilot']),
+          'agent',
+          'adapter',
+        ),
+        env: fromDefaults(() => z.record(z.string(), z.string()), 'agent', 'env'),
+        env_passthrough: fromDefaults(
           () => z.array(z.string().regex(/^[^=\s]+$/, 'an environment variable name')),
-          [],
+          'agent',
+          'env_passthrough',
         ).meta({
           description:
             'Variables proctor otherwise withholds from the agent and hooks (INPUT_*, ACTIONS_RUNTIME_TOKEN, GITHUB_TOKEN...) that you hand them anyway',
         }),
         cwd: z.string().optional(),
-        cols: lazyDefault(() => z.number().int().min(20).max(1000), 120),
-        rows: lazyDefault(() => z.number().int().min(5).max(500), 40),
-        typing: lazyDefault(typing, { ...typingDefaults }).meta({
+        cols: fromDefaults(() => z.number().int().min(20).max(1000), 'agent', 'cols'),
+        rows: fromDefaults(() => z.number().int().min(5).max(500), 'agent', 'rows'),
+        typing: fromDefaults(typing, 'agent', 'typing').meta({
           description: "How proctor types the stop hooks' reasons into an interactive agent",
         }),
         quit: z.string().min(1).optional().meta({
@@ -263,83 +271,83 @@ export const configSchema = z.strictObject({
       }),
     'agent',
   ),
-  timeouts: lazySection(
+  timeouts: fromDefaults(
     () =>
       z.strictObject({
-        total: lazyDefault(() => duration({ min: 1 }), 30 * 60_000),
-        idle: lazyDefault(() => duration({ min: 1 }), 10 * 60_000),
-        grace: lazyDefault(() => duration({ max: 60_000 }), 5_000),
+        total: fromDefaults(() => duration({ min: 1 }), 'timeouts', 'total'),
+        idle: fromDefaults(() => duration({ min: 1 }), 'timeouts', 'idle'),
+        grace: fromDefaults(() => duration({ max: 60_000 }), 'timeouts', 'grace'),
       }),
     'timeouts',
   ),
-  output: lazySection(
+  output: fromDefaults(
     () =>
       z.strictObject({
-        transcript_max: lazyDefault(() => size(), 64 * 1024 ** 2),
+        transcript_max: fromDefaults(() => size(), 'output', 'transcript_max'),
         // Accepted so existing files load; parse.ts warns that it does nothing.
         buffer: size().optional().meta({ description: 'No effect (deprecated): remove it' }),
-        passthrough: lazyDefault(() => z.boolean(), true),
+        passthrough: fromDefaults(() => z.boolean(), 'output', 'passthrough'),
       }),
     'output',
   ),
-  detect: lazyDefault(() => z.array(detectRule()), []),
-  detect_presets: lazyDefault(() => z.array(z.enum(['prompts'])), []),
-  checkpoints: lazySection(
+  detect: fromDefaults(() => z.array(detectRule()), 'detect'),
+  detect_presets: fromDefaults(() => z.array(z.enum(['prompts'])), 'detect_presets'),
+  checkpoints: fromDefaults(
     () =>
       z.strictObject({
-        enabled: lazyDefault(() => z.boolean(), true),
-        branch: lazyDefault(() => z.string().min(1), 'proctor/{session}'),
-        interval: lazyDefault(() => duration(), 30_000),
-        max_changes: lazyDefault(() => z.number().int().min(1), 50),
-        min_interval: lazyDefault(() => duration(), 5_000),
-        push: lazyDefault(() => z.enum(['auto', 'always', 'never']), 'auto'),
-        remote: lazyDefault(() => z.string().min(1), 'origin'),
-        push_timeout: lazyDefault(() => duration(), 60_000).meta({
+        enabled: fromDefaults(() => z.boolean(), 'checkpoints', 'enabled'),
+        branch: fromDefaults(() => z.string().min(1), 'checkpoints', 'branch'),
+        interval: fromDefaults(() => duration(), 'checkpoints', 'interval'),
+        max_changes: fromDefaults(() => z.number().int().min(1), 'checkpoints', 'max_changes'),
+        min_interval: fromDefaults(() => duration(), 'checkpoints', 'min_interval'),
+        push: fromDefaults(() => z.enum(['auto', 'always', 'never']), 'checkpoints', 'push'),
+        remote: fromDefaults(() => z.string().min(1), 'checkpoints', 'remote'),
+        push_timeout: fromDefaults(() => duration(), 'checkpoints', 'push_timeout').meta({
           description:
             'The most one push of the checkpoints may take, every retry and fetch included; then git is killed and the push is reported as timed out',
         }),
-        max_file_size: lazyDefault(() => size(), 5 * 1024 ** 2),
-        pause_agent: lazyDefault(() => z.boolean(), true),
-        on_events: lazyDefault(() => z.array(z.string()), ['completion']),
-        push_on_pre_push: lazyDefault(() => z.boolean(), false),
-        max_failures: lazyDefault(() => z.number().int().min(0), 3).meta({
+        max_file_size: fromDefaults(() => size(), 'checkpoints', 'max_file_size'),
+        pause_agent: fromDefaults(() => z.boolean(), 'checkpoints', 'pause_agent'),
+        on_events: fromDefaults(() => z.array(z.string()), 'checkpoints', 'on_events'),
+        push_on_pre_push: fromDefaults(() => z.boolean(), 'checkpoints', 'push_on_pre_push'),
+        max_failures: fromDefaults(() => z.number().int().min(0), 'checkpoints', 'max_failures').meta({
           description:
             'Consecutive failed checkpoints tolerated; one more stops the agent and ends the session errored (exit 1)',
         }),
       }),
     'checkpoints',
   ),
-  policy: lazySection(
+  policy: fromDefaults(
     () =>
       z.strictObject({
-        allowed_areas: lazyDefault(() => z.array(z.string()), []),
-        forbidden_areas: lazyDefault(() => z.array(z.string()), []),
-        protected_areas: lazyDefault(() => z.array(z.string()), []),
-        secret_allowed_paths: lazyDefault(() => z.array(z.string()), []).meta({
+        allowed_areas: fromDefaults(() => z.array(z.string()), 'policy', 'allowed_areas'),
+        forbidden_areas: fromDefaults(() => z.array(z.string()), 'policy', 'forbidden_areas'),
+        protected_areas: fromDefaults(() => z.array(z.string()), 'policy', 'protected_areas'),
+        secret_allowed_paths: fromDefaults(() => z.array(z.string()), 'policy', 'secret_allowed_paths').meta({
           description:
             "Globs of files secretlint's rules do not judge (documented examples, fixtures with fake keys); the values proctor knows and copies of forbidden files are still found there",
         }),
-        violation_severity: lazyDefault(severity, 'warning'),
-        severities: lazyDefault(() => z.record(z.string(), severity()), {}).meta({
+        violation_severity: fromDefaults(severity, 'policy', 'violation_severity'),
+        severities: fromDefaults(() => z.record(z.string(), severity()), 'policy', 'severities').meta({
           description:
             'Severity per constraint (forbidden_area, protected_area, outside_allowed, symlink_escape, new_executable, file_size, diff_size, unsafe_path, git_tamper, tests_weakened, secret_content)',
         }),
-        revert_on_violation: lazyDefault(() => z.boolean(), false),
+        revert_on_violation: fromDefaults(() => z.boolean(), 'policy', 'revert_on_violation'),
         max_file_size: size().optional(),
         max_diff_size: size().optional(),
-        allow_new_executables: lazyDefault(() => z.boolean(), true),
-        git_tamper: lazyDefault(() => z.enum(['undo', 'report', 'off']), 'undo').meta({
+        allow_new_executables: fromDefaults(() => z.boolean(), 'policy', 'allow_new_executables'),
+        git_tamper: fromDefaults(() => z.enum(['undo', 'report', 'off']), 'policy', 'git_tamper').meta({
           description:
             "Changes to the repository's git config, hooks, info/attributes or info/exclude: undo them (critical git_tamper violation), only report them, or do not check",
         }),
-        tests: z.lazy(testsSection).default(testFileDefaults).meta({
+        tests: fromDefaults(testsSection, 'policy', 'tests').meta({
           description:
             'Where the tests (per language) and the test-runner and coverage configs live, for the tests_weakened constraint; an empty list judges none of them',
         }),
       }),
     'policy',
   ),
-  stop_hooks: lazyDefault(
+  stop_hooks: fromDefaults(
     () =>
       z.array(
         z.strictObject({
@@ -381,16 +389,19 @@ export const configSchema = z.strictObject({
           }),
         }),
       ),
-    [],
+    'stop_hooks',
   ),
-  max_stop_rounds: lazyDefault(() => z.number().int().min(1).max(20), 3),
-  hooks: lazyDefault(() => z.partialRecord(z.enum(lifecycleEvents), z.array(hookEntry())), {}),
-  hooks_async_pool_size: lazyDefault(() => z.number().int(), 10),
-  hooks_async_shutdown_grace: lazyDefault(() => duration({ max: 60_000 }), 5_000),
-  hooks_async_drain_timeout: lazyDefault(() => duration({ max: 10 * 60_000 }), 30_000).meta({
+  max_stop_rounds: fromDefaults(() => z.number().int().min(1).max(20), 'max_stop_rounds'),
+  hooks: fromDefaults(() => z.partialRecord(z.enum(lifecycleEvents), z.array(hookEntry())), 'hooks'),
+  hooks_async_pool_size: fromDefaults(() => z.number().int(), 'hooks_async_pool_size'),
+  hooks_async_shutdown_grace: fromDefaults(() => duration({ max: 60_000 }), 'hooks_async_shutdown_grace'),
+  hooks_async_drain_timeout: fromDefaults(
+    () => duration({ max: 10 * 60_000 }),
+    'hooks_async_drain_timeout',
+  ).meta({
     description: 'How long async hooks still running at the end may take before they are stopped',
   }),
-  pricing: lazyDefault(
+  pricing: fromDefaults(
     () =>
       z.record(
         z.string().min(1),
@@ -401,17 +412,17 @@ export const configSchema = z.strictObject({
           cache_write: z.number().min(0).optional(),
         }),
       ),
-    {},
+    'pricing',
   ).meta({
     description:
       'USD per million tokens by model id or glob, over the built-in price table (docs/configuration.md#pricing)',
   }),
-  batch: lazySection(
+  batch: fromDefaults(
     () =>
       z.strictObject({
-        concurrency: lazyDefault(() => z.number().int().min(1).max(64), 4),
-        keep_worktrees: lazyDefault(() => z.boolean(), false),
-        tasks: lazyDefault(
+        concurrency: fromDefaults(() => z.number().int().min(1).max(64), 'batch', 'concurrency'),
+        keep_worktrees: fromDefaults(() => z.boolean(), 'batch', 'keep_worktrees'),
+        tasks: fromDefaults(
           () =>
             z.array(
               z.strictObject({
@@ -422,33 +433,34 @@ export const configSchema = z.strictObject({
                 timeout: duration().optional(),
               }),
             ),
-          [],
+          'batch',
+          'tasks',
         ),
       }),
     'batch',
   ),
-  github: lazySection(
+  github: fromDefaults(
     () =>
       z.strictObject({
-        comment: lazyDefault(() => z.enum(['sticky', 'new', 'off']), 'sticky'),
-        checks: lazyDefault(() => z.boolean(), true),
-        key: lazyDefault(() => z.string().min(1), '{workflow}/{job}'),
-        fail_on: lazyDefault(() => z.enum(['block', 'violation-error', 'never']), 'block'),
-        publish: lazyDefault(() => z.enum(['each', 'aggregate']), 'each').meta({
+        comment: fromDefaults(() => z.enum(['sticky', 'new', 'off']), 'github', 'comment'),
+        checks: fromDefaults(() => z.boolean(), 'github', 'checks'),
+        key: fromDefaults(() => z.string().min(1), 'github', 'key'),
+        fail_on: fromDefaults(() => z.enum(['block', 'violation-error', 'never']), 'github', 'fail_on'),
+        publish: fromDefaults(() => z.enum(['each', 'aggregate']), 'github', 'publish').meta({
           description:
             'each: every session writes its own comment and check runs; aggregate: sessions write nothing to GitHub and the mode: aggregate job publishes once for all of them (docs/github.md#api-cost)',
         }),
-        trigger: lazyDefault(trigger, { phrase: ['@proctor', '/proctor'], label: 'proctor' }).meta({
+        trigger: fromDefaults(trigger, 'github', 'trigger').meta({
           description:
             'What starts a session from a comment or a label (docs/github.md#a-task-from-a-comment)',
         }),
       }),
     'github',
   ),
-  model_api: lazySection(
+  model_api: fromDefaults(
     () =>
       z.strictObject({
-        proxy: lazyDefault(() => z.boolean(), false).meta({
+        proxy: fromDefaults(() => z.boolean(), 'model_api', 'proxy').meta({
           description:
             "Run the agent's model calls through proctor's metering proxy on loopback: proctor keeps the real key, the agent gets a placeholder and the proxy's base URL (docs/agents.md#the-model-api-proxy); the presets turn it on",
         }),
@@ -462,14 +474,14 @@ export const configSchema = z.strictObject({
             description:
               "Where the proxy forwards (default: the base-URL variable in proctor's environment, else the API's public endpoint)",
           }),
-        retries: lazyDefault(() => z.number().int().min(0).max(50), 3).meta({
+        retries: fromDefaults(() => z.number().int().min(0).max(50), 'model_api', 'retries').meta({
           description:
             'Failed answers in a row (429, 529, 5xx, no answer) the agent may retry before the session ends with that reason',
         }),
       }),
     'model_api',
   ),
-  budget: lazySection(
+  budget: fromDefaults(
     () =>
       z.strictObject({
         usd: z.number().positive().optional().meta({
@@ -481,7 +493,7 @@ export const configSchema = z.strictObject({
         requests: z.number().int().positive().optional().meta({
           description: 'Model requests the session may make',
         }),
-        warn_at: lazyDefault(() => z.number().min(0).max(1), 0.8).meta({
+        warn_at: fromDefaults(() => z.number().min(0).max(1), 'budget', 'warn_at').meta({
           description: 'Share of a limit at which a warning event is recorded (once)',
         }),
         batch: z

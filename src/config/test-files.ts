@@ -1,6 +1,6 @@
-// Where a project's tests and test-runner configs live, by default (`policy.tests`): the one copy that
-// defaults.ts and the schema both use. The tests_weakened constraint (src/policy/tests-weakened/) judges
-// the files these globs match.
+// Where a project's tests and test-runner configs live, by default (`policy.tests`): the one copy, which
+// defaults.ts holds and the schema takes from there. The tests_weakened constraint
+// (src/policy/tests-weakened/) judges the files these globs match.
 
 export const TEST_LANGUAGES = ['javascript', 'python', 'go', 'rust', 'java'] as const
 export type TestLanguage = (typeof TEST_LANGUAGES)[number]

@@ -2,6 +2,7 @@
 // sinks (terminal, files, GitHub) only ever see snapshots from `snapshot()`.
 import {
   type AgentExit,
+  type AgentJobClaim,
   type BaselineRecord,
   REPORT_SCHEMA_VERSION,
   type CheckpointRecord,
@@ -60,6 +61,7 @@ export class ReportBuilder {
   private agentExit: AgentExit | null = null
   private pushed: PushRecord | null = null
   private agentSessionId: string | null = null
+  private agentJobClaim: AgentJobClaim | null = null
   private end: SessionEnd | null = null
   private endedAtMs: number | null = null
   /** Sees every event as it is recorded (a live log); a throwing listener cannot break the report. */
@@ -107,6 +109,14 @@ export class ReportBuilder {
     }
   }
 
+  /**
+   * Events another process recorded, at their own times (the agent job's, in the jobs that judge its
+   * handoff): as they are, after the ones already recorded; that process capped them.
+   */
+  recorded(events: readonly SessionEvent[]): void {
+    this.events.push(...events)
+  }
+
   checkpoint(record: CheckpointRecord): void {
     this.checkpoints.push(record)
   }
@@ -134,6 +144,11 @@ export class ReportBuilder {
 
   get lastAgentSession(): string | null {
     return this.agentSessionId
+  }
+
+  /** What the agent job said about its own session, in a job that judged its handoff (shown, never a verdict). */
+  agentJob(claim: AgentJobClaim): void {
+    this.agentJobClaim = claim
   }
 
   push(record: PushRecord): void {
@@ -191,6 +206,7 @@ export class ReportBuilder {
       output_tail: end?.outputTail ?? '',
       ...(this.agentSessionId ? { agent_session_id: this.agentSessionId } : {}),
       ...(this.start.ci ? { ci: this.start.ci } : {}),
+      ...(this.agentJobClaim ? { agent_job: this.agentJobClaim } : {}),
       ...(usage ? { usage } : {}),
     }
   }

@@ -3,19 +3,25 @@
 // the config and policy already wired. Every entry point that touches a session's checkpoints goes through
 // here — the session itself, the action's post step, `proctor checkpoints`, restore and the pre-push hook —
 // so a store or a queue is wired one way. See docs/architecture.md ("Who owns a session's state").
+// The push queue's, the history's and the diff's code are loaded by the methods that use them: the
+// one-shot `proctor checkpoints create` opens a store through here and nothing else (its chunk is its
+// whole cost, rollup.config.mjs).
 import type { Config } from '../config/schema.js'
 import type { PushRecord, Violation } from '../report/model.js'
-import { Git } from '../git/runner.js'
+import { Git, type GitRunnerOptions } from '../git/runner.js'
 import { CheckpointStore, type CheckpointStoreOptions } from '../checkpoints/store.js'
-import { PushQueue, type PushMode } from '../checkpoints/push.js'
-import { diffTrees } from '../checkpoints/diff.js'
-import { listCheckpoints } from '../checkpoints/history.js'
+import type { PushMode, PushQueue } from '../checkpoints/push.js'
 import { ensureStateDir, findRepoRoot, sessionDir, sessionPath, type StateDirs } from './layout.js'
 
 /** What a store may be opened with besides the config's settings (the session's own hooks, a CLI index). */
 export type StoreExtras = Partial<Omit<CheckpointStoreOptions, 'git' | 'session'>> & {
   /** Judge every checkpoint by config.policy (the Proctor-Violations trailer); default off. */
   judge?: boolean
+  /**
+   * Scan every file the store would record for secrets (policy/secrets/); default on. Off for the user's
+   * own `proctor checkpoints create`, which has never scanned (its process is its whole cost).
+   */
+  scan?: boolean
 }
 
 export interface QueueOptions {
@@ -40,10 +46,17 @@ export class Workspace {
     readonly git: Git,
   ) {}
 
-  /** The repository around `cwd`, or null outside one. */
-  static find(cwd: string, env?: NodeJS.ProcessEnv): Workspace | null {
+  /**
+   * The repository around `cwd`, or null outside one. `runner` sets how its git runs (`synchronous` for a
+   * process with nothing else to do: see GitRunnerOptions).
+   */
+  static find(
+    cwd: string,
+    env?: NodeJS.ProcessEnv,
+    runner: Pick<GitRunnerOptions, 'synchronous'> = {},
+  ): Workspace | null {
     const root = findRepoRoot(cwd)
-    return root ? new Workspace(root, new Git({ cwd: root, ...(env ? { env } : {}) })) : null
+    return root ? new Workspace(root, new Git({ ...runner, cwd: root, ...(env ? { env } : {}) })) : null
   }
 
   /** `.proctor/` at the repository root around `cwd` (or at `cwd` outside a repository), created. */
@@ -61,10 +74,11 @@ export class Workspace {
    * withheld, and (with `judge`) every checkpoint judged by the policy. `extras` override any of it. The
    * policy's code (its glob matcher among it) is loaded only when the store first has a changed path to
    * weigh or a checkpoint to judge: a session opens its store before its agent's spawn (to record the
-   * baseline), and a clean worktree must not cost the spawn that load.
+   * baseline), and a clean worktree must not cost the spawn that load; nor is it loaded for a policy with
+   * no forbidden area when nothing is scanned.
    */
   async store(sessionId: string, config: Config, extras: StoreExtras = {}): Promise<CheckpointStore> {
-    const { judge, ...overrides } = extras
+    const { judge, scan = true, ...overrides } = extras
     const policy = config.policy
     let code: Promise<typeof import('../policy/index.js')> | undefined
     const load = () => (code ??= import('../policy/index.js'))
@@ -76,8 +90,9 @@ export class Workspace {
       maxFileSize: config.checkpoints.max_file_size,
       minIntervalMs: config.checkpoints.min_interval,
       prepare: async () => {
-        withhold ??= (await load()).forbiddenAreaOf(policy)
-        scanner ??= await contentScanner(policy)
+        // (A loaded config's policy has been checked: an empty forbidden_areas withholds nothing.)
+        withhold ??= policy.forbidden_areas.length > 0 ? (await load()).forbiddenAreaOf(policy) : () => null
+        if (scan) scanner ??= await contentScanner(policy)
       },
       // Only asked after prepare (the store awaits it before it weighs any path).
       withhold: (path) => withhold!(path),
@@ -104,7 +119,10 @@ export class Workspace {
   async standingViolations(store: CheckpointStore, config: Config): Promise<Violation[]> {
     const latest = store.latest
     if (!latest) return []
-    const { evaluatePolicy, testsWeakened } = await import('../policy/index.js')
+    const [{ evaluatePolicy, testsWeakened }, { diffTrees }] = await Promise.all([
+      import('../policy/index.js'),
+      import('../checkpoints/diff.js'),
+    ])
     const files = await diffTrees(this.git, store.baseline, latest)
     return [
       ...evaluatePolicy({
@@ -120,6 +138,10 @@ export class Workspace {
 
   /** A session's push queue: config.checkpoints' remote, branch and mode, its bundle in the session dir. */
   async pushQueue(sessionId: string, config: Config, options: QueueOptions = {}): Promise<PushQueue> {
+    const [{ PushQueue }, { listCheckpoints }] = await Promise.all([
+      import('../checkpoints/push.js'),
+      import('../checkpoints/history.js'),
+    ])
     const base =
       options.base !== undefined
         ? options.base
@@ -145,6 +167,7 @@ export class Workspace {
     config: Config,
     options: QueueOptions = {},
   ): Promise<PushRecord | null> {
+    const { listCheckpoints } = await import('../checkpoints/history.js')
     const chain = await listCheckpoints(this.git, sessionId).catch(() => [])
     if (chain.length === 0) return null
     const queue = await this.pushQueue(sessionId, config, { base: chain[0]?.base ?? null, ...options })

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { configSchema } from '../../src/config/schema.js'
-import { defaultConfig } from '../../src/config/defaults.js'
+import { defaultAt, defaultConfig } from '../../src/config/defaults.js'
 import { loadConfig } from '../../src/config/load.js'
 
 // `proctor run` without a proctor.yml takes its defaults from src/config/defaults.ts instead of parsing
@@ -53,5 +53,11 @@ describe('the defaults proctor uses without a proctor.yml', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('are read by the schema from the one copy, which names a key it does not hold', () => {
+    expect(defaultAt(['agent', 'typing', 'paste'])).toBe('auto')
+    expect(defaultAt(['timeouts'])).toStrictEqual(defaultConfig().timeouts)
+    expect(() => defaultAt(['agent', 'ptty'])).toThrow('config/defaults.ts has no default for agent.ptty')
   })
 })

@@ -3,7 +3,7 @@
 import { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 
-import { plainRunArgs } from '../../src/cli/plain-run.js'
+import { plainRunArgs, RUN_OPTIONS } from '../../src/cli/plain-run.js'
 import { registerRunCommand, type RunFlags } from '../../src/cli/commands/run.js'
 
 /** What commander hands the run action for `proctor run <args>`. */
@@ -69,5 +69,20 @@ describe('plainRunArgs', () => {
       ['--__proto__', 'x', '--', 'x'],
     ])
       expect(plainRunArgs(args), args.join(' ')).toBeNull()
+  })
+
+  it('reads every option of the one table as commander does, in each way it can be written', async () => {
+    for (const row of RUN_OPTIONS) {
+      const names = [`--${row.long}`, ...('short' in row ? [`-${row.short}`] : [])]
+      const forms = names.flatMap((name) =>
+        'value' in row ? [[name, 'v 1'], ...(name.startsWith('--') ? [[`${name}=v=1`]] : [])] : [[name]],
+      )
+      for (const form of forms) {
+        const args = [...form, '--', 'agent', '-x']
+        const plain = plainRunArgs(args)
+        expect(plain, args.join(' ')).not.toBeNull()
+        expect(plain, args.join(' ')).toEqual(await viaCommander(args))
+      }
+    }
   })
 })

@@ -1,19 +1,18 @@
 // `proctor checkpoints create`, apart from the other checkpoints commands: scripts run it once per
 // checkpoint, so the whole process is its cost (issue 17: at most 1.2× raw plumbing plus a bare node start).
 // main.ts runs it without commander when the arguments are the plain ones (plainCreateOptions), and it
-// loads only the checkpoint store, the config loader and git's runner: not the other subcommands, not the
-// workspace's push and history code, and the policy's glob matcher only when policy.forbidden_areas is set.
+// loads only the workspace's store (with git's runner) and the config loader: not the other subcommands,
+// not the workspace's push and history code, and the policy's glob matcher only when policy.forbidden_areas
+// is set and the worktree has changed paths to weigh.
 import fs from 'node:fs'
 
 import { ConfigError } from '../../config/errors.js'
 import { loadConfig } from '../../config/load.js'
 import type { Config } from '../../config/schema.js'
-import { CheckpointStore } from '../../checkpoints/store.js'
 import { assertSessionId } from '../../checkpoints/refs.js'
-import { Git } from '../../git/runner.js'
-import { findRepoRoot } from '../../state/layout.js'
+import { Workspace } from '../../state/workspace.js'
 import { CliExit, ExitCode } from '../exit.js'
-import { readPlainArgs, type PlainSpec } from '../plain-args.js'
+import { readPlainArgs, type OptionsOf } from '../plain-args.js'
 
 // What main.ts needs to report a plain create's outcome, from this module: two more dynamic imports (each a
 // resolution and a module job in node's loader) would cost the one-shot process for nothing, as this module
@@ -21,11 +20,23 @@ import { readPlainArgs, type PlainSpec } from '../plain-args.js'
 export { CliExit, exitCodeOf } from '../exit.js'
 export { ConfigError } from '../../config/errors.js'
 
-export interface CreateOptions {
-  session?: string
-  config?: string
-  json?: boolean
-}
+/** `checkpoints create`'s options, the one table of them: commander's command (checkpoints.ts) and the plain reader. */
+export const CREATE_OPTIONS = [
+  {
+    long: 'session',
+    value: 'id',
+    help: 'append to this session (default: $PROCTOR_SESSION_ID, else a new manual-<time>)',
+  },
+  {
+    long: 'config',
+    short: 'c',
+    value: 'file',
+    help: 'the config file (default: proctor.yml at the repository root)',
+  },
+  { long: 'json', help: 'print the checkpoint record as JSON' },
+] as const
+
+export type CreateOptions = OptionsOf<typeof CREATE_OPTIONS>
 
 export interface CreateIO {
   cwd: () => string
@@ -58,17 +69,6 @@ function writeStdout(text: string): void | Promise<void> {
   )
 }
 
-/** `checkpoints create`'s options, by how they are written. */
-const CREATE_OPTIONS: PlainSpec<keyof CreateOptions> = {
-  values: new Map([
-    ['--session', 'session'],
-    ['-c', 'config'],
-    ['--config', 'config'],
-  ]),
-  switches: new Map([['--json', ['json', true]]]),
-  argv: false,
-}
-
 /**
  * The options of `checkpoints create <args>` when they are only the documented ones, each once
  * (readPlainArgs: `--session x`, `--session=x`, `-c x`, `--config x`, `--config=x`, `--json`); null for
@@ -76,14 +76,14 @@ const CREATE_OPTIONS: PlainSpec<keyof CreateOptions> = {
  * commander then parses and reports as it always has.
  */
 export function plainCreateOptions(args: readonly string[]): CreateOptions | null {
-  // (CREATE_OPTIONS gives each key the type CreateOptions has for it.)
-  return (readPlainArgs(args, CREATE_OPTIONS)?.options as CreateOptions | undefined) ?? null
+  return readPlainArgs(args, CREATE_OPTIONS, false)?.options ?? null
 }
 
 /** Takes a checkpoint of the worktree now (trigger "manual") and prints it; nothing new if unchanged. */
 export async function createCheckpoint(opts: CreateOptions, io: CreateIO = processIO): Promise<void> {
-  const root = findRepoRoot(io.cwd())
-  if (!root)
+  // Nothing else happens in this process meanwhile: each git runs to completion (see runGitSync).
+  const workspace = Workspace.find(io.cwd(), undefined, { synchronous: true })
+  if (!workspace)
     throw new CliExit(ExitCode.usage, `${io.cwd()} is not inside a git repository; run proctor there`)
   let config: Config
   try {
@@ -98,20 +98,10 @@ export async function createCheckpoint(opts: CreateOptions, io: CreateIO = proce
   } catch (error) {
     throw new CliExit(ExitCode.usage, (error as Error).message)
   }
-  // What Workspace.store gives a session's store, with the policy's matcher loaded only when it is needed
-  // (a loaded config's policy has been checked: an empty forbidden_areas withholds nothing).
-  const policy = config.policy
-  const withhold =
-    policy.forbidden_areas.length > 0
-      ? (await import('../../policy/index.js')).forbiddenAreaOf(policy)
-      : undefined
-  const store = new CheckpointStore({
-    // Nothing else happens in this process meanwhile: each git runs to completion (see runGitSync).
-    git: new Git({ cwd: root, synchronous: true }),
-    session,
-    maxFileSize: config.checkpoints.max_file_size,
-    minIntervalMs: config.checkpoints.min_interval,
-    ...(withhold ? { withhold } : {}),
+  const store = await workspace.store(session, config, {
+    // The user's own checkpoint, as it has always been taken: withheld from it what policy.forbidden_areas
+    // names, not scanned for secrets (a session's checkpoints are).
+    scan: false,
     indexName: `cli-${process.pid}`,
   })
   try {

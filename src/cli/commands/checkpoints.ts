@@ -18,7 +18,8 @@ import { forbiddenAreaOf } from '../../policy/index.js'
 import { Git } from '../../git/runner.js'
 import { CliExit, ExitCode } from '../exit.js'
 import { printableLine, printablePath } from '../../util/sanitize.js'
-import { createCheckpoint, type CreateOptions } from './checkpoints-create.js'
+import { CREATE_OPTIONS, createCheckpoint, type CreateOptions } from './checkpoints-create.js'
+import { commanderOptions } from '../plain-args.js'
 
 export interface CheckpointsIO {
   cwd: () => string
@@ -42,17 +43,15 @@ export function registerCheckpointsCommand(program: Command, io: CheckpointsIO =
     .command('checkpoints')
     .description('list, inspect, restore and push the checkpoints of supervised sessions (refs/proctor/*)')
 
-  cmd
-    .command('create')
-    .description('take a checkpoint of the worktree now (trigger "manual"); prints nothing new if unchanged')
-    .option(
-      '--session <id>',
-      'append to this session (default: $PROCTOR_SESSION_ID, else a new manual-<time>)',
-    )
-    .option('-c, --config <file>', 'the config file (default: proctor.yml at the repository root)')
-    .option('--json', 'print the checkpoint record as JSON')
-    // Its own module: main.ts runs it without commander when its options are the plain ones.
-    .action((opts: CreateOptions) => createCheckpoint(opts, io))
+  // Its own module: main.ts runs it without commander when its options are the plain ones.
+  commanderOptions(
+    cmd
+      .command('create')
+      .description(
+        'take a checkpoint of the worktree now (trigger "manual"); prints nothing new if unchanged',
+      ),
+    CREATE_OPTIONS,
+  ).action((opts: CreateOptions) => createCheckpoint(opts, io))
 
   cmd
     .command('list')

@@ -16,64 +16,27 @@ import { describeSnapshotProgress } from '../../checkpoints/first-snapshot.js'
 import { startCheckpointReads } from '../../session/checkpointing.js'
 import { makeSessionId, sanitizeRefPart } from '../../session/session-id.js'
 import { useColor } from '../color.js'
+import { commanderOptions } from '../plain-args.js'
+import { RUN_OPTIONS, type RunFlags } from '../plain-run.js'
 import type { Continuing } from '../../session/resume.js'
 
 // What main.ts needs to report a plain run's outcome (see plain-run.ts), from this module, which loads both.
 export { CliExit, exitCodeOf } from '../exit.js'
 export { ConfigError } from '../../config/errors.js'
-
-export interface RunFlags {
-  config?: string
-  agent?: string
-  timeout?: string
-  idleTimeout?: string
-  pty: boolean
-  json?: boolean
-  shell?: string
-  session?: string
-  checkpoints: boolean
-  push: boolean
-  quiet?: boolean
-  task?: string
-  /** A session that ended, to continue as its next round (with --task as the feedback). */
-  continue?: string
-}
+export type { RunFlags } from '../plain-run.js'
 
 /**
  * The `run` command for commander; `presets` are the agent presets' names (agentPresetChoices), for its
  * help. `action` is what runs it (tests replace it).
  */
 export function registerRunCommand(program: Command, presets: readonly string[], action = runCommand): void {
-  program
+  const run = program
     .command('run')
     .description('run an agent command under supervision (-- <file> [args…] or --shell "<command>")')
     .argument('[command...]', 'the agent command after --, as an argv (never joined)')
-    .option('-c, --config <file>', 'config file (default: proctor.yml at the repository root)')
-    .option(
-      '--agent <preset>',
-      `the agent CLI's preset (${presets.join(', ')}): its detectors, typing and Stop-hook wiring`,
-    )
-    .option('--shell <command>', 'run the agent through /bin/sh -c instead of an argv')
-    .option('--timeout <duration>', 'total timeout, e.g. 30m (overrides timeouts.total)')
-    .option(
-      '--idle-timeout <duration>',
-      'stop when the agent prints nothing for this long (overrides timeouts.idle)',
-    )
-    .option('--no-pty', 'run the agent with pipes instead of a pseudo-terminal')
-    .option('--json', 'print the report as JSON instead of the summary')
-    .option('--session <id>', 'session id (default: generated; in CI: run id, attempt and job)')
-    .option('--no-checkpoints', 'do not record checkpoints')
-    .option('--no-push', 'keep checkpoints local')
-    .option('-q, --quiet', 'do not echo the agent output')
-    .option(
-      '--task <text>',
-      'the task, as a comment would give it in CI: {task} in the agent command (one argument) and PROCTOR_TASK',
-    )
-    .option(
-      '--continue <session>',
-      "the next round of a session that ended, --task as the feedback: the agent's own session resumed by id where its CLI still has it, else a fresh agent told what the earlier rounds did",
-    )
-    .action((argv: string[], flags: RunFlags) => action(argv, flags))
+  commanderOptions(run, RUN_OPTIONS, { presets: presets.join(', ') }).action(
+    (argv: string[], flags: RunFlags) => action(argv, flags),
+  )
 }
 
 /** `proctor run`: one session of the agent command (`argv`, else --shell, else proctor.yml's), its report and exit code. */
