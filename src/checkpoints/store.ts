@@ -105,6 +105,11 @@ export interface CheckpointStoreOptions {
    * worktree (an agent's Stop-hook settings). The checkpoint keeps whatever the base commit had there.
    */
   hiddenPaths?: ReadonlySet<string>
+  /**
+   * Told right before git lists the worktree for a checkpoint (the session notes what its watcher has seen
+   * by then, so the end of the session knows whether anything changed since: SessionCheckpoints.finish).
+   */
+  onListing?: () => Promise<void> | void
   /** Injected clock and wait (tests); default Date.now and setTimeout. */
   now?: () => number
   sleep?: (ms: number) => Promise<void>
@@ -471,6 +476,7 @@ export class CheckpointStore {
     if (!summary || summary.hidden) return abandon()
     let status: ReturnType<typeof parseStatusV2Z>
     try {
+      await this.options.onListing?.()
       const result = await this.git.raw(
         [
           'status',
@@ -925,6 +931,7 @@ export class CheckpointStore {
    * compared by their HEAD only (`--ignore-submodules=dirty`). Untracked files are tagged `?`.
    */
   private async changedPaths(): Promise<Listing> {
+    await this.options.onListing?.()
     const listing = await this.git.raw(
       ['ls-files', '-z', '-t', '--modified', '--others', '--exclude-standard'],
       { indexFile: this.indexFile },
