@@ -346,6 +346,14 @@ export class CheckpointStore {
     return run
   }
 
+  /**
+   * Loads now what weighing a listing's paths needs (`prepare`: the policy's code and the content scan),
+   * which the first listing with changes would otherwise wait for. Never throws: that listing asks again.
+   */
+  warm(): void {
+    this.options.prepare?.().catch(() => undefined)
+  }
+
   /** Wait for queued checkpoints, then delete the private index (the commits and ref stay). */
   async close(options: { keepIndex?: boolean } = {}): Promise<void> {
     await this.queue

@@ -271,6 +271,10 @@ export class SessionCheckpoints {
       this.launch = null
       triggers.start()
       this.opening = (recording ?? record()).then(async (store) => {
+        // The agent runs: what judging its first checkpoint needs (the policy's code, the content scan)
+        // loads now, so that checkpoint (often the one at its exit) does not wait for it.
+        store.warm()
+        this.loadPolicy().catch(() => undefined)
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
           // Only checkpoints this session wrote are pushed (schedule(sha)), never what the ref holds.
