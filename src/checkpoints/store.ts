@@ -348,10 +348,10 @@ export class CheckpointStore {
 
   /**
    * Loads now what weighing a listing's paths needs (`prepare`: the policy's code and the content scan),
-   * which the first listing with changes would otherwise wait for. Never throws: that listing asks again.
+   * which the first listing with changes would otherwise wait for. Never rejects: that listing asks again.
    */
-  warm(): void {
-    this.options.prepare?.().catch(() => undefined)
+  async warm(): Promise<void> {
+    await this.options.prepare?.().catch(() => undefined)
   }
 
   /** Wait for queued checkpoints, then delete the private index (the commits and ref stay). */

@@ -273,7 +273,7 @@ export class SessionCheckpoints {
       this.opening = (recording ?? record()).then(async (store) => {
         // The agent runs: what judging its first checkpoint needs (the policy's code, the content scan)
         // loads now, so that checkpoint (often the one at its exit) does not wait for it.
-        store.warm()
+        void store.warm()
         this.loadPolicy().catch(() => undefined)
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
