@@ -13,7 +13,7 @@ import { parseStatusV2Z } from '../git/nul.js'
 import { globalConfigFiles, readGitDirs, readIndexSummary, refMayExist } from '../git/on-disk.js'
 import type { Git } from '../git/runner.js'
 import type { ContentScanner } from '../policy/secrets/scanner.js'
-import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
+import { diffTreePairs, diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import type { ContentFinding } from '../policy/secrets/types.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
@@ -778,10 +778,13 @@ export class CheckpointStore {
     let violations: Violation[] = []
     if (this.options.validate && !baseline) {
       const baseTree = this.baseTree!
-      ;[files, cumulative] = await Promise.all([
-        diffTrees(this.git, headTree, tree),
-        headTree === baseTree ? null : diffTrees(this.git, baseTree, tree),
-      ]).then(([incremental, total]) => [incremental, total ?? incremental])
+      // Since the previous checkpoint and since the baseline: one diff-tree and one cat-file for both.
+      if (headTree === baseTree) files = cumulative = await diffTrees(this.git, headTree, tree)
+      else
+        [files, cumulative] = (await diffTreePairs(this.git, [
+          [headTree, tree],
+          [baseTree, tree],
+        ])) as [ChangedFile[], ChangedFile[]]
       violations = await this.options.validate({ seq, files, cumulative, withheld, tree })
     }
     const changedPaths = this.options.validate && !baseline ? touchedPaths(files) : staged
