@@ -150,6 +150,9 @@ export class CheckpointTriggers {
   async final(): Promise<unknown> {
     this.changed.clear()
     this.ending = true
+    // A walk still under way cannot vouch for the tree: it is abandoned now, as stop() did here before, so a
+    // short session's final checkpoint does not share the machine with the rest of the walk.
+    if (!this.walked) this.watcher?.close()
     const final = this.options.take('final')
     await final.catch(() => undefined)
     await this.stop()
@@ -202,10 +205,11 @@ export class CheckpointTriggers {
     })
     this.watcher = watcher
     await watcher.start()
-    if (!this.stopped) this.walked = true
+    // Not when final() abandoned the walk (ending): then it never reached the whole tree.
+    if (!this.stopped && !this.ending) this.walked = true
     // The audit log starts here, not at the agent's start (the walk waits out its first burst of output):
     // say so in the log itself, so that a change missing before this line is not read as no change.
-    if (!this.stopped) this.writeLog({ event: 'watching', path: '' })
+    if (this.walked) this.writeLog({ event: 'watching', path: '' })
   }
 
   private onFileEvent(event: string, file: string): void {
