@@ -11,7 +11,9 @@ const out = join(root, 'bench/results')
 const [first, ...rest] = process.argv.slice(2)
 const runs = Number(first)
 if (!Number.isInteger(runs) || runs < 1) {
-  process.stderr.write('usage: npm run bench:repeat -- <runs> [pty checkpoints hooks batch cli startup]\n')
+  process.stderr.write(
+    'usage: npm run bench:repeat -- <runs> [pty checkpoints hooks batch cli startup proxy secrets github scale]\n',
+  )
   process.exit(2)
 }
 

@@ -1,5 +1,6 @@
 // What changed between two trees, in the shape the policy engine judges (src/policy takes ChangedFile[]).
-import type { Git } from '../git/runner.js'
+import type { CatFileInfo, Git } from '../git/runner.js'
+import type { NumstatEntry, RawDiffEntry } from '../git/nul.js'
 import type { ContentFinding } from '../policy/secrets/types.js'
 
 export type ChangeStatus = 'A' | 'M' | 'D' | 'T' | 'R'
@@ -38,14 +39,33 @@ const NULL_MODE = '000000'
  */
 export async function diffTrees(git: Git, fromTree: string | null, toTree: string): Promise<ChangedFile[]> {
   const from = fromTree ?? (await git.emptyTree())
-  const { raw, numstat } = await git.diffTreeZ(from, toTree)
+  const diff = await git.diffTreeZ(from, toTree)
+  return changedFiles(git, diff, await git.catFileInfo(newBlobsOf(diff.raw)))
+}
+
+/**
+ * diffTrees for several pairs of trees named by full object ids, with one `diff-tree` and one `cat-file`
+ * for them all (a checkpoint's diffs since the previous checkpoint and since the baseline).
+ */
+export async function diffTreePairs(
+  git: Git,
+  pairs: readonly (readonly [string, string])[],
+): Promise<ChangedFile[][]> {
+  const diffs = await git.diffTreesZ(pairs)
+  const sizes = await git.catFileInfo(diffs.flatMap((diff) => newBlobsOf(diff.raw)))
+  return Promise.all(diffs.map((diff) => changedFiles(git, diff, sizes)))
+}
+
+function newBlobsOf(raw: readonly RawDiffEntry[]): string[] {
+  return raw.filter((e) => e.newMode !== NULL_MODE && e.newMode !== GITLINK_MODE).map((e) => e.newSha)
+}
+
+async function changedFiles(
+  git: Git,
+  { raw, numstat }: { raw: RawDiffEntry[]; numstat: NumstatEntry[] },
+  sizes: ReadonlyMap<string, CatFileInfo | null>,
+): Promise<ChangedFile[]> {
   const lines = new Map(numstat.map((n) => [n.path, n]))
-
-  const newBlobs = raw
-    .filter((e) => e.newMode !== NULL_MODE && e.newMode !== GITLINK_MODE)
-    .map((e) => e.newSha)
-  const sizes = await git.catFileInfo(newBlobs)
-
   const files: ChangedFile[] = []
   for (const entry of raw) {
     const status = normalizeStatus(entry.status)

@@ -13,7 +13,7 @@ import { parseStatusV2Z } from '../git/nul.js'
 import { globalConfigFiles, readGitDirs, readIndexSummary, refMayExist } from '../git/on-disk.js'
 import type { Git } from '../git/runner.js'
 import type { ContentScanner } from '../policy/secrets/scanner.js'
-import { diffTrees, touchedPaths, type ChangedFile } from './diff.js'
+import { diffTreePairs, diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import type { ContentFinding } from '../policy/secrets/types.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
 import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
@@ -105,6 +105,11 @@ export interface CheckpointStoreOptions {
    * worktree (an agent's Stop-hook settings). The checkpoint keeps whatever the base commit had there.
    */
   hiddenPaths?: ReadonlySet<string>
+  /**
+   * Told right before git lists the worktree for a checkpoint (the session notes what its watcher has seen
+   * by then, so the end of the session knows whether anything changed since: SessionCheckpoints.finish).
+   */
+  onListing?: () => Promise<void> | void
   /** Injected clock and wait (tests); default Date.now and setTimeout. */
   now?: () => number
   sleep?: (ms: number) => Promise<void>
@@ -341,6 +346,14 @@ export class CheckpointStore {
     return run
   }
 
+  /**
+   * Loads now what weighing a listing's paths needs (`prepare`: the policy's code and the content scan),
+   * which the first listing with changes would otherwise wait for. Never rejects: that listing asks again.
+   */
+  async warm(): Promise<void> {
+    await this.options.prepare?.().catch(() => undefined)
+  }
+
   /** Wait for queued checkpoints, then delete the private index (the commits and ref stay). */
   async close(options: { keepIndex?: boolean } = {}): Promise<void> {
     await this.queue
@@ -471,6 +484,7 @@ export class CheckpointStore {
     if (!summary || summary.hidden) return abandon()
     let status: ReturnType<typeof parseStatusV2Z>
     try {
+      await this.options.onListing?.()
       const result = await this.git.raw(
         [
           'status',
@@ -764,10 +778,13 @@ export class CheckpointStore {
     let violations: Violation[] = []
     if (this.options.validate && !baseline) {
       const baseTree = this.baseTree!
-      ;[files, cumulative] = await Promise.all([
-        diffTrees(this.git, headTree, tree),
-        headTree === baseTree ? null : diffTrees(this.git, baseTree, tree),
-      ]).then(([incremental, total]) => [incremental, total ?? incremental])
+      // Since the previous checkpoint and since the baseline: one diff-tree and one cat-file for both.
+      if (headTree === baseTree) files = cumulative = await diffTrees(this.git, headTree, tree)
+      else
+        [files, cumulative] = (await diffTreePairs(this.git, [
+          [headTree, tree],
+          [baseTree, tree],
+        ])) as [ChangedFile[], ChangedFile[]]
       violations = await this.options.validate({ seq, files, cumulative, withheld, tree })
     }
     const changedPaths = this.options.validate && !baseline ? touchedPaths(files) : staged
@@ -925,6 +942,7 @@ export class CheckpointStore {
    * compared by their HEAD only (`--ignore-submodules=dirty`). Untracked files are tagged `?`.
    */
   private async changedPaths(): Promise<Listing> {
+    await this.options.onListing?.()
     const listing = await this.git.raw(
       ['ls-files', '-z', '-t', '--modified', '--others', '--exclude-standard'],
       { indexFile: this.indexFile },

@@ -28,6 +28,11 @@ export class TreeWatcher {
     await this.watchTree('', false)
   }
 
+  /** Resolves once every event received so far has been classified and reported (onEvent). */
+  settled(): Promise<void> {
+    return this.queue
+  }
+
   close(): void {
     this.closed = true
     for (const watcher of this.watchers.values()) watcher.close()

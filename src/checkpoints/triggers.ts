@@ -28,6 +28,15 @@ export interface CheckpointTriggersOptions {
   eventLogPath?: string
   /** Called when a triggered checkpoint fails (the session records it); never throws out of a timer. */
   onError?: (error: unknown, trigger: TriggerName) => void
+  /** Paths no checkpoint records (relative): their changes do not make the tree differ (quietSince). */
+  unrecorded?: (rel: string) => boolean
+}
+
+/** What the watcher had seen when a checkpoint listed the worktree (see mark and quietSince). */
+export interface WatchMark {
+  /** The watcher had walked the whole tree: every directory git can record was watched. */
+  walked: boolean
+  events: number
 }
 
 const ALWAYS_IGNORED = new Set(['.git', STATE_DIR_NAME, 'node_modules'])
@@ -43,7 +52,16 @@ export class CheckpointTriggers {
   private log: fs.WriteStream | null = null
   private ignoredDirs: string[] = []
   private stopped = false
+  /** The final checkpoint is queued: interval and change triggers no longer fire. */
+  private ending = false
   private watching: Promise<void> = Promise.resolve()
+  /** The walk of the tree is done and no watch failed: a change anywhere git looks is an event. */
+  private walked = false
+  private blind = false
+  /** Events on paths a checkpoint may record, since the watcher started. */
+  private events = 0
+  /** node_modules directories the watcher skips that were not known to be ignored when it started. */
+  private readonly unverified = new Set<string>()
   /**
    * Ignore and attribute files the watcher saw created or changed (git opens them as it walks): checked
    * before each checkpoint, so a FIFO planted there fails it before git blocks on it (git-blockers.ts).
@@ -100,14 +118,43 @@ export class CheckpointTriggers {
   }
 
   /**
+   * Taken right before a checkpoint lists the worktree, once the events of every change made before it
+   * have been counted (else a change the listing sees would count as one made after it).
+   */
+  async mark(): Promise<WatchMark> {
+    if (this.walked && !this.blind) await this.settled()
+    return { walked: this.walked && !this.blind && !this.stopped, events: this.events }
+  }
+
+  /**
+   * Whether the worktree holds nothing new for a checkpoint since `mark` was taken: the watcher had walked
+   * the whole tree by then, no watch failed, and it has seen no change since on a path a checkpoint could
+   * record (events still queued in the kernel or being classified are waited for). The skipped node_modules
+   * directories are checked to be ignored by git (one `ls-files` of those directories): one with a tracked
+   * file would hide changes from the watcher. False whenever in doubt: the caller then lists the tree.
+   */
+  async quietSince(mark: WatchMark): Promise<boolean> {
+    if (!mark.walked || this.blind || this.stopped) return false
+    await this.settled()
+    if (this.stopped || this.blind || this.events !== mark.events) return false
+    if (this.unverified.size === 0) return true
+    return this.ignoredByGit([...this.unverified])
+  }
+
+  /**
    * Take the final checkpoint (always, even if one is running) and stop watching. The final one is queued
    * before waiting for a triggered one, so a checkpoint still waiting out min_interval gives way to it
-   * instead of holding the end of the session.
+   * instead of holding the end of the session. No trigger fires from now on, but the watcher stays open
+   * until the final checkpoint is done: it tells that checkpoint whether anything changed (quietSince).
    */
   async final(): Promise<unknown> {
     this.changed.clear()
+    this.ending = true
+    // A walk still under way cannot vouch for the tree: it is abandoned now, as stop() did here before, so a
+    // short session's final checkpoint does not share the machine with the rest of the walk.
+    if (!this.walked) this.watcher?.close()
     const final = this.options.take('final')
-    final.catch(() => undefined)
+    await final.catch(() => undefined)
     await this.stop()
     return final
   }
@@ -132,6 +179,7 @@ export class CheckpointTriggers {
   private fire(trigger: TriggerName, detail?: string): Promise<unknown> {
     // An interval or change trigger while one is running would only produce an empty checkpoint.
     if (this.inFlight && (trigger === 'interval' || trigger === 'changes')) return this.inFlight
+    if (this.ending && (trigger === 'interval' || trigger === 'changes')) return Promise.resolve()
     this.changed.clear()
     const run = this.options
       .take(trigger, detail)
@@ -150,17 +198,23 @@ export class CheckpointTriggers {
       root: this.options.root,
       ignored: (rel) => this.isIgnored(rel),
       onEvent: (event, rel) => this.onFileEvent(event, rel),
-      onError: (error) => this.writeLog({ event: 'watch_error', path: '', message: String(error) }),
+      onError: (error) => {
+        this.blind = true
+        this.writeLog({ event: 'watch_error', path: '', message: String(error) })
+      },
     })
     this.watcher = watcher
     await watcher.start()
+    // Not when final() abandoned the walk (ending): then it never reached the whole tree.
+    if (!this.stopped && !this.ending) this.walked = true
     // The audit log starts here, not at the agent's start (the walk waits out its first burst of output):
     // say so in the log itself, so that a change missing before this line is not read as no change.
-    if (!this.stopped) this.writeLog({ event: 'watching', path: '' })
+    if (this.walked) this.writeLog({ event: 'watching', path: '' })
   }
 
   private onFileEvent(event: string, file: string): void {
     this.writeLog({ event, path: file })
+    if (!this.options.unrecorded?.(file)) this.events++
     if (event !== 'unlink' && isReadByGit(file)) this.readByGit.add(file)
     if (event === 'addDir' || event === 'unlinkDir' || this.stopped || this.options.maxChanges <= 0) return
     this.unchecked.add(file)
@@ -200,8 +254,54 @@ export class CheckpointTriggers {
   private isIgnored(rel: string): boolean {
     if (rel === '') return false
     const parts = rel.split('/')
-    if (parts.some((part) => ALWAYS_IGNORED.has(part))) return true
+    if (parts.some((part) => ALWAYS_IGNORED.has(part))) {
+      this.noteSkipped(parts)
+      return true
+    }
     return this.ignoredDirs.some((dir) => rel === dir || rel.startsWith(`${dir}/`))
+  }
+
+  /**
+   * A node_modules directory is never watched, ignored by git or not: one git does not ignore (committed
+   * dependencies) is a place where changes go unseen, checked by quietSince.
+   */
+  /**
+   * Two turns of the event loop (each polls for I/O, so an inotify event the kernel queued before this call
+   * has reached the watcher), then every event received is classified and counted.
+   */
+  private async settled(): Promise<void> {
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
+    await this.watcher?.settled()
+  }
+
+  private noteSkipped(parts: string[]): void {
+    const at = parts.indexOf('node_modules')
+    if (at < 0 || parts.includes('.git') || parts.includes(STATE_DIR_NAME)) return
+    const dir = parts.slice(0, at + 1).join('/')
+    if (this.unverified.has(dir)) return
+    if (this.ignoredDirs.some((d) => dir === d || dir.startsWith(`${d}/`))) return
+    this.unverified.add(dir)
+  }
+
+  /** Whether git ignores each of these directories as a whole (nothing in them tracked). */
+  private async ignoredByGit(dirs: string[]): Promise<boolean> {
+    if (!this.options.git || this.gitWouldBlock()) return false
+    try {
+      const result = await this.options.git.raw([
+        'ls-files',
+        '-z',
+        '--others',
+        '--ignored',
+        '--exclude-standard',
+        '--directory',
+        '--',
+        ...dirs.map((d) => `:(literal)${d}`),
+      ])
+      const listed = new Set(splitNul(result.stdout))
+      return dirs.every((d) => listed.has(`${d}/`))
+    } catch {
+      return false
+    }
   }
 
   /** Directories .gitignore excludes right now (e.g. dist/, build/), so the watcher never descends. */

@@ -395,19 +395,39 @@ export class Git {
     to: string,
     options: { renames?: boolean } = {},
   ): Promise<{ raw: RawDiffEntry[]; numstat: NumstatEntry[] }> {
-    const args = [
-      'diff-tree',
-      '-r',
-      '-z',
-      '--raw',
-      '--numstat',
-      '--no-abbrev',
-      '--no-ext-diff',
-      '--no-textconv',
-    ]
-    args.push(options.renames === false ? '--no-renames' : '-M')
-    args.push('--end-of-options', from, to)
+    const args = [...diffTreeArgs(options), '--end-of-options', from, to]
     return parseRawNumstatZ((await this.raw(args)).stdout)
+  }
+
+  /**
+   * diffTreeZ for several pairs of trees named by full object ids, in one process (`diff-tree --stdin`):
+   * a checkpoint's diff since the previous one and since the baseline cost one git start, not two.
+   */
+  async diffTreesZ(
+    pairs: readonly (readonly [string, string])[],
+  ): Promise<{ raw: RawDiffEntry[]; numstat: NumstatEntry[] }[]> {
+    if (pairs.some((pair) => pair.some((id) => !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(id)))) {
+      throw new Error(`diffTreesZ takes full object ids: ${pairs.flat().join(' ')}`)
+    }
+    const headers = pairs.map(([from, to]) => `${from} ${to}\n`)
+    const { stdout } = await this.raw([...diffTreeArgs(), '--stdin'], { input: headers.join('') })
+    // Each pair's output follows its line, echoed as given; a pair's -z output ends with a NUL. A path
+    // cannot hold the next line: that would be a tree id naming a tree that holds the path itself.
+    const sections: { raw: RawDiffEntry[]; numstat: NumstatEntry[] }[] = []
+    let at = 0
+    headers.forEach((header, i) => {
+      if (!stdout.startsWith(header, at)) throw new Error(`git diff-tree --stdin: unexpected output at ${at}`)
+      at += header.length
+      const next = headers[i + 1]
+      let end = stdout.length
+      if (next !== undefined) {
+        end = stdout.startsWith(next, at) ? at : stdout.indexOf(`\0${next}`, at) + 1
+        if (end === 0) throw new Error('git diff-tree --stdin: a pair is missing from its output')
+      }
+      sections.push(parseRawNumstatZ(stdout.slice(at, end)))
+      at = end
+    })
+    return sections
   }
 
   /** Type and size of many objects in one process; null for objects that do not exist. */
@@ -757,3 +777,18 @@ function parseBatchCommits(out: Buffer, count: number): (CommitObject | null)[] 
 export { GitError, RefMovedError, tail }
 export type { GitBufferResult, GitInvocation }
 export type { LsFilesStageEntry, LsTreeEntry, NumstatEntry, PushRefResult, RawDiffEntry, StatusEntry }
+
+/** The diff-tree options every tree diff is read with (parseRawNumstatZ reads their output). */
+function diffTreeArgs(options: { renames?: boolean } = {}): string[] {
+  return [
+    'diff-tree',
+    '-r',
+    '-z',
+    '--raw',
+    '--numstat',
+    '--no-abbrev',
+    '--no-ext-diff',
+    '--no-textconv',
+    options.renames === false ? '--no-renames' : '-M',
+  ]
+}

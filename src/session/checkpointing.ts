@@ -13,7 +13,7 @@ import {
   type PauseHooks,
   type ValidateContext,
 } from '../checkpoints/store.js'
-import { CheckpointTriggers } from '../checkpoints/triggers.js'
+import { CheckpointTriggers, type WatchMark } from '../checkpoints/triggers.js'
 import { describeBlocker, findBlocker, scanForBlocker } from '../checkpoints/git-blockers.js'
 import { GitError } from '../git/errors.js'
 import type { SnapshotProgress } from '../checkpoints/first-snapshot.js'
@@ -131,6 +131,13 @@ export class SessionCheckpoints {
   private totalFailures = 0
   private lastFailure: string | null = null
   private fatalReason: string | null = null
+  /** What the watcher had seen when the checkpoint being taken listed the worktree. */
+  private listingMark: WatchMark | null = null
+  /**
+   * The same at the latest checkpoint that succeeded: if the watcher saw nothing since, the worktree holds
+   * nothing that checkpoint did not record, and the final one has nothing to list (see take).
+   */
+  private recordedMark: WatchMark | null = null
 
   constructor(private readonly o: SessionCheckpointsOptions) {}
 
@@ -179,6 +186,9 @@ export class SessionCheckpoints {
           this.o.onNotice?.(message)
         },
         onProgress: (progress) => this.o.onProgress?.(progress),
+        onListing: async () => {
+          this.listingMark = (await this.triggers?.mark()) ?? null
+        },
         // Freezing the agent only makes sense while it runs; between rounds there is nothing to pause.
         pauser: config.checkpoints.pause_agent
           ? { pause: () => this.running && this.o.pauser.pause(), resume: () => this.o.pauser.resume() }
@@ -194,6 +204,7 @@ export class SessionCheckpoints {
       eventLogPath: join(this.o.sessionDir, 'file-events.jsonl'),
       onError: (error, trigger) =>
         report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
+      unrecorded: (rel) => this.o.hiddenPaths?.has(join(workspace.root, rel)) === true,
     })
     // The watcher's scan and the push queue do not delay the agent: the scan grows with the repository, and
     // each git process forks proctor (a synchronous ~1 ms per 50 MB of RSS, far more on a busy machine), so
@@ -260,6 +271,10 @@ export class SessionCheckpoints {
       this.launch = null
       triggers.start()
       this.opening = (recording ?? record()).then(async (store) => {
+        // The agent runs: what judging its first checkpoint needs (the policy's code, the content scan)
+        // loads now, so that checkpoint (often the one at its exit) does not wait for it.
+        void store.warm()
+        this.loadPolicy().catch(() => undefined)
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
           // Only checkpoints this session wrote are pushed (schedule(sha)), never what the ref holds.
@@ -445,9 +460,17 @@ export class SessionCheckpoints {
       // checkpoint before git blocks on it.
       const blocker = this.root ? findBlocker(this.root, this.triggers?.readByGit ?? []) : null
       if (blocker) throw new Error(`checkpoint not taken: ${describeBlocker(blocker)}`)
+      // The session's end right after a checkpoint (the agent's exit): the watcher saw nothing change since
+      // that checkpoint listed the worktree, so it holds everything there is and the final one is empty
+      // without listing the tree again. A git_tamper change still standing (an exclude rule) may make git
+      // see the same tree differently: then it lists.
+      if (trigger === 'final' && (await this.unchangedSinceRecorded())) return null
+      this.listingMark = null
       // (opened: the store is there)
       result = await this.store!.createDetailed(trigger, { urgent })
+      this.recordedMark = this.listingMark ?? this.recordedMark
     } catch (error) {
+      this.recordedMark = null
       const explained = this.explain(error)
       this.noteFailure(explained)
       throw explained
@@ -495,6 +518,12 @@ export class SessionCheckpoints {
     this.push?.schedule(record.sha)
     this.o.onChange()
     return record
+  }
+
+  private async unchangedSinceRecorded(): Promise<boolean> {
+    const mark = this.recordedMark
+    if (!mark || !this.triggers || this.tamper.size > 0) return false
+    return this.triggers.quietSince(mark)
   }
 
   /**

@@ -9,6 +9,8 @@ export interface GitLoggerOptions {
   where?: boolean
   /** Also a line `… done` when the call ends (else the wrapper execs git and logs only the start). */
   ends?: boolean
+  /** The line holds every argument after the subcommand too (`ls-files -z -t --modified …`). */
+  argv?: boolean
 }
 
 /**
@@ -17,7 +19,8 @@ export interface GitLoggerOptions {
  */
 export function writeGitLogger(dir: string, options: GitLoggerOptions = {}): void {
   const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
-  const line = options.where ? `"$(pwd -P) $sub"` : '"$sub"'
+  const what = options.argv ? '$sub$rest' : '$sub'
+  const line = options.where ? `"$(pwd -P) ${what}"` : `"${what}"`
   const run = options.ends
     ? [
         `${JSON.stringify(realGit)} "$@"; code=$?`,
@@ -29,10 +32,11 @@ export function writeGitLogger(dir: string, options: GitLoggerOptions = {}): voi
     path.join(dir, 'git'),
     [
       '#!/bin/sh',
-      'skip=0; sub=',
+      'skip=0; sub=; rest=',
       'for a in "$@"; do',
+      '  if [ -n "$sub" ]; then rest="$rest $a"; continue; fi',
       '  if [ $skip = 1 ]; then skip=0; continue; fi',
-      '  case "$a" in -c) skip=1 ;; -*) ;; *) sub=$a; break ;; esac',
+      '  case "$a" in -c) skip=1 ;; -*) ;; *) sub=$a ;; esac',
       'done',
       `printf '%s\\n' ${line} >> "$PROCTOR_TEST_GIT_LOG"`,
       ...run,

@@ -133,3 +133,50 @@ describe('CheckpointTriggers', () => {
     expect(errors).toEqual(['event: disk full'])
   })
 })
+
+describe('CheckpointTriggers.quietSince: whether the tree changed since a checkpoint listed it (issue 35)', () => {
+  /** setup()'s repository with its node_modules/ ignored, as a project's is. */
+  function ignoringNodeModules() {
+    const made = setup()
+    made.repo.write('.gitignore', 'dist/\nbuild/\nnode_modules/\n')
+    made.repo.commitAll('ignore node_modules')
+    return made
+  }
+
+  it('after the walk, nothing changed since the mark: quiet; a file written after it: not', async () => {
+    const { repo, t } = ignoringNodeModules()
+    t.start()
+    await t.ready()
+    const mark = await t.mark()
+    expect(await t.quietSince(mark)).toBe(true)
+    repo.write('late.txt', 'written after the listing\n')
+    // No wait for the event here: quietSince reads what the kernel queued before it answers.
+    expect(await t.quietSince(mark)).toBe(false)
+  })
+
+  it('a mark taken before the watcher had walked the tree never vouches for it', async () => {
+    const { t } = ignoringNodeModules()
+    const early = await t.mark()
+    t.start()
+    await t.ready()
+    expect(await t.quietSince(early)).toBe(false)
+    expect(await t.quietSince(await t.mark())).toBe(true)
+  })
+
+  it('node_modules, never watched: a committed one is not quiet; one git ignores, created later, is', async () => {
+    const committed = setup()
+    committed.repo.write('node_modules/dep/index.js', 'module.exports = 1\n')
+    committed.repo.commitAll('vendored')
+    committed.t.start()
+    await committed.t.ready()
+    expect(await committed.t.quietSince(await committed.t.mark())).toBe(false)
+
+    const ignored = ignoringNodeModules()
+    ignored.t.start()
+    await ignored.t.ready()
+    ignored.repo.write('web/node_modules/pkg/index.js', 'module.exports = 2\n')
+    const mark = await ignored.t.mark()
+    ignored.repo.write('web/node_modules/pkg/more.js', 'module.exports = 3\n')
+    expect(await ignored.t.quietSince(mark)).toBe(true)
+  })
+})
