@@ -205,40 +205,37 @@ async function verifyOne(o: VerifyOne): Promise<SessionReport> {
     enforce: true,
   })
   const results: StopHookResult[] = []
-  const outcome =
-    config.stop_hooks.length === 0
-      ? { verdict: 'allow' as const, results: [], reasons: [] }
-      : await runStopHooks({
-          hooks: config.stop_hooks,
-          context: {
-            session_id: handoff.sessionId,
-            cwd: process.cwd(),
-            stop_reason: 'verify',
-            final_text: '',
-            rounds: 1,
-            stop_hook_active: false,
-            checkpoint: handoff.tip
-              ? {
-                  ref: checkpointRef(handoff.sessionId),
-                  sha: handoff.tip,
-                  files_changed: files.map((f) => f.path),
-                }
-              : null,
-            violations,
-          },
-          cwd: process.cwd(),
-          // process.env no longer holds the runner's tokens (withheld at start); the hooks run the agent's code.
-          env: agentEnvironment(process.env, config.agent.env_passthrough),
-          graceMs: Math.min(config.timeouts.grace, 2_500),
-          round: 1,
-          registry: { dir: o.stateDir, session: handoff.sessionId },
-          onResult: (result) => {
-            results.push(result)
-            core.info(
-              `proctor: stop hook ${result.name} (verify job): ${result.verdict}${result.reason ? ` — ${result.reason}` : ''}`,
-            )
-          },
-        })
+  const outcome = await runStopHooks({
+    hooks: config.stop_hooks,
+    context: {
+      session_id: handoff.sessionId,
+      cwd: process.cwd(),
+      stop_reason: 'verify',
+      final_text: '',
+      rounds: 1,
+      stop_hook_active: false,
+      checkpoint: handoff.tip
+        ? {
+            ref: checkpointRef(handoff.sessionId),
+            sha: handoff.tip,
+            files_changed: files.map((f) => f.path),
+          }
+        : null,
+      violations,
+    },
+    cwd: process.cwd(),
+    // process.env no longer holds the runner's tokens (withheld at start); the hooks run the agent's code.
+    env: agentEnvironment(process.env, config.agent.env_passthrough),
+    graceMs: config.timeouts.grace,
+    round: 1,
+    registry: { dir: o.stateDir, session: handoff.sessionId },
+    onResult: (result) => {
+      results.push(result)
+      core.info(
+        `proctor: stop hook ${result.name} (verify job): ${result.verdict}${result.reason ? ` — ${result.reason}` : ''}`,
+      )
+    },
+  })
   // Like the agent job's verdict: a hook that blocks, or an error/critical violation, blocks.
   const policyBlocks = failsPolicyCheck(violations)
   const reasons = [

@@ -15,7 +15,7 @@ export interface RunStopHooksOptions {
   cwd: string
   /** The hooks' base environment (usually process.env plus agent.env); PROCTOR_* variables are added. */
   env: Record<string, string | undefined>
-  /** Time between SIGTERM and SIGKILL when a hook is stopped. */
+  /** Time between SIGTERM and SIGKILL when a hook is stopped (timeouts.grace), at most STOP_HOOK_MAX_GRACE_MS. */
   graceMs: number
   /** Which stop-hook round this is (1 on the first stop). */
   round: number
@@ -43,7 +43,16 @@ export interface StopHooksOutcome {
   errors: string[]
 }
 
+/**
+ * The longest a stopped stop hook gets between SIGTERM and SIGKILL, whatever timeouts.grace says: a stop round
+ * is what a user waits on at an interrupt, and a hook (unlike the agent) has no work to save.
+ */
+export const STOP_HOOK_MAX_GRACE_MS = 2_500
+
+/** Runs the stop hooks (none configured: allow) — the one call a session's stop round and the verify job make. */
 export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHooksOutcome> {
+  if (options.hooks.length === 0) return { verdict: 'allow', results: [], reasons: [], errors: [] }
+  const graceMs = Math.min(options.graceMs, STOP_HOOK_MAX_GRACE_MS)
   const stdin = `${JSON.stringify(stopPayload(options.context, options.round))}\n`
   const running: StartedHook[] = []
   const stopAll = (): void => {
@@ -60,7 +69,7 @@ export async function runStopHooks(options: RunStopHooksOptions): Promise<StopHo
       env: { ...options.env, ...stopEnv(options.context, options.round, hook.name) },
       stdin,
       timeoutMs: hook.timeout,
-      graceMs: options.graceMs,
+      graceMs,
       label: `stop hook ${hook.name}`,
       registry: options.registry,
       ...(options.onOutput ? { onOutput: (chunk: Uint8Array) => options.onOutput?.(hook.name, chunk) } : {}),

@@ -11,7 +11,6 @@ import { policyReasons, warningReasons } from '../policy/feedback.js'
 import { lifecycleExtra } from '../hooks/payloads.js'
 import { summarizeRounds } from './resume.js'
 import { fire, type SessionContext } from './context.js'
-import { INTERRUPT_GRACE_MS } from './halts.js'
 
 /** What an agent stopped with: its round, the last of its screen or output, and why it stopped. */
 export interface StopAt {
@@ -93,7 +92,6 @@ export class StopRound {
 
   private async runHooks(at: StopAt): Promise<StopDecision> {
     const { config, opts, env, report, checkpoints, registryDir, sessionId, halts } = this.ctx
-    if (config.stop_hooks.length === 0) return { verdict: 'allow', reasons: [], errors: [] }
     const listener = opts.listener
     const github = opts.github
     const outcome = await runStopHooks({
@@ -101,7 +99,7 @@ export class StopRound {
       context: this.stopContext(at),
       cwd: opts.cwd,
       env,
-      graceMs: Math.min(config.timeouts.grace, INTERRUPT_GRACE_MS),
+      graceMs: config.timeouts.grace,
       round: at.round,
       signal: halts.hooks.signal,
       registry: { dir: registryDir, session: sessionId },
@@ -123,6 +121,8 @@ export class StopRound {
         ? { onOutput: (name: string, chunk: Uint8Array) => listener.hookOutput?.(name, chunk) }
         : {}),
     })
+    // No stop hooks configured: nothing ran, so the timeline says nothing of them.
+    if (outcome.results.length === 0) return { verdict: 'allow', reasons: [], errors: [] }
     report.event(
       'stop_hooks',
       outcome.verdict === 'allow'

@@ -17,11 +17,6 @@ import { ensureStateDir, findRepoRoot, sessionDir, sessionPath, type StateDirs }
 export type StoreExtras = Partial<Omit<CheckpointStoreOptions, 'git' | 'session'>> & {
   /** Judge every checkpoint by config.policy (the Proctor-Violations trailer); default off. */
   judge?: boolean
-  /**
-   * Scan every file the store would record for secrets (policy/secrets/); default on. Off for the user's
-   * own `proctor checkpoints create`, which has never scanned (its process is its whole cost).
-   */
-  scan?: boolean
 }
 
 export interface QueueOptions {
@@ -74,11 +69,10 @@ export class Workspace {
    * withheld, and (with `judge`) every checkpoint judged by the policy. `extras` override any of it. The
    * policy's code (its glob matcher among it) is loaded only when the store first has a changed path to
    * weigh or a checkpoint to judge: a session opens its store before its agent's spawn (to record the
-   * baseline), and a clean worktree must not cost the spawn that load; nor is it loaded for a policy with
-   * no forbidden area when nothing is scanned.
+   * baseline), and a clean worktree must not cost the spawn that load.
    */
   async store(sessionId: string, config: Config, extras: StoreExtras = {}): Promise<CheckpointStore> {
-    const { judge, scan = true, ...overrides } = extras
+    const { judge, ...overrides } = extras
     const policy = config.policy
     let code: Promise<typeof import('../policy/index.js')> | undefined
     const load = () => (code ??= import('../policy/index.js'))
@@ -92,7 +86,7 @@ export class Workspace {
       prepare: async () => {
         // (A loaded config's policy has been checked: an empty forbidden_areas withholds nothing.)
         withhold ??= policy.forbidden_areas.length > 0 ? (await load()).forbiddenAreaOf(policy) : () => null
-        if (scan) scanner ??= await contentScanner(policy)
+        scanner ??= await contentScanner(policy)
       },
       // Only asked after prepare (the store awaits it before it weighs any path).
       withhold: (path) => withhold!(path),

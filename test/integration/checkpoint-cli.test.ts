@@ -61,6 +61,19 @@ describe('proctor checkpoints', () => {
     expect(patch.out).toContain('+two')
   })
 
+  it('create withholds a file that holds a secret, as a session’s checkpoints do, and says why', async () => {
+    // An agent inside a session can run `proctor checkpoints create` itself (PROCTOR_SESSION_ID is set):
+    // what it records joins the session's chain, which the session pushes.
+    const repo = setup()
+    const token = `ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5'}`
+    repo.write('deploy.txt', `token: ${token}\n`)
+    repo.write('a.txt', 'one\n')
+    const created = await proctor(repo, 'create', '--session', 'cli-s')
+    expect(created.out).toContain('skipped (holds a secret): deploy.txt')
+    expect(repo.git(['log', '-p', '--format=%B', 'refs/proctor/cli-s'])).not.toContain(token)
+    expect(repo.git(['show', 'refs/proctor/cli-s:a.txt'])).toBe('one\n')
+  })
+
   it('restores files and tells how to undo; refusals exit 1 with the reason', async () => {
     const repo = setup()
     repo.write('a.txt', 'one\n')

@@ -11,6 +11,7 @@ import { loadConfig } from '../../config/load.js'
 import type { Config } from '../../config/schema.js'
 import { assertSessionId } from '../../checkpoints/refs.js'
 import { Workspace } from '../../state/workspace.js'
+import { skipReasonWord } from '../../report/words.js'
 import { CliExit, ExitCode } from '../exit.js'
 import { readPlainArgs, type OptionsOf } from '../plain-args.js'
 
@@ -99,9 +100,9 @@ export async function createCheckpoint(opts: CreateOptions, io: CreateIO = proce
     throw new CliExit(ExitCode.usage, (error as Error).message)
   }
   const store = await workspace.store(session, config, {
-    // The user's own checkpoint, as it has always been taken: withheld from it what policy.forbidden_areas
-    // names, not scanned for secrets (a session's checkpoints are).
-    scan: false,
+    // Withheld from it what policy.forbidden_areas names and every file the content scan finds a secret in,
+    // as from a session's checkpoints: run from inside a session (PROCTOR_SESSION_ID), it adds to that
+    // session's chain, which the session pushes.
     indexName: `cli-${process.pid}`,
   })
   try {
@@ -112,7 +113,10 @@ export async function createCheckpoint(opts: CreateOptions, io: CreateIO = proce
       output = `nothing changed since the last checkpoint of ${session}; no checkpoint taken\n`
     else {
       output = `${session}@${record.seq} ${record.sha.slice(0, 12)}: ${record.files_changed.length} file(s)\n`
-      for (const skipped of record.skipped) output += `  skipped (size or LFS): ${skipped}\n`
+      for (const skipped of record.skipped) {
+        const reason = record.skipped_reasons?.[skipped]
+        output += `  skipped (${reason ? skipReasonWord(reason) : 'not recorded'}): ${skipped}\n`
+      }
     }
     await io.stdout(output)
   } finally {
