@@ -8,7 +8,7 @@ import type { Git } from '../git/runner.js'
 import { splitNul } from '../git/nul.js'
 import { STATE_DIR_NAME } from '../state/layout.js'
 import { findBlocker, isReadByGit } from './git-blockers.js'
-import { TreeWatcher } from './tree-watcher.js'
+import { TreeWatcher, type TreeEvent } from './tree-watcher.js'
 import { openAppendRegular } from '../util/safe-file.js'
 
 export type TriggerName = 'interval' | 'changes' | 'event' | 'final' | 'manual'
@@ -16,7 +16,10 @@ export type TriggerName = 'interval' | 'changes' | 'event' | 'final' | 'manual'
 export interface CheckpointTriggersOptions {
   /** Repository root to watch. */
   root: string
-  /** Used once at start to learn which directories .gitignore excludes (not watched). */
+  /**
+   * Learns at start which directories .gitignore excludes, and whether each directory that appears later
+   * is excluded: neither is watched.
+   */
   git?: Git
   /** 0 disables the interval trigger. */
   intervalMs: number
@@ -41,7 +44,7 @@ export class CheckpointTriggers {
   private checking: Promise<void> | null = null
   private inFlight: Promise<unknown> | null = null
   private log: fs.WriteStream | null = null
-  private ignoredDirs: string[] = []
+  private ignoredDirs = new Set<string>()
   private stopped = false
   private watching: Promise<void> = Promise.resolve()
   /**
@@ -144,11 +147,12 @@ export class CheckpointTriggers {
   }
 
   private async startWatcher(): Promise<void> {
-    this.ignoredDirs = await this.listIgnoredDirs()
+    this.ignoredDirs = new Set(await this.listIgnoredDirs())
     if (this.stopped) return
     const watcher = new TreeWatcher({
       root: this.options.root,
       ignored: (rel) => this.isIgnored(rel),
+      ignoredAmong: (dirs) => this.ignoredAmong(dirs),
       onEvent: (event, rel) => this.onFileEvent(event, rel),
       onError: (error) => this.writeLog({ event: 'watch_error', path: '', message: String(error) }),
     })
@@ -159,8 +163,10 @@ export class CheckpointTriggers {
     if (!this.stopped) this.writeLog({ event: 'watching', path: '' })
   }
 
-  private onFileEvent(event: string, file: string): void {
+  private onFileEvent(event: TreeEvent, file: string): void {
     this.writeLog({ event, path: file })
+    // An ignored directory is one line, whatever it holds: nothing in it is watched, counted or read by git.
+    if (event === 'ignoredDir') return
     if (event !== 'unlink' && isReadByGit(file)) this.readByGit.add(file)
     if (event === 'addDir' || event === 'unlinkDir' || this.stopped || this.options.maxChanges <= 0) return
     this.unchecked.add(file)
@@ -196,12 +202,28 @@ export class CheckpointTriggers {
     return findBlocker(this.options.root, this.readByGit) !== null
   }
 
-  /** `rel` is a POSIX path relative to the root. */
+  /** `rel` is a POSIX path relative to the root; one lookup per component, however many dirs are ignored. */
   private isIgnored(rel: string): boolean {
     if (rel === '') return false
     const parts = rel.split('/')
     if (parts.some((part) => ALWAYS_IGNORED.has(part))) return true
-    return this.ignoredDirs.some((dir) => rel === dir || rel.startsWith(`${dir}/`))
+    if (this.ignoredDirs.size === 0) return false
+    let prefix = ''
+    for (const part of parts) {
+      prefix = prefix ? `${prefix}/${part}` : part
+      if (this.ignoredDirs.has(prefix)) return true
+    }
+    return false
+  }
+
+  /**
+   * Which of these new directories git ignores: one `check-ignore` for all of them. A path without a slash
+   * is matched as what it is on disk (a directory), so `build/` and `.venv/` patterns match and `out/*`
+   * does not make `out` itself ignored — git's own rule for whether it descends.
+   */
+  private async ignoredAmong(dirs: string[]): Promise<ReadonlySet<string>> {
+    if (!this.options.git || this.gitWouldBlock()) return new Set()
+    return this.options.git.checkIgnore(dirs)
   }
 
   /** Directories .gitignore excludes right now (e.g. dist/, build/), so the watcher never descends. */
