@@ -1,0 +1,247 @@
+// An agent that creates an ignored directory mid-session (issue 35): `pip install` into `.venv/`, a build's
+// `target/`. On a generated repository of 100k files (PROCTOR_BENCH_IGNORED_REPO / _DIR set other sizes), the
+// built CLI supervises an agent that waits until proctor's watcher is watching, writes 100k files under an
+// ignored `.venv/` and edits one tracked file. What proctor's own process spends (its CPU, not git's or the
+// agent's, and its peak RSS, both read in the process at its exit) is set against the same session whose agent
+// only edits the file, and against the install alone, all in the same run. Targets: the directory costs
+// proctor <= 1 s of CPU, and the session's peak RSS stays <= 100 MiB. Needs `npm run build`.
+// Run alone: node --import tsx bench/ignored-dirs.ts
+import { execFileSync, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const root = path.resolve(import.meta.dirname, '..')
+/** Rounds of the three contenders, interleaved (PROCTOR_BENCH_IGNORED_ROUNDS): each writes 100k files. */
+const ROUNDS = Number(process.env.PROCTOR_BENCH_IGNORED_ROUNDS ?? 1)
+const CPU_TARGET_MS = 1000
+const RSS_TARGET_MB = 100
+
+interface Usage {
+  cpu_ms: number
+  max_rss_mb: number
+}
+
+export async function runIgnoredDirsBench(): Promise<Record<string, unknown>> {
+  const repoFiles = Number(process.env.PROCTOR_BENCH_IGNORED_REPO ?? 100_000)
+  const dirFiles = Number(process.env.PROCTOR_BENCH_IGNORED_DIR ?? 100_000)
+  const cli = path.join(root, 'dist/cli.js')
+  if (!fs.existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first')
+  const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-bench-ignored-')))
+  try {
+    const repo = path.join(work, 'repo')
+    const env = benchEnv()
+    const generateMs = timedSync(() => generateRepo(repo, repoFiles, env))
+    const tools = writeTools(work)
+    const quiet: Usage[] = []
+    const flood: Usage[] = []
+    const install: Usage[] = []
+    let log = { bytes: 0, lines: 0, ignored_dir_lines: 0 }
+    const walls: number[] = []
+    // Interleaved, so a busy moment of the machine falls on every contender alike.
+    for (let r = 0; r < ROUNDS; r++) {
+      quiet.push(await session(repo, env, tools, cli, 0))
+      const started = performance.now()
+      flood.push(await session(repo, env, tools, cli, dirFiles))
+      walls.push(performance.now() - started)
+      log = eventLog(repo)
+      install.push(await agentAlone(repo, env, tools, dirFiles))
+    }
+    const floodCpu = median(flood.map((u) => u.cpu_ms))
+    const quietCpu = median(quiet.map((u) => u.cpu_ms))
+    const costMs = floodCpu - quietCpu
+    const peakMb = median(flood.map((u) => u.max_rss_mb))
+    return {
+      repo_files: repoFiles,
+      ignored_dir_files: dirFiles,
+      rounds: ROUNDS,
+      generate_repo_ms: round(generateMs),
+      proctor_cpu_ms: { with_ignored_dir: round(floodCpu), without: round(quietCpu) },
+      proctor_peak_rss_mb: {
+        with_ignored_dir: round(peakMb),
+        without: round(median(quiet.map((u) => u.max_rss_mb))),
+      },
+      install_alone_cpu_ms: round(median(install.map((u) => u.cpu_ms))),
+      session_wall_ms: round(median(walls)),
+      file_events_log: log,
+      targets: {
+        ignored_dir_cpu: {
+          target: `<= ${CPU_TARGET_MS} ms`,
+          value: round(costMs),
+          ok: costMs <= CPU_TARGET_MS,
+        },
+        ignored_dir_peak_rss: {
+          target: `<= ${RSS_TARGET_MB} MiB`,
+          value: round(peakMb),
+          ok: peakMb <= RSS_TARGET_MB,
+        },
+      },
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+}
+
+interface Tools {
+  /** `--import`ed into a node process: writes its own CPU and peak RSS to $PROCTOR_BENCH_USAGE at exit. */
+  measure: string
+  agent: string
+  usage: string
+}
+
+function writeTools(work: string): Tools {
+  const measure = path.join(work, 'measure.mjs')
+  fs.writeFileSync(
+    measure,
+    [
+      "import { writeFileSync } from 'node:fs'",
+      'const out = process.env.PROCTOR_BENCH_USAGE',
+      "if (out) process.on('exit', () => {",
+      '  const cpu = process.cpuUsage()',
+      '  const cpu_ms = (cpu.user + cpu.system) / 1000',
+      '  writeFileSync(out, JSON.stringify({ cpu_ms, max_rss_mb: process.resourceUsage().maxRSS / 1024 }))',
+      '})',
+      '',
+    ].join('\n'),
+  )
+  // The agent: waits for the watcher (its walk of the tree is done: the directory appears mid-session), then
+  // installs `files` files the way pip lays out site-packages (100 per directory), and edits a tracked file.
+  const agent = path.join(work, 'agent.mjs')
+  fs.writeFileSync(
+    agent,
+    [
+      "import fs from 'node:fs'",
+      "import path from 'node:path'",
+      'const [files, wait] = [Number(process.argv[2]), process.argv[3] === "wait"]',
+      "const sessions = '.proctor/sessions'",
+      'const watching = () => {',
+      '  try {',
+      '    for (const id of fs.readdirSync(sessions)) {',
+      "      const log = path.join(sessions, id, 'file-events.jsonl')",
+      '      if (fs.existsSync(log) && fs.readFileSync(log, "utf8").includes(\'"watching"\')) return true',
+      '    }',
+      '  } catch {}',
+      '  return false',
+      '}',
+      'const deadline = Date.now() + 60_000',
+      'while (wait && !watching() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))',
+      "const site = '.venv/lib/python3.12/site-packages'",
+      'for (let i = 0; i < files; i++) {',
+      '  const dir = path.join(site, `pkg${Math.floor(i / 1000)}`, `mod${Math.floor(i / 100) % 10}`)',
+      '  if (i % 100 === 0) fs.mkdirSync(dir, { recursive: true })',
+      '  fs.writeFileSync(path.join(dir, `m${i}.py`), `x = ${i}\\n`)',
+      '}',
+      "fs.appendFileSync('src/pkg0/mod0/file0.ts', '// edited\\n')",
+      "console.log('agent: done')",
+      '',
+    ].join('\n'),
+  )
+  return { measure, agent, usage: path.join(work, 'usage.json') }
+}
+
+/** One supervised session; the figures are proctor's own process. */
+async function session(repo: string, env: NodeJS.ProcessEnv, tools: Tools, cli: string, files: number) {
+  reset(repo, env)
+  const code = await run(
+    process.execPath,
+    [
+      ...['--import', pathToFileURL(tools.measure).href, cli, 'run', '--quiet', '--no-push', '--'],
+      ...[process.execPath, tools.agent, String(files), 'wait'],
+    ],
+    repo,
+    { ...env, PROCTOR_BENCH_USAGE: tools.usage },
+  )
+  if (code !== 0) throw new Error(`proctor run exited ${code}`)
+  return readUsage(tools.usage)
+}
+
+/** The install alone, no proctor: what the agent's own process spends. */
+async function agentAlone(repo: string, env: NodeJS.ProcessEnv, tools: Tools, files: number) {
+  reset(repo, env)
+  const args = ['--import', pathToFileURL(tools.measure).href, tools.agent, String(files)]
+  const code = await run(process.execPath, args, repo, { ...env, PROCTOR_BENCH_USAGE: tools.usage })
+  if (code !== 0) throw new Error(`the agent exited ${code}`)
+  return readUsage(tools.usage)
+}
+
+function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  return new Promise<number | null>((resolve) =>
+    spawn(file, args, { cwd, env, stdio: 'ignore' }).on('close', (code) => resolve(code)),
+  )
+}
+
+function readUsage(file: string): Usage {
+  const usage = JSON.parse(fs.readFileSync(file, 'utf8')) as Usage
+  fs.rmSync(file)
+  return usage
+}
+
+/** The worktree as generated: no .venv, the tracked file as committed, no earlier session's files. */
+function reset(repo: string, env: NodeJS.ProcessEnv): void {
+  fs.rmSync(path.join(repo, '.venv'), { recursive: true, force: true })
+  fs.rmSync(path.join(repo, '.proctor/sessions'), { recursive: true, force: true })
+  execFileSync('git', ['checkout', '-q', '--', 'src/pkg0/mod0/file0.ts'], { cwd: repo, env })
+}
+
+function eventLog(repo: string): { bytes: number; lines: number; ignored_dir_lines: number } {
+  const sessions = path.join(repo, '.proctor/sessions')
+  const id = fs.readdirSync(sessions)[0]!
+  const text = fs.readFileSync(path.join(sessions, id, 'file-events.jsonl'), 'utf8')
+  const lines = text.split('\n').filter(Boolean)
+  return {
+    bytes: Buffer.byteLength(text),
+    lines: lines.length,
+    ignored_dir_lines: lines.filter((l) => l.includes('"ignoredDir"')).length,
+  }
+}
+
+/** Source-like files, 100 per directory, deterministic; `.venv/` ignored as a Python project does. */
+function generateRepo(dir: string, count: number, env: NodeJS.ProcessEnv): void {
+  const line = 'export const value = compute(alpha, beta, gamma) // generated line of code\n'
+  for (let i = 0; i < count; i++) {
+    const sub = path.join(dir, 'src', `pkg${Math.floor(i / 1000)}`, `mod${Math.floor(i / 100) % 10}`)
+    if (i % 100 === 0) fs.mkdirSync(sub, { recursive: true })
+    fs.writeFileSync(path.join(sub, `file${i}.ts`), `// file ${i}\n${line.repeat(1 + (i % 20))}`)
+  }
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n.venv/\n__pycache__/\n')
+  const git = (args: string[]): void => void execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' })
+  git(['init', '-q', '-b', 'main'])
+  git(['config', 'gc.auto', '0'])
+  git(['add', '-A'])
+  git(['commit', '-q', '-m', 'generated'])
+  // The index's stat data settled, as in a clone that has been worked in.
+  git(['status', '--porcelain'])
+}
+
+function benchEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }
+  for (const key of Object.keys(env)) if (key.startsWith('GIT_') || key.startsWith('GITHUB_')) delete env[key]
+  delete env.CI
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'bench',
+    GIT_AUTHOR_EMAIL: 'bench@example.com',
+    GIT_COMMITTER_NAME: 'bench',
+    GIT_COMMITTER_EMAIL: 'bench@example.com',
+  }
+}
+
+function timedSync(fn: () => void): number {
+  const start = performance.now()
+  fn()
+  return performance.now() - start
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN
+}
+
+const round = (n: number): number => Math.round(n * 10) / 10
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.stdout.write(JSON.stringify(await runIgnoredDirsBench(), null, 2) + '\n')
+}
