@@ -179,7 +179,7 @@ export class CheckpointTriggers {
     this.unchecked.clear()
     let ignored = new Set<string>()
     try {
-      if (this.options.git && !this.gitWouldBlock()) ignored = await this.options.git.checkIgnore(batch)
+      if (this.options.git && !this.gitWouldBlock(batch)) ignored = await this.options.git.checkIgnore(batch)
     } catch {
       // Counting is only a hint; git decides at checkpoint time.
     }
@@ -196,10 +196,20 @@ export class CheckpointTriggers {
 
   /**
    * A FIFO where git reads (git-blockers.ts): the watcher's own git calls are only hints, so they are left
-   * out rather than held until their deadline (the checkpoint fails and says why).
+   * out rather than held until their deadline (the checkpoint fails and says why). Asked about `paths`, git
+   * reads the .gitignore of every directory above each: one planted in the same instant as they appeared is
+   * not in readByGit yet (its event may come after theirs).
    */
-  private gitWouldBlock(): boolean {
-    return findBlocker(this.options.root, this.readByGit) !== null
+  private gitWouldBlock(paths: readonly string[] = []): boolean {
+    const read = new Set(this.readByGit)
+    for (const rel of paths) {
+      let at = path.posix.dirname(rel)
+      while (at !== '.' && !read.has(`${at}/.gitignore`)) {
+        read.add(`${at}/.gitignore`)
+        at = path.posix.dirname(at)
+      }
+    }
+    return findBlocker(this.options.root, read) !== null
   }
 
   /** `rel` is a POSIX path relative to the root; one lookup per component, however many dirs are ignored. */
@@ -222,7 +232,7 @@ export class CheckpointTriggers {
    * does not make `out` itself ignored — git's own rule for whether it descends.
    */
   private async ignoredAmong(dirs: string[]): Promise<ReadonlySet<string>> {
-    if (!this.options.git || this.gitWouldBlock()) return new Set()
+    if (!this.options.git || this.gitWouldBlock(dirs)) return new Set()
     return this.options.git.checkIgnore(dirs)
   }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -264,5 +265,27 @@ describe('new ignored directories', () => {
     repo.write('build/b.o', 'b')
     await until(() => lines().filter((l) => l.event === 'ignoredDir').length === 2, 'it again')
     expect(lines().some((l) => l.path.startsWith('build/'))).toBe(false)
+  })
+
+  it('a FIFO planted as .gitignore next to a new directory is not read: the directory is watched, nothing waits', async () => {
+    const { repo, t, has } = watched('dist/\n')
+    t.start()
+    await t.ready()
+    // In one go, before the watcher handles either event: git would block opening src/.gitignore.
+    const fifo = path.join(repo.dir, 'src/.gitignore')
+    fs.mkdirSync(path.join(repo.dir, 'src/new'))
+    execFileSync('mkfifo', [fifo])
+    try {
+      repo.write('src/new/file.ts', 'x')
+      await until(() => has('add', 'src/new/file.ts'), 'the new directory walked, not held by git', 20_000)
+      expect(has('addDir', 'src/new')).toBe(true)
+    } finally {
+      // Release a git that opened it anyway (the code before this change), so that none outlives the test.
+      try {
+        fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK))
+      } catch {
+        // ENXIO: nobody is reading it, as it should be
+      }
+    }
   })
 })
