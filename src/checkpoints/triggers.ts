@@ -1,6 +1,7 @@
 // When to take a checkpoint: every `interval`, after `max_changes` distinct paths changed (a watcher
 // counts them; git decides what actually changed when the checkpoint runs), on detector
-// events, at the end (`final`) and on demand (`manual`). Every file event goes to an audit log.
+// events, at the end (`final`) and on demand (`manual`). Every file event goes to an audit log;
+// a directory git ignores is one line there, never entered.
 import fs from 'node:fs'
 import path from 'node:path'
 
