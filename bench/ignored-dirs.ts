@@ -99,14 +99,26 @@ function writeTools(work: string): Tools {
   fs.writeFileSync(
     measure,
     [
-      "import { writeFileSync } from 'node:fs'",
+      "import { readFileSync, writeFileSync } from 'node:fs'",
       "import { basename } from 'node:path'",
       // proctor passes its environment on: the agent, imported the same way, writes its own file.
       'const out = process.env.PROCTOR_BENCH_USAGE',
+      // VmHWM, not getrusage's maxRSS: on Linux that one keeps across fork and exec the RSS of the process
+      // that spawned this one (here the bench, large after generating the repository).
+      'const peakMb = () => {',
+      "  const hwm = /VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))",
+      '  return hwm ? Number(hwm[1]) / 1024 : process.resourceUsage().maxRSS / 1024',
+      '}',
       "if (out) process.on('exit', () => {",
       '  const cpu = process.cpuUsage()',
       '  const cpu_ms = (cpu.user + cpu.system) / 1000',
-      '  const usage = { cpu_ms, max_rss_mb: process.resourceUsage().maxRSS / 1024 }',
+      '  let max_rss_mb',
+      '  try {',
+      '    max_rss_mb = peakMb()',
+      '  } catch {',
+      '    max_rss_mb = process.resourceUsage().maxRSS / 1024 // no /proc (macOS)',
+      '  }',
+      '  const usage = { cpu_ms, max_rss_mb }',
       "  writeFileSync(`${out}-${basename(process.argv[1] ?? 'node')}.json`, JSON.stringify(usage))",
       '})',
       '',
