@@ -1,4 +1,4 @@
-// `npm run bench [-- pty checkpoints hooks batch cli startup proxy secrets github scale]`: every benchmark measured as a ratio against a
+// `npm run bench [-- pty checkpoints hooks batch cli startup proxy secrets github scale ignored]`: every benchmark measured as a ratio against a
 // baseline taken in the same run (raw node-pty, raw git plumbing, raw spawns, the ideal schedule), so the
 // figures mean the same on a fast laptop and a busy CI runner. Results: bench/results/latest.{json,md}.
 import { execFileSync, spawn } from 'node:child_process'
@@ -14,6 +14,7 @@ import { runProxyBench } from './proxy.js'
 import { runSecretsBench } from './secrets.js'
 import { runGitHubBench } from './github.js'
 import { runScaleBench } from './scale.js'
+import { runIgnoredDirsBench } from './ignored-dirs.js'
 
 const root = resolve(import.meta.dirname, '..')
 const suites: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -27,6 +28,7 @@ const suites: Record<string, () => Promise<Record<string, unknown>>> = {
   secrets: runSecretsBench,
   github: runGitHubBench,
   scale: runScaleBench,
+  ignored: runIgnoredDirsBench,
 }
 
 /** `proctor run -- true` against `true`, and SIGINT → final report, with the built CLI. */

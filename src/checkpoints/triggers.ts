@@ -1,6 +1,7 @@
 // When to take a checkpoint: every `interval`, after `max_changes` distinct paths changed (a watcher
 // counts them; git decides what actually changed when the checkpoint runs), on detector
-// events, at the end (`final`) and on demand (`manual`). Every file event goes to an audit log.
+// events, at the end (`final`) and on demand (`manual`). Every file event goes to an audit log;
+// a directory git ignores is one line there, never entered.
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -8,7 +9,7 @@ import type { Git } from '../git/runner.js'
 import { splitNul } from '../git/nul.js'
 import { STATE_DIR_NAME } from '../state/layout.js'
 import { findBlocker, isReadByGit } from './git-blockers.js'
-import { TreeWatcher } from './tree-watcher.js'
+import { TreeWatcher, type TreeEvent } from './tree-watcher.js'
 import { openAppendRegular } from '../util/safe-file.js'
 
 export type TriggerName = 'interval' | 'changes' | 'event' | 'final' | 'manual'
@@ -16,7 +17,10 @@ export type TriggerName = 'interval' | 'changes' | 'event' | 'final' | 'manual'
 export interface CheckpointTriggersOptions {
   /** Repository root to watch. */
   root: string
-  /** Used once at start to learn which directories .gitignore excludes (not watched). */
+  /**
+   * Learns at start which directories .gitignore excludes, and whether each directory that appears later
+   * is excluded: neither is watched.
+   */
   git?: Git
   /** 0 disables the interval trigger. */
   intervalMs: number
@@ -50,7 +54,7 @@ export class CheckpointTriggers {
   private checking: Promise<void> | null = null
   private inFlight: Promise<unknown> | null = null
   private log: fs.WriteStream | null = null
-  private ignoredDirs: string[] = []
+  private ignoredDirs = new Set<string>()
   private stopped = false
   /** The final checkpoint is queued: interval and change triggers no longer fire. */
   private ending = false
@@ -192,11 +196,12 @@ export class CheckpointTriggers {
   }
 
   private async startWatcher(): Promise<void> {
-    this.ignoredDirs = await this.listIgnoredDirs()
+    this.ignoredDirs = new Set(await this.listIgnoredDirs())
     if (this.stopped) return
     const watcher = new TreeWatcher({
       root: this.options.root,
       ignored: (rel) => this.isIgnored(rel),
+      ignoredAmong: (dirs) => this.ignoredAmong(dirs),
       onEvent: (event, rel) => this.onFileEvent(event, rel),
       onError: (error) => {
         this.blind = true
@@ -212,8 +217,10 @@ export class CheckpointTriggers {
     if (this.walked) this.writeLog({ event: 'watching', path: '' })
   }
 
-  private onFileEvent(event: string, file: string): void {
+  private onFileEvent(event: TreeEvent, file: string): void {
     this.writeLog({ event, path: file })
+    // An ignored directory is one line, whatever it holds: nothing in it is watched, counted or read by git.
+    if (event === 'ignoredDir') return
     if (!this.options.unrecorded?.(file)) this.events++
     if (event !== 'unlink' && isReadByGit(file)) this.readByGit.add(file)
     if (event === 'addDir' || event === 'unlinkDir' || this.stopped || this.options.maxChanges <= 0) return
@@ -227,7 +234,7 @@ export class CheckpointTriggers {
     this.unchecked.clear()
     let ignored = new Set<string>()
     try {
-      if (this.options.git && !this.gitWouldBlock()) ignored = await this.options.git.checkIgnore(batch)
+      if (this.options.git && !this.gitWouldBlock(batch)) ignored = await this.options.git.checkIgnore(batch)
     } catch {
       // Counting is only a hint; git decides at checkpoint time.
     }
@@ -244,13 +251,23 @@ export class CheckpointTriggers {
 
   /**
    * A FIFO where git reads (git-blockers.ts): the watcher's own git calls are only hints, so they are left
-   * out rather than held until their deadline (the checkpoint fails and says why).
+   * out rather than held until their deadline (the checkpoint fails and says why). Asked about `paths`, git
+   * reads the .gitignore of every directory above each: one planted in the same instant as they appeared is
+   * not in readByGit yet (its event may come after theirs).
    */
-  private gitWouldBlock(): boolean {
-    return findBlocker(this.options.root, this.readByGit) !== null
+  private gitWouldBlock(paths: readonly string[] = []): boolean {
+    const read = new Set(this.readByGit)
+    for (const rel of paths) {
+      let at = path.posix.dirname(rel)
+      while (at !== '.' && !read.has(`${at}/.gitignore`)) {
+        read.add(`${at}/.gitignore`)
+        at = path.posix.dirname(at)
+      }
+    }
+    return findBlocker(this.options.root, read) !== null
   }
 
-  /** `rel` is a POSIX path relative to the root. */
+  /** `rel` is a POSIX path relative to the root; one lookup per component, however many dirs are ignored. */
   private isIgnored(rel: string): boolean {
     if (rel === '') return false
     const parts = rel.split('/')
@@ -258,13 +275,30 @@ export class CheckpointTriggers {
       this.noteSkipped(parts)
       return true
     }
-    return this.ignoredDirs.some((dir) => rel === dir || rel.startsWith(`${dir}/`))
+    return this.underIgnoredDir(parts)
+  }
+
+  /** Whether a path (split at `/`) is an ignored directory or under one: one Set lookup per component. */
+  private underIgnoredDir(parts: readonly string[]): boolean {
+    if (this.ignoredDirs.size === 0) return false
+    let prefix = ''
+    for (const part of parts) {
+      prefix = prefix ? `${prefix}/${part}` : part
+      if (this.ignoredDirs.has(prefix)) return true
+    }
+    return false
   }
 
   /**
-   * A node_modules directory is never watched, ignored by git or not: one git does not ignore (committed
-   * dependencies) is a place where changes go unseen, checked by quietSince.
+   * Which of these new directories git ignores: one `check-ignore` for all of them. A path without a slash
+   * is matched as what it is on disk (a directory), so `build/` and `.venv/` patterns match and `out/*`
+   * does not make `out` itself ignored — git's own rule for whether it descends.
    */
+  private async ignoredAmong(dirs: string[]): Promise<ReadonlySet<string>> {
+    if (!this.options.git || this.gitWouldBlock(dirs)) return new Set()
+    return this.options.git.checkIgnore(dirs)
+  }
+
   /**
    * Two turns of the event loop (each polls for I/O, so an inotify event the kernel queued before this call
    * has reached the watcher), then every event received is classified and counted.
@@ -274,12 +308,16 @@ export class CheckpointTriggers {
     await this.watcher?.settled()
   }
 
+  /**
+   * A node_modules directory is never watched, ignored by git or not: one git does not ignore (committed
+   * dependencies) is a place where changes go unseen, checked by quietSince.
+   */
   private noteSkipped(parts: string[]): void {
     const at = parts.indexOf('node_modules')
     if (at < 0 || parts.includes('.git') || parts.includes(STATE_DIR_NAME)) return
     const dir = parts.slice(0, at + 1).join('/')
     if (this.unverified.has(dir)) return
-    if (this.ignoredDirs.some((d) => dir === d || dir.startsWith(`${d}/`))) return
+    if (this.underIgnoredDir(dir.split('/'))) return
     this.unverified.add(dir)
   }
 

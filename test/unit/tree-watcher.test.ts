@@ -14,7 +14,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
 })
 
-function setup() {
+function setup(ignoredAmong?: (dirs: string[]) => Promise<ReadonlySet<string>>) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-tree-watcher-'))
   dirs.push(root)
   fs.mkdirSync(path.join(root, 'src/deep'), { recursive: true })
@@ -25,6 +25,7 @@ function setup() {
   const watcher = new TreeWatcher({
     root,
     ignored: (rel) => rel.split('/').includes('node_modules'),
+    ...(ignoredAmong ? { ignoredAmong } : {}),
     onEvent: (event, rel) => {
       events.push([event, rel])
       for (const w of waiters.splice(0)) (w.check() ? w.resolve : () => waiters.push(w))()
@@ -90,5 +91,33 @@ describe('TreeWatcher', () => {
     // Give inotify a turn of the loop: nothing may arrive after close().
     await new Promise((resolve) => setImmediate(resolve))
     expect(events.filter(([, rel]) => rel.includes('after-close'))).toEqual([])
+  })
+
+  it('directories that appear together are asked about in one question, and an ignored one is never entered', async () => {
+    const asked: string[][] = []
+    const { root, watcher, until, events } = setup(async (dirs) => {
+      asked.push([...dirs].sort())
+      return new Set(dirs.filter((d) => d.endsWith('/venv')))
+    })
+    await watcher.start()
+    for (const name of ['a', 'b', 'venv'])
+      fs.mkdirSync(path.join(root, 'new', name, 'inner'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'new/venv/inner/early.py'), '')
+    fs.writeFileSync(path.join(root, 'new/a/inner/early.ts'), '')
+    await until('add', 'new/a/inner/early.ts')
+    // A level at a time, each level one question; nothing below new/venv was asked about or reported.
+    expect(asked).toEqual([['new'], ['new/a', 'new/b', 'new/venv'], ['new/a/inner', 'new/b/inner']])
+    fs.writeFileSync(path.join(root, 'new/venv/late.py'), '')
+    fs.writeFileSync(path.join(root, 'new/a/late.ts'), '')
+    await until('add', 'new/a/late.ts')
+    expect(events.filter(([, rel]) => rel.startsWith('new/venv'))).toEqual([['ignoredDir', 'new/venv']])
+  })
+
+  it('a question that fails is answered "none ignored": the directory is watched', async () => {
+    const { root, watcher, until } = setup(() => Promise.reject(new Error('git is gone')))
+    await watcher.start()
+    fs.mkdirSync(path.join(root, 'build'))
+    fs.writeFileSync(path.join(root, 'build/out.js'), '')
+    await until('add', 'build/out.js')
   })
 })
