@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core, { platformProblem }] = await Promise.all([
-        import('./chunks/context-FTF12Htz.js'),
+        import('./chunks/context-Bno6CSII.js'),
         import('./chunks/core-CiYrgE91.js').then(function (n) { return n.j; }),
         import('./chunks/platform-COTFzkLY.js'),
     ]);
@@ -22,14 +22,14 @@ async function start() {
         core.error(`proctor: ${unsupported}`);
         return 2;
     }
-    // Before run.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
+    // Before modes.js loads @actions/github, which parses the payload at import and throws a SyntaxError.
     const problem = eventPayloadProblem();
     if (problem !== null) {
         core.error(`proctor: ${problem}`);
         return 2;
     }
     try {
-        const { main } = await import('./chunks/run-hnA7_OrT.js');
+        const { main } = await import('./chunks/modes-DZSUgPWk.js');
         return await main();
     }
     catch (error) {

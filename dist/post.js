@@ -1,12 +1,12 @@
 import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-CiYrgE91.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { k as ensureStateDir, h as defaultConfig, m as checkpointRef } from './chunks/checkpoints-create-CbqvXtdJ.js';
-import { r as reconcileOrphans } from './chunks/registry-B2gnGmsg.js';
-import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/judge-BHsY1MWl.js';
-import { W as Workspace, a as listCheckpoints } from './chunks/workspace-DbKvl7mF.js';
-import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/agent-env-DgS6NURZ.js';
-import { readActionsContext, linksFor } from './chunks/context-FTF12Htz.js';
+import { I as ensureStateDir, z as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-BhNYDLW9.js';
+import { r as reconcileOrphans } from './chunks/registry-CP2yj6Qw.js';
+import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-B-3hDh2T.js';
+import { listCheckpoints } from './chunks/history-a4wEJN2c.js';
+import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-CFc0LQfT.js';
+import { readActionsContext, linksFor } from './chunks/context-Bno6CSII.js';
 import { createSanitizer } from './chunks/sanitize-C-XaPVOa.js';
 import './chunks/platform-C5jFeNNl.js';
 
@@ -48,17 +48,16 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-DPvLwpPv.js';
 import './chunks/client-DS6gKtGk.js';
-import './chunks/markdown-CzsIweR0.js';
+import './chunks/markdown-4xK1TdeB.js';
 import './chunks/agent-exit-dlhdSguX.js';
-import './chunks/words-BeF6pQ_A.js';
 import './chunks/known-CWjnSJ5I.js';
 import './chunks/secret-forms-Ct3YzP3D.js';
-import './chunks/evaluate-Dq6htf1L.js';
+import './chunks/evaluate-CWlfhPPr.js';
 import './chunks/areas-BPhpJk9z.js';
 import './chunks/yaml-DFf8_hI8.js';
 
 
-import './chunks/trusted-BMYRfTnd.js';
+import './chunks/trusted-D_sHKIxT.js';
 
 
 
@@ -72,7 +71,8 @@ import './chunks/debug-qx8tbv42.js';
 
 
 
-import './chunks/aggregate-BKwRyvKh.js';
+import './chunks/aggregate-D-PB01TK.js';
+import './chunks/summary-BGhbpjMk.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
