@@ -11,6 +11,7 @@ import { exitCodeFor } from '../../src/action/run.js'
 import { batchStatus, readReportGlobs } from '../../src/action/aggregate.js'
 import { aggregateReports } from '../../src/report/aggregate.js'
 import { sessionReport } from './github-fixtures.js'
+import { ACTION_TABLE_DOCS, actionTables, withActionTables } from '../../scripts/action-tables.js'
 import { usageOutputs } from '../../src/usage/summary.js'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -75,6 +76,16 @@ describe('action.yml', () => {
   it('docs/action.md documents every input and output', () => {
     for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) {
       expect(docs, name).toContain(`\`${name}\``)
+    }
+  })
+
+  it('the README and docs/action.md show the tables action.yml renders (npm run docs:action)', () => {
+    const tables = actionTables(readFileSync(join(root, 'action.yml'), 'utf8'))
+    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)])
+      expect(tables, name).toContain(`| \`${name}\` |`)
+    for (const doc of ACTION_TABLE_DOCS) {
+      const text = readFileSync(join(root, doc), 'utf8')
+      expect(withActionTables(text, tables) === text, `${doc}: run npm run docs:action`).toBe(true)
     }
   })
 })
