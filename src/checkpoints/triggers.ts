@@ -196,7 +196,7 @@ export class CheckpointTriggers {
   }
 
   private async startWatcher(): Promise<void> {
-    this.ignoredDirs = new Set(await this.listIgnoredDirs())
+    this.ignoredDirs = new Set(await this.ignoredDirsListed())
     if (this.stopped) return
     const watcher = new TreeWatcher({
       root: this.options.root,
@@ -323,27 +323,15 @@ export class CheckpointTriggers {
 
   /** Whether git ignores each of these directories as a whole (nothing in them tracked). */
   private async ignoredByGit(dirs: string[]): Promise<boolean> {
-    if (!this.options.git || this.gitWouldBlock()) return false
-    try {
-      const result = await this.options.git.raw([
-        'ls-files',
-        '-z',
-        '--others',
-        '--ignored',
-        '--exclude-standard',
-        '--directory',
-        '--',
-        ...dirs.map((d) => `:(literal)${d}`),
-      ])
-      const listed = new Set(splitNul(result.stdout))
-      return dirs.every((d) => listed.has(`${d}/`))
-    } catch {
-      return false
-    }
+    const listed = new Set(await this.ignoredDirsListed(dirs))
+    return dirs.every((d) => listed.has(d))
   }
 
-  /** Directories .gitignore excludes right now (e.g. dist/, build/), so the watcher never descends. */
-  private async listIgnoredDirs(): Promise<string[]> {
+  /**
+   * Directories .gitignore excludes right now (e.g. dist/, build/; without their `/`), all of them or among
+   * `dirs`, so the watcher never descends; none on failure.
+   */
+  private async ignoredDirsListed(dirs: readonly string[] = []): Promise<string[]> {
     if (!this.options.git || this.gitWouldBlock()) return []
     try {
       const result = await this.options.git.raw([
@@ -353,6 +341,7 @@ export class CheckpointTriggers {
         '--ignored',
         '--exclude-standard',
         '--directory',
+        ...(dirs.length ? ['--', ...dirs.map((d) => `:(literal)${d}`)] : []),
       ])
       return splitNul(result.stdout)
         .filter((p) => p.endsWith('/'))

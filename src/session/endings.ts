@@ -3,7 +3,8 @@
 // decisions that pick one: after an agent run (endingOfAttempt), after a throw (endingOfError) and once the
 // final checkpoint is in (finalEnding).
 import type { Config } from '../config/schema.js'
-import type { SessionStatus, Verdict } from '../report/model.js'
+import type { Verdict } from '../report/model.js'
+import type { SessionEnd } from '../report/builder.js'
 import type { AgentExit } from '../supervisor/agent-run.js'
 import { exitCodeForSignal, type ShutdownSignal } from '../supervisor/signals.js'
 import type { ProxyStop } from '../proxy/server.js'
@@ -12,16 +13,8 @@ import { ExitCode } from '../cli/exit.js'
 import { formatDuration } from '../util/units.js'
 import type { SessionCheckpoints } from './checkpointing.js'
 
-/** How a session ended: what report.json and the exit code say. */
-export interface Ending {
-  status: SessionStatus
-  verdict: Verdict
-  exitCode: number
-  signal: string | null
-  reason: string | null
-  /** The reason without the blocking hooks' reasons it ends with (report.cause). */
-  cause?: string
-}
+/** How a session ended: what report.json and the exit code say (the builder's SessionEnd without the output). */
+export type Ending = Pick<SessionEnd, 'status' | 'verdict' | 'exitCode' | 'signal' | 'reason' | 'cause'>
 
 /** What one agent run decided by itself, for endingOfAttempt (attempt.ts fills it). */
 export interface AttemptOutcome {
