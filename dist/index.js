@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/modes-DZSUgPWk.js');
+        const { main } = await import('./chunks/modes-B1mSj51R.js');
         return await main();
     }
     catch (error) {
