@@ -66,6 +66,8 @@ export class CheckpointTriggers {
   private events = 0
   /** node_modules directories the watcher skips that were not known to be ignored when it started. */
   private readonly unverified = new Set<string>()
+  /** Directories found ignored when they appeared (ignoredDir), skipped while they exist. */
+  private readonly skippedLate = new Set<string>()
   /**
    * Ignore and attribute files the watcher saw created or changed (git opens them as it walks): checked
    * before each checkpoint, so a FIFO planted there fails it before git blocks on it (git-blockers.ts).
@@ -133,16 +135,22 @@ export class CheckpointTriggers {
   /**
    * Whether the worktree holds nothing new for a checkpoint since `mark` was taken: the watcher had walked
    * the whole tree by then, no watch failed, and it has seen no change since on a path a checkpoint could
-   * record (events still queued in the kernel or being classified are waited for). The skipped node_modules
-   * directories are checked to be ignored by git (one `ls-files` of those directories): one with a tracked
-   * file would hide changes from the watcher. False whenever in doubt: the caller then lists the tree.
+   * record (events still queued in the kernel or being classified are waited for). Every directory it skips
+   * (node_modules, and the ones git ignored at the start or when they appeared) is checked to be ignored by
+   * git still (one `ls-files` of those directories): one with a tracked file, or one a .gitignore edit
+   * un-ignored, would hide changes from the watcher. False whenever in doubt: the caller then lists the tree.
    */
   async quietSince(mark: WatchMark): Promise<boolean> {
     if (!mark.walked || this.blind || this.stopped) return false
     await this.settled()
     if (this.stopped || this.blind || this.events !== mark.events) return false
-    if (this.unverified.size === 0) return true
-    return this.ignoredByGit([...this.unverified])
+    // Every directory the watcher does not enter must still be ignored by git as a whole: one the agent
+    // un-ignored (a .gitignore edit) holds changes git records and no watch saw. One that is gone hides none.
+    const skipped = [...new Set([...this.ignoredDirs, ...this.skippedLate, ...this.unverified])].filter(
+      (dir) => fs.lstatSync(path.join(this.options.root, dir), { throwIfNoEntry: false }) !== undefined,
+    )
+    if (skipped.length === 0) return true
+    return this.ignoredByGit(skipped)
   }
 
   /**
@@ -220,7 +228,11 @@ export class CheckpointTriggers {
   private onFileEvent(event: TreeEvent, file: string): void {
     this.writeLog({ event, path: file })
     // An ignored directory is one line, whatever it holds: nothing in it is watched, counted or read by git.
-    if (event === 'ignoredDir') return
+    if (event === 'ignoredDir') {
+      this.skippedLate.add(file)
+      return
+    }
+    if (event === 'unlinkDir') this.skippedLate.delete(file)
     if (!this.options.unrecorded?.(file)) this.events++
     if (event !== 'unlink' && isReadByGit(file)) this.readByGit.add(file)
     if (event === 'addDir' || event === 'unlinkDir' || this.stopped || this.options.maxChanges <= 0) return
