@@ -146,8 +146,11 @@ export class CheckpointTriggers {
     if (this.stopped || this.blind || this.events !== mark.events) return false
     // Every directory the watcher does not enter must still be ignored by git as a whole: one the agent
     // un-ignored (a .gitignore edit) holds changes git records and no watch saw. One that is gone hides none.
+    // .git and proctor's own state are never recorded, whatever git says of them.
     const skipped = [...new Set([...this.ignoredDirs, ...this.skippedLate, ...this.unverified])].filter(
-      (dir) => fs.lstatSync(path.join(this.options.root, dir), { throwIfNoEntry: false }) !== undefined,
+      (dir) =>
+        !dir.split('/').some((part) => part === '.git' || part === STATE_DIR_NAME) &&
+        fs.lstatSync(path.join(this.options.root, dir), { throwIfNoEntry: false }) !== undefined,
     )
     if (skipped.length === 0) return true
     return this.ignoredByGit(skipped)
