@@ -43,7 +43,9 @@ export interface WatchMark {
   events: number
 }
 
-const ALWAYS_IGNORED = new Set(['.git', STATE_DIR_NAME, 'node_modules'])
+// Never watched at any depth (git records no path through a `.git`; node_modules is checked by quietSince).
+// proctor's state is only the root's `.proctor/`: a `src/.proctor/` is the agent's, and git records it.
+const ALWAYS_IGNORED = new Set(['.git', 'node_modules'])
 
 export class CheckpointTriggers {
   private readonly options: CheckpointTriggersOptions
@@ -149,7 +151,7 @@ export class CheckpointTriggers {
     // .git and proctor's own state are never recorded, whatever git says of them.
     const skipped = [...new Set([...this.ignoredDirs, ...this.skippedLate, ...this.unverified])].filter(
       (dir) =>
-        !dir.split('/').some((part) => part === '.git' || part === STATE_DIR_NAME) &&
+        !dir.split('/').some((part, i) => part === '.git' || (i === 0 && part === STATE_DIR_NAME)) &&
         fs.lstatSync(path.join(this.options.root, dir), { throwIfNoEntry: false }) !== undefined,
     )
     if (skipped.length === 0) return true
@@ -286,7 +288,7 @@ export class CheckpointTriggers {
   private isIgnored(rel: string): boolean {
     if (rel === '') return false
     const parts = rel.split('/')
-    if (parts.some((part) => ALWAYS_IGNORED.has(part))) {
+    if (parts[0] === STATE_DIR_NAME || parts.some((part) => ALWAYS_IGNORED.has(part))) {
       this.noteSkipped(parts)
       return true
     }
@@ -329,7 +331,7 @@ export class CheckpointTriggers {
    */
   private noteSkipped(parts: string[]): void {
     const at = parts.indexOf('node_modules')
-    if (at < 0 || parts.includes('.git') || parts.includes(STATE_DIR_NAME)) return
+    if (at < 0 || parts.includes('.git') || parts[0] === STATE_DIR_NAME) return
     const dir = parts.slice(0, at + 1).join('/')
     if (this.unverified.has(dir)) return
     if (this.underIgnoredDir(dir.split('/'))) return

@@ -85,3 +85,15 @@ describe('a directory skipped as ignored, then un-ignored by the agent', () => {
     expect(await t.quietSince(mark)).toBe(true)
   })
 })
+
+describe('a directory named like proctor’s own state, deeper than the root', () => {
+  it('src/.proctor/ is recorded by git: a write there after the exit listing is not vouched away', async () => {
+    const { repo, t } = watched()
+    repo.write('src/.proctor/keep.js', 'recorded by every checkpoint\n')
+    t.start()
+    await t.ready()
+    const mark = await t.mark()
+    fs.writeFileSync(path.join(repo.dir, 'src/.proctor/payload.js'), 'hidden work\n')
+    expect(await t.quietSince(mark)).toBe(false)
+  })
+})
