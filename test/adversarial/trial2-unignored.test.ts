@@ -97,3 +97,18 @@ describe('a directory named like proctor’s own state, deeper than the root', (
     expect(await t.quietSince(mark)).toBe(false)
   })
 })
+
+describe('a watched directory removed and made again at once', () => {
+  it('the new directory is watched: a write into it after the exit listing is not vouched away', async () => {
+    const { repo, t } = watched()
+    repo.write('src/a.ts', 'a\n')
+    t.start()
+    await t.ready()
+    // Both events reach the watcher together: the lstat of `src` then finds a directory it still watches.
+    fs.rmSync(path.join(repo.dir, 'src'), { recursive: true })
+    fs.mkdirSync(path.join(repo.dir, 'src'))
+    const mark = await t.mark()
+    fs.writeFileSync(path.join(repo.dir, 'src/payload.ts'), 'hidden work\n')
+    expect(await t.quietSince(mark)).toBe(false)
+  })
+})
