@@ -7,6 +7,7 @@
 import { posix } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 
+import { parseLsTreeLongZ } from '../git/nul.js'
 import type { Git } from '../git/runner.js'
 
 /** Where GitHub reads workflows, and where local actions conventionally live. */
@@ -81,10 +82,51 @@ async function localActionDirs(git: Git, trees: readonly string[]): Promise<stri
   )
   // Each round reads the action files of the directories the last one found; `read` ends a cycle.
   while (next.length > 0) {
+    // A directory reached through a symlink (`tools -> ci`) is the link's target in GitHub's checkout.
+    for (const dir of [...next]) {
+      for (const tree of trees) {
+        const real = await throughLink(git, tree, dir)
+        if (real !== null && !dirs.has(real)) {
+          dirs.add(real)
+          next.push(real)
+        }
+      }
+    }
     const files = next.flatMap((dir) => ACTION_FILES.slice(0, 2).map((f) => (dir ? `${dir}/${f}` : f)))
     next = await definitions(files, isAction)
   }
   return [...dirs]
+}
+
+/**
+ * Where `dir` is in `tree` when one of its components is a symlink inside the repository (GitHub's checkout
+ * makes the link, and the runner reads the action through it): the target with the rest of the path; null
+ * when none is, or when it points outside the repository.
+ */
+async function throughLink(git: Git, tree: string, dir: string): Promise<string | null> {
+  if (dir === '') return null
+  const parts = dir.split('/')
+  const prefixes = parts.map((_, i) => parts.slice(0, i + 1).join('/'))
+  const { stdout } = await git.raw([
+    'ls-tree',
+    '-z',
+    '--long',
+    '--full-tree',
+    '--end-of-options',
+    tree,
+    '--',
+    ...prefixes.map((p) => `:(top,literal)${p}`),
+  ])
+  const link = parseLsTreeLongZ(stdout)
+    .filter((entry) => entry.mode === '120000' && prefixes.includes(entry.path))
+    .sort((a, b) => a.path.length - b.path.length)[0]
+  if (!link) return null
+  const [target] = await git.readBlobs([link.sha])
+  const to = target?.toString('utf8') ?? ''
+  if (to === '' || to.startsWith('/')) return null
+  const real = posix.normalize(posix.join(posix.dirname(link.path), to + dir.slice(link.path.length)))
+  if (real === '..' || real.startsWith('../')) return null
+  return real === '.' ? '' : real.replace(/\/+$/, '')
 }
 
 /**

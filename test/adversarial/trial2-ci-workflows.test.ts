@@ -4,6 +4,8 @@
 // (`run: ./scripts/ci.sh`, `npm test`) — every file of the repository is something CI runs (tests, package.json
 // scripts, a Makefile); weakening those is the policy's business (tests_weakened, forbidden paths), not a
 // change to what GitHub reads as the workflow.
+import { symlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Git } from '../../src/git/runner.js'
 import { changedWorkflowDefinitions } from '../../src/hooks/ci-workflows.js'
@@ -85,5 +87,29 @@ describe('local actions GitHub runs that the hook must count', () => {
       ['ci/unused/action.yml'],
     )
     expect(changed).toEqual([])
+  })
+})
+
+describe('a local action reached through a symlink', () => {
+  it('the target of `uses: ./tools/setup` when `tools` links to `ci` is CI’s definition', async () => {
+    const r = makeTempRepo({
+      files: {
+        '.github/workflows/ci.yml': 'jobs: { t: { steps: [ { uses: ./tools/setup }, { uses: ./lint } ] } }\n',
+        'ci/setup/action.yml': ACTION,
+        'ci/lint/action.yml': ACTION,
+      },
+    })
+    cleanups.push(r.cleanup)
+    symlinkSync('ci', join(r.dir, 'tools'))
+    symlinkSync('ci/lint', join(r.dir, 'lint'))
+    const baseline = r.commitAll('links')
+    r.write('ci/setup/action.yml', PASS)
+    r.write('ci/lint/action.yml', PASS)
+    const sha = r.commitAll('agent')
+    const git = new Git({ cwd: r.dir, env: r.env })
+    expect((await changedWorkflowDefinitions(git, baseline, sha)).map((c) => c.path)).toEqual([
+      'ci/lint/action.yml',
+      'ci/setup/action.yml',
+    ])
   })
 })
