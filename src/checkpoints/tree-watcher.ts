@@ -163,11 +163,13 @@ export class TreeWatcher {
       )
       if (this.closed) return
       const appeared = new Set<string>()
-      batch.forEach(({ rel }, i) => {
+      batch.forEach(({ type, rel }, i) => {
         const stat = stats[i]
         if (!stat?.isDirectory() || this.skipped.has(rel)) return
-        if (this.watchers.has(rel) && this.inodes.get(rel) === stat.ino) return
-        this.forget(rel) // another directory than the one watched: its watches see nothing of this one
+        // A name created or removed in its parent that is a directory now is another one than the one watched
+        // (removed and made again; its inode may be reused at once): its watches see nothing of this one.
+        if (this.watchers.has(rel) && type !== 'rename' && this.inodes.get(rel) === stat.ino) return
+        this.forget(rel)
         appeared.add(rel)
       })
       // One question for all the directories of the batch, before any of them is watched or walked.

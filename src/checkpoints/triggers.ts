@@ -34,6 +34,11 @@ export interface CheckpointTriggersOptions {
   onError?: (error: unknown, trigger: TriggerName) => void
   /** Paths no checkpoint records (relative): their changes do not make the tree differ (quietSince). */
   unrecorded?: (rel: string) => boolean
+  /**
+   * The checkpoints' private index, once there is one: what they track is what counts as tracked when the
+   * watcher asks which directories git ignores as a whole (the agent's own index can drop a file from it).
+   */
+  indexFile?: () => string | undefined
 }
 
 /** What the watcher had seen when a checkpoint listed the worktree (see mark and quietSince). */
@@ -351,15 +356,19 @@ export class CheckpointTriggers {
   private async ignoredDirsListed(dirs: readonly string[] = []): Promise<string[]> {
     if (!this.options.git || this.gitWouldBlock()) return []
     try {
-      const result = await this.options.git.raw([
-        'ls-files',
-        '-z',
-        '--others',
-        '--ignored',
-        '--exclude-standard',
-        '--directory',
-        ...(dirs.length ? ['--', ...dirs.map((d) => `:(literal)${d}`)] : []),
-      ])
+      const indexFile = this.options.indexFile?.()
+      const result = await this.options.git.raw(
+        [
+          'ls-files',
+          '-z',
+          '--others',
+          '--ignored',
+          '--exclude-standard',
+          '--directory',
+          ...(dirs.length ? ['--', ...dirs.map((d) => `:(literal)${d}`)] : []),
+        ],
+        indexFile ? { indexFile } : {},
+      )
       return splitNul(result.stdout)
         .filter((p) => p.endsWith('/'))
         .map((p) => p.slice(0, -1))

