@@ -141,3 +141,26 @@ describe('a tracked file in an ignored directory, dropped from the agent’s own
     expect(await t.quietSince(mark)).toBe(false)
   })
 })
+
+describe('what held', () => {
+  it('a chmod +x alone after the exit listing (git records the mode) is seen', async () => {
+    const { repo, t } = watched()
+    t.start()
+    await t.ready()
+    const mark = await t.mark()
+    fs.chmodSync(path.join(repo.dir, 'a.txt'), 0o755)
+    expect(await t.quietSince(mark)).toBe(false)
+  })
+
+  it('a directory renamed into place after the exit listing is seen', async () => {
+    const { repo, t } = watched()
+    fs.mkdirSync(path.join(repo.dir, '..', `${path.basename(repo.dir)}-prepared`))
+    const prepared = path.join(repo.dir, '..', `${path.basename(repo.dir)}-prepared`)
+    fs.writeFileSync(path.join(prepared, 'work.ts'), 'prepared outside\n')
+    t.start()
+    await t.ready()
+    const mark = await t.mark()
+    fs.renameSync(prepared, path.join(repo.dir, 'lib'))
+    expect(await t.quietSince(mark)).toBe(false)
+  })
+})
