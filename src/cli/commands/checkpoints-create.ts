@@ -10,6 +10,7 @@ import { ConfigError } from '../../config/errors.js'
 import { loadConfig } from '../../config/load.js'
 import type { Config } from '../../config/schema.js'
 import { assertSessionId, checkpointRef } from '../../checkpoints/refs.js'
+import { readGitDirs, refMayExist } from '../../git/on-disk.js'
 import { Workspace } from '../../state/workspace.js'
 import { skipReasonWord } from '../../report/words.js'
 import { CliExit, ExitCode } from '../exit.js'
@@ -102,7 +103,9 @@ export async function createCheckpoint(opts: CreateOptions, io: CreateIO = proce
   // Appending to a chain that exists (a session's, whose agent may be what runs this): the config read here
   // is the caller's to write (the worktree's proctor.yml, or -c), so it cannot widen the content scan
   // there — no secret_allowed_paths. A new chain (the user's own manual checkpoints) keeps them.
-  if (await workspace.git.revParse(checkpointRef(session)))
+  // Read from disk (no git process: a one-shot create's are counted); when in doubt, it may exist.
+  const dirs = readGitDirs(workspace.root)
+  if (!dirs || refMayExist(dirs.commonDir, checkpointRef(session)))
     config = { ...config, policy: { ...config.policy, secret_allowed_paths: [] } }
   const store = await workspace.store(session, config, {
     // Withheld from it what policy.forbidden_areas names and every file the content scan finds a secret in,
