@@ -39,7 +39,7 @@ export class TreeWatcher {
    * The inode each watched directory had when its watch began: a directory removed and made again under the
    * same name in one batch of events is a new directory the old watch does not see into.
    */
-  private readonly inodes = new Map<string, number>()
+  private readonly inodes = new Map<string, { ino: number; birth: number }>()
   /** Directories that appeared ignored: reported once, never watched; forgotten when they go. */
   private readonly skipped = new Set<string>()
   private pending: { type: string; rel: string }[] = []
@@ -129,7 +129,7 @@ export class TreeWatcher {
       return false // unreadable: nothing to watch there
     }
     if (!stat?.isDirectory()) return false
-    this.inodes.set(dir, stat.ino)
+    this.inodes.set(dir, { ino: stat.ino, birth: stat.birthtimeMs })
     try {
       const watcher = fs.watch(this.abs(dir), { persistent: true }, (type, name) => {
         const rel = name ? (dir ? `${dir}/${name.toString()}` : name.toString()) : dir
@@ -166,9 +166,13 @@ export class TreeWatcher {
       batch.forEach(({ type, rel }, i) => {
         const stat = stats[i]
         if (!stat?.isDirectory() || this.skipped.has(rel)) return
-        // A name created or removed in its parent that is a directory now is another one than the one watched
-        // (removed and made again; its inode may be reused at once): its watches see nothing of this one.
-        if (this.watchers.has(rel) && type !== 'rename' && this.inodes.get(rel) === stat.ino) return
+        // Another directory than the one watched (removed and made again): its watches see nothing of this one.
+        // Its inode may be reused at once; its birth time tells them apart where the file system keeps one,
+        // else any name created or removed in its parent ('rename') that is a directory now is taken as new.
+        const known = this.inodes.get(rel)
+        const same =
+          known?.ino === stat.ino && (known.birth > 0 ? known.birth === stat.birthtimeMs : type !== 'rename')
+        if (this.watchers.has(rel) && same) return
         this.forget(rel)
         appeared.add(rel)
       })
