@@ -35,6 +35,11 @@ const BATCH = 1000
 
 export class TreeWatcher {
   private readonly watchers = new Map<string, fs.FSWatcher>()
+  /**
+   * The inode each watched directory had when its watch began: a directory removed and made again under the
+   * same name in one batch of events is a new directory the old watch does not see into.
+   */
+  private readonly inodes = new Map<string, { ino: number; birth: number }>()
   /** Directories that appeared ignored: reported once, never watched; forgotten when they go. */
   private readonly skipped = new Set<string>()
   private pending: { type: string; rel: string }[] = []
@@ -115,6 +120,16 @@ export class TreeWatcher {
 
   private watch(dir: string): boolean {
     if (this.closed) return false
+    // Before the watch: a directory swapped in after this lstat has another inode than the one noted here.
+    // (The root is followed: the repository may be reached through a symlink.)
+    let stat: fs.Stats | undefined
+    try {
+      stat = (dir ? fs.lstatSync : fs.statSync)(this.abs(dir), { throwIfNoEntry: false })
+    } catch {
+      return false // unreadable: nothing to watch there
+    }
+    if (!stat?.isDirectory()) return false
+    this.inodes.set(dir, { ino: stat.ino, birth: stat.birthtimeMs })
     try {
       const watcher = fs.watch(this.abs(dir), { persistent: true }, (type, name) => {
         const rel = name ? (dir ? `${dir}/${name.toString()}` : name.toString()) : dir
@@ -127,6 +142,7 @@ export class TreeWatcher {
       this.watchers.set(dir, watcher)
       return true
     } catch (error) {
+      this.inodes.delete(dir)
       // ENOSPC (inotify limit) or a directory that vanished: counting is a hint, checkpoints still see it.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.options.onError(error as Error)
       return false
@@ -147,8 +163,18 @@ export class TreeWatcher {
       )
       if (this.closed) return
       const appeared = new Set<string>()
-      batch.forEach(({ rel }, i) => {
-        if (stats[i]?.isDirectory() && !this.watchers.has(rel) && !this.skipped.has(rel)) appeared.add(rel)
+      batch.forEach(({ type, rel }, i) => {
+        const stat = stats[i]
+        if (!stat?.isDirectory() || this.skipped.has(rel)) return
+        // Another directory than the one watched (removed and made again): its watches see nothing of this one.
+        // Its inode may be reused at once; its birth time tells them apart where the file system keeps one,
+        // else any name created or removed in its parent ('rename') that is a directory now is taken as new.
+        const known = this.inodes.get(rel)
+        const same =
+          known?.ino === stat.ino && (known.birth > 0 ? known.birth === stat.birthtimeMs : type !== 'rename')
+        if (this.watchers.has(rel) && same) return
+        this.forget(rel)
+        appeared.add(rel)
       })
       // One question for all the directories of the batch, before any of them is watched or walked.
       const ignored = appeared.size > 0 ? await this.ignoredAmong([...appeared]) : new Set<string>()
@@ -189,6 +215,7 @@ export class TreeWatcher {
       if (key === dir || key.startsWith(`${dir}/`)) {
         watcher.close()
         this.watchers.delete(key)
+        this.inodes.delete(key)
       }
     }
     for (const key of this.skipped) if (key.startsWith(`${dir}/`)) this.skipped.delete(key)

@@ -34,6 +34,11 @@ export interface CheckpointTriggersOptions {
   onError?: (error: unknown, trigger: TriggerName) => void
   /** Paths no checkpoint records (relative): their changes do not make the tree differ (quietSince). */
   unrecorded?: (rel: string) => boolean
+  /**
+   * The checkpoints' private index, once there is one: what they track is what counts as tracked when the
+   * watcher asks which directories git ignores as a whole (the agent's own index can drop a file from it).
+   */
+  indexFile?: () => string | undefined
 }
 
 /** What the watcher had seen when a checkpoint listed the worktree (see mark and quietSince). */
@@ -43,7 +48,9 @@ export interface WatchMark {
   events: number
 }
 
-const ALWAYS_IGNORED = new Set(['.git', STATE_DIR_NAME, 'node_modules'])
+// Never watched at any depth (git records no path through a `.git`; node_modules is checked by quietSince).
+// proctor's state is only the root's `.proctor/`: a `src/.proctor/` is the agent's, and git records it.
+const ALWAYS_IGNORED = new Set(['.git', 'node_modules'])
 
 export class CheckpointTriggers {
   private readonly options: CheckpointTriggersOptions
@@ -66,6 +73,8 @@ export class CheckpointTriggers {
   private events = 0
   /** node_modules directories the watcher skips that were not known to be ignored when it started. */
   private readonly unverified = new Set<string>()
+  /** Directories found ignored when they appeared (ignoredDir), skipped while they exist. */
+  private readonly skippedLate = new Set<string>()
   /**
    * Ignore and attribute files the watcher saw created or changed (git opens them as it walks): checked
    * before each checkpoint, so a FIFO planted there fails it before git blocks on it (git-blockers.ts).
@@ -133,16 +142,25 @@ export class CheckpointTriggers {
   /**
    * Whether the worktree holds nothing new for a checkpoint since `mark` was taken: the watcher had walked
    * the whole tree by then, no watch failed, and it has seen no change since on a path a checkpoint could
-   * record (events still queued in the kernel or being classified are waited for). The skipped node_modules
-   * directories are checked to be ignored by git (one `ls-files` of those directories): one with a tracked
-   * file would hide changes from the watcher. False whenever in doubt: the caller then lists the tree.
+   * record (events still queued in the kernel or being classified are waited for). Every directory it skips
+   * (node_modules, and the ones git ignored at the start or when they appeared) is checked to be ignored by
+   * git still (one `ls-files` of those directories): one with a tracked file, or one a .gitignore edit
+   * un-ignored, would hide changes from the watcher. False whenever in doubt: the caller then lists the tree.
    */
   async quietSince(mark: WatchMark): Promise<boolean> {
     if (!mark.walked || this.blind || this.stopped) return false
     await this.settled()
     if (this.stopped || this.blind || this.events !== mark.events) return false
-    if (this.unverified.size === 0) return true
-    return this.ignoredByGit([...this.unverified])
+    // Every directory the watcher does not enter must still be ignored by git as a whole: one the agent
+    // un-ignored (a .gitignore edit) holds changes git records and no watch saw. One that is gone hides none.
+    // .git and proctor's own state are never recorded, whatever git says of them.
+    const skipped = [...new Set([...this.ignoredDirs, ...this.skippedLate, ...this.unverified])].filter(
+      (dir) =>
+        !dir.split('/').some((part, i) => part === '.git' || (i === 0 && part === STATE_DIR_NAME)) &&
+        fs.lstatSync(path.join(this.options.root, dir), { throwIfNoEntry: false }) !== undefined,
+    )
+    if (skipped.length === 0) return true
+    return this.ignoredByGit(skipped)
   }
 
   /**
@@ -220,7 +238,11 @@ export class CheckpointTriggers {
   private onFileEvent(event: TreeEvent, file: string): void {
     this.writeLog({ event, path: file })
     // An ignored directory is one line, whatever it holds: nothing in it is watched, counted or read by git.
-    if (event === 'ignoredDir') return
+    if (event === 'ignoredDir') {
+      this.skippedLate.add(file)
+      return
+    }
+    if (event === 'unlinkDir') this.skippedLate.delete(file)
     if (!this.options.unrecorded?.(file)) this.events++
     if (event !== 'unlink' && isReadByGit(file)) this.readByGit.add(file)
     if (event === 'addDir' || event === 'unlinkDir' || this.stopped || this.options.maxChanges <= 0) return
@@ -271,7 +293,7 @@ export class CheckpointTriggers {
   private isIgnored(rel: string): boolean {
     if (rel === '') return false
     const parts = rel.split('/')
-    if (parts.some((part) => ALWAYS_IGNORED.has(part))) {
+    if (parts[0] === STATE_DIR_NAME || parts.some((part) => ALWAYS_IGNORED.has(part))) {
       this.noteSkipped(parts)
       return true
     }
@@ -314,7 +336,7 @@ export class CheckpointTriggers {
    */
   private noteSkipped(parts: string[]): void {
     const at = parts.indexOf('node_modules')
-    if (at < 0 || parts.includes('.git') || parts.includes(STATE_DIR_NAME)) return
+    if (at < 0 || parts.includes('.git') || parts[0] === STATE_DIR_NAME) return
     const dir = parts.slice(0, at + 1).join('/')
     if (this.unverified.has(dir)) return
     if (this.underIgnoredDir(dir.split('/'))) return
@@ -334,15 +356,19 @@ export class CheckpointTriggers {
   private async ignoredDirsListed(dirs: readonly string[] = []): Promise<string[]> {
     if (!this.options.git || this.gitWouldBlock()) return []
     try {
-      const result = await this.options.git.raw([
-        'ls-files',
-        '-z',
-        '--others',
-        '--ignored',
-        '--exclude-standard',
-        '--directory',
-        ...(dirs.length ? ['--', ...dirs.map((d) => `:(literal)${d}`)] : []),
-      ])
+      const indexFile = this.options.indexFile?.()
+      const result = await this.options.git.raw(
+        [
+          'ls-files',
+          '-z',
+          '--others',
+          '--ignored',
+          '--exclude-standard',
+          '--directory',
+          ...(dirs.length ? ['--', ...dirs.map((d) => `:(literal)${d}`)] : []),
+        ],
+        indexFile ? { indexFile } : {},
+      )
       return splitNul(result.stdout)
         .filter((p) => p.endsWith('/'))
         .map((p) => p.slice(0, -1))

@@ -4,6 +4,10 @@
 // name, or edits a local action a workflow `uses:` makes CI green without the work passing. This lists the
 // paths of the workflow definitions the agent changed since the session's baseline (checkpoint 0: the
 // worktree as the user left it), so the hook blocks before it pushes. docs/hooks.md#the-prs-ci-as-a-stop-hook.
+import { posix } from 'node:path'
+import { parseAllDocuments } from 'yaml'
+
+import { parseLsTreeLongZ } from '../git/nul.js'
 import type { Git } from '../git/runner.js'
 
 /** Where GitHub reads workflows, and where local actions conventionally live. */
@@ -48,35 +52,123 @@ export async function changedWorkflowDefinitions(
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
-/** The directories (repository-relative, '' for the root) that the workflows of `trees` name in `uses: ./…`. */
+/**
+ * The directories (repository-relative, '' for the root) of the local actions CI runs from `trees`: the ones
+ * the workflows name in `uses: ./…`, and the ones those actions (and the actions under .github/actions) name
+ * in their own `uses:` — a composite action's step can be another local action, anywhere in the repository.
+ */
 async function localActionDirs(git: Git, trees: readonly string[]): Promise<string[]> {
-  const blobs = new Set<string>()
-  for (const tree of trees) {
-    for (const entry of await git.lsTree(tree, ['.github/workflows'])) {
-      if (entry.type === 'blob' && /\.ya?ml$/.test(entry.path) && (entry.size ?? 0) <= MAX_WORKFLOW)
-        blobs.add(entry.sha)
-    }
-  }
   const dirs = new Set<string>()
-  for (const blob of await git.readBlobs([...blobs])) {
-    if (blob) for (const dir of usesLocal(blob.toString('utf8'))) dirs.add(dir)
+  const read = new Set<string>()
+  const definitions = async (paths: string[], isDefinition: (path: string) => boolean): Promise<string[]> => {
+    const blobs = new Set<string>()
+    for (const tree of trees) {
+      for (const entry of await git.lsTree(tree, paths)) {
+        if (entry.type === 'blob' && isDefinition(entry.path) && (entry.size ?? 0) <= MAX_WORKFLOW)
+          if (!read.has(entry.sha)) blobs.add(entry.sha)
+      }
+    }
+    const found: string[] = []
+    for (const sha of blobs) read.add(sha)
+    for (const blob of await git.readBlobs([...blobs])) {
+      if (blob) for (const dir of usesLocal(blob.toString('utf8'))) if (!dirs.has(dir)) found.push(dir)
+    }
+    for (const dir of found) dirs.add(dir)
+    return [...new Set(found)]
+  }
+  const isAction = (path: string): boolean => ACTION_FILES.slice(0, 2).includes(path.split('/').at(-1)!)
+  let next = await definitions(DEFINITION_DIRS, (path) =>
+    path.startsWith(`${DEFINITION_DIRS[0]}/`) ? /\.ya?ml$/.test(path) : isAction(path),
+  )
+  // Each round reads the action files of the directories the last one found; `read` ends a cycle.
+  while (next.length > 0) {
+    // A directory reached through a symlink (`tools -> ci`) is the link's target in GitHub's checkout.
+    for (const dir of [...next]) {
+      for (const tree of trees) {
+        const real = await throughLink(git, tree, dir)
+        if (real !== null && !dirs.has(real)) {
+          dirs.add(real)
+          next.push(real)
+        }
+      }
+    }
+    const files = next.flatMap((dir) => ACTION_FILES.slice(0, 2).map((f) => (dir ? `${dir}/${f}` : f)))
+    next = await definitions(files, isAction)
   }
   return [...dirs]
 }
 
 /**
- * The local paths a workflow's `uses:` name (`uses: ./tools/setup`, `- uses: "./"`), normalized to a
- * repository-relative directory without `./` or a trailing slash. Read lexically: a `uses:` inside a block
- * scalar counts too, which only widens what is protected.
+ * Where `dir` is in `tree` when one of its components is a symlink inside the repository (GitHub's checkout
+ * makes the link, and the runner reads the action through it): the target with the rest of the path; null
+ * when none is, or when it points outside the repository.
  */
-export function usesLocal(workflow: string): string[] {
-  const found: string[] = []
-  for (const match of workflow.matchAll(/(?:^|[\s{,-])uses\s*:\s*['"]?\.\/([^\s'"#@,}]*)/gm)) {
-    const dir = match[1]!
-      .split('/')
-      .filter((part) => part !== '' && part !== '.')
-      .join('/')
-    found.push(dir)
+async function throughLink(git: Git, tree: string, dir: string): Promise<string | null> {
+  if (dir === '') return null
+  const parts = dir.split('/')
+  const prefixes = parts.map((_, i) => parts.slice(0, i + 1).join('/'))
+  const { stdout } = await git.raw([
+    'ls-tree',
+    '-z',
+    '--long',
+    '--full-tree',
+    '--end-of-options',
+    tree,
+    '--',
+    ...prefixes.map((p) => `:(top,literal)${p}`),
+  ])
+  const link = parseLsTreeLongZ(stdout)
+    .filter((entry) => entry.mode === '120000' && prefixes.includes(entry.path))
+    .sort((a, b) => a.path.length - b.path.length)[0]
+  if (!link) return null
+  const [target] = await git.readBlobs([link.sha])
+  const to = target?.toString('utf8') ?? ''
+  if (to === '' || to.startsWith('/')) return null
+  const real = posix.normalize(posix.join(posix.dirname(link.path), to + dir.slice(link.path.length)))
+  if (real === '..' || real.startsWith('../')) return null
+  return real === '.' ? '' : real.replace(/\/+$/, '')
+}
+
+/**
+ * The local paths a workflow's or an action's `uses:` name (`uses: ./tools/setup`, `- uses: "./"`),
+ * normalized to a repository-relative directory without `./`, `..` or a trailing slash. Read twice: as
+ * YAML (a quoted key, an escape, a folded scalar, an alias are what GitHub reads) and lexically (a `uses:`
+ * inside a block scalar, a file that does not parse): either finding counts, which only widens what is
+ * protected.
+ */
+export function usesLocal(text: string): string[] {
+  const named: string[] = []
+  for (const match of text.matchAll(/(?:^|[\s{,-])uses\s*:\s*['"]?(\.\/[^\s'"#@,}]*)/gm))
+    named.push(match[1]!)
+  try {
+    for (const doc of parseAllDocuments(text, { merge: true }))
+      collectUses(doc.toJS({ maxAliasCount: 1000 }) as unknown, named, 0)
+  } catch {
+    // Not YAML GitHub could run (or an alias bomb): the lexical reading stands.
   }
-  return found
+  const found = new Set<string>()
+  for (const uses of named) {
+    const local = /^\.\/([^@]*)/.exec(uses.trim())
+    if (!local) continue
+    const dir = posix.normalize(`./${local[1]!}`).replace(/\/+$/, '')
+    if (dir === '..' || dir.startsWith('../')) continue // outside the repository: nothing of it to protect
+    found.add(dir === '.' ? '' : dir)
+  }
+  return [...found]
+}
+
+/** Every string value of a `uses` key, at any depth. */
+function collectUses(value: unknown, into: string[], depth: number): void {
+  if (depth > 64 || value === null || typeof value !== 'object') return
+  if (value instanceof Map) {
+    for (const [key, v] of value) {
+      if (key === 'uses' && typeof v === 'string') into.push(v)
+      else collectUses(v, into, depth + 1)
+    }
+    return
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (key === 'uses' && typeof v === 'string') into.push(v)
+    else collectUses(v, into, depth + 1)
+  }
 }

@@ -205,6 +205,7 @@ export class SessionCheckpoints {
       onError: (error, trigger) =>
         report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
       unrecorded: (rel) => this.o.hiddenPaths?.has(join(workspace.root, rel)) === true,
+      indexFile: () => this.store?.privateIndexPath || undefined,
     })
     // The watcher's scan and the push queue do not delay the agent: the scan grows with the repository, and
     // each git process forks proctor (a synchronous ~1 ms per 50 MB of RSS, far more on a busy machine), so

@@ -9,7 +9,8 @@ import fs from 'node:fs'
 import { ConfigError } from '../../config/errors.js'
 import { loadConfig } from '../../config/load.js'
 import type { Config } from '../../config/schema.js'
-import { assertSessionId } from '../../checkpoints/refs.js'
+import { assertSessionId, checkpointRef } from '../../checkpoints/refs.js'
+import { readGitDirs, refMayExist } from '../../git/on-disk.js'
 import { Workspace } from '../../state/workspace.js'
 import { skipReasonWord } from '../../report/words.js'
 import { CliExit, ExitCode } from '../exit.js'
@@ -99,6 +100,13 @@ export async function createCheckpoint(opts: CreateOptions, io: CreateIO = proce
   } catch (error) {
     throw new CliExit(ExitCode.usage, (error as Error).message)
   }
+  // Appending to a chain that exists (a session's, whose agent may be what runs this): the config read here
+  // is the caller's to write (the worktree's proctor.yml, or -c), so it cannot widen the content scan
+  // there — no secret_allowed_paths. A new chain (the user's own manual checkpoints) keeps them.
+  // Read from disk (no git process: a one-shot create's are counted); when in doubt, it may exist.
+  const dirs = readGitDirs(workspace.root)
+  if (!dirs || refMayExist(dirs.commonDir, checkpointRef(session)))
+    config = { ...config, policy: { ...config.policy, secret_allowed_paths: [] } }
   const store = await workspace.store(session, config, {
     // Withheld from it what policy.forbidden_areas names and every file the content scan finds a secret in,
     // as from a session's checkpoints: run from inside a session (PROCTOR_SESSION_ID), it adds to that
