@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core, { platformProblem }] = await Promise.all([
-        import('./chunks/context-Bno6CSII.js'),
+        import('./chunks/context-DX2TzyQP.js'),
         import('./chunks/core-CiYrgE91.js').then(function (n) { return n.j; }),
         import('./chunks/platform-COTFzkLY.js'),
     ]);
@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/modes-B1mSj51R.js');
+        const { main } = await import('./chunks/modes-CRELvtZ3.js');
         return await main();
     }
     catch (error) {

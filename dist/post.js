@@ -1,12 +1,12 @@
 import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-CiYrgE91.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { I as ensureStateDir, z as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-BhNYDLW9.js';
-import { r as reconcileOrphans } from './chunks/registry-CP2yj6Qw.js';
-import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-B-3hDh2T.js';
-import { listCheckpoints } from './chunks/history-a4wEJN2c.js';
-import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-CFc0LQfT.js';
-import { readActionsContext, linksFor } from './chunks/context-Bno6CSII.js';
+import { I as ensureStateDir, z as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-CVR5jQ0L.js';
+import { r as reconcileOrphans } from './chunks/registry-CFzIeQc1.js';
+import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-CP3vrlf6.js';
+import { listCheckpoints } from './chunks/history-Bectv08f.js';
+import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-D0FxICvw.js';
+import { readActionsContext, linksFor } from './chunks/context-DX2TzyQP.js';
 import { createSanitizer } from './chunks/sanitize-C-XaPVOa.js';
 import './chunks/platform-C5jFeNNl.js';
 
@@ -48,16 +48,16 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-DPvLwpPv.js';
 import './chunks/client-DS6gKtGk.js';
-import './chunks/markdown-4xK1TdeB.js';
+import './chunks/markdown-DE0SHvDB.js';
 import './chunks/agent-exit-dlhdSguX.js';
 import './chunks/known-CWjnSJ5I.js';
 import './chunks/secret-forms-Ct3YzP3D.js';
-import './chunks/evaluate-CWlfhPPr.js';
+import './chunks/evaluate-CXWODBAT.js';
 import './chunks/areas-BPhpJk9z.js';
 import './chunks/yaml-DFf8_hI8.js';
 
 
-import './chunks/trusted-D_sHKIxT.js';
+import './chunks/trusted-D4snRV0Y.js';
 
 
 
