@@ -30,8 +30,7 @@ export async function runAcknowledge(
     ctx,
     token: inputs.githubToken,
     sanitizer,
-    settings: config.github.trigger,
-    branchTemplate: config.checkpoints.branch,
+    config,
   })
   if (trigger.kind !== 'task') {
     core.info(

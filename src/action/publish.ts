@@ -186,8 +186,7 @@ export async function runPublish(inputs: ActionInputs, env: Env, secrets: Withhe
     ctx,
     token,
     sanitizer,
-    settings: config.github.trigger,
-    branchTemplate: config.checkpoints.branch,
+    config,
   })
   const task = trigger.kind === 'task' ? trigger.task : null
   const baseKey = expandKey(config.github.key, ctx)

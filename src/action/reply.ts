@@ -15,8 +15,8 @@ export interface ReplyOptions {
   ctx: ActionsContext
   token: string
   sanitizer: Sanitizer
-  settings: TriggerSettings
-  branchTemplate: string
+  /** github.trigger (the phrase, labels, who may) and checkpoints.branch (which branch is a session's). */
+  config: { github: { trigger: TriggerSettings }; checkpoints: { branch: string } }
 }
 
 /**
@@ -29,9 +29,9 @@ export async function resolveTrigger(
   payload: unknown,
   options: ReplyOptions,
 ): Promise<Trigger> {
-  const trigger = triggerOf(eventName, payload, options.settings)
+  const trigger = triggerOf(eventName, payload, options.config.github.trigger)
   if (trigger.kind !== 'ignore') return trigger
-  const reply = replyOf(eventName, payload, options.settings)
+  const reply = replyOf(eventName, payload, options.config.github.trigger)
   if (!reply) return trigger
   const not = (why: string): Trigger => ({
     kind: 'ignore',
@@ -52,7 +52,7 @@ export async function resolveTrigger(
     .catch((error: unknown) => error as Error)
   if (state instanceof Error)
     return not(`the conversation comment on #${reply.conversationOn} could not be read (${state.message})`)
-  const branch = state && ownBranch(state, options.branchTemplate)
+  const branch = state && ownBranch(state, options.config.checkpoints.branch)
   if (!state?.session || !branch || branch !== reply.branch)
     return not(
       `the conversation on #${reply.conversationOn} records no session on the branch ${reply.branch}`,

@@ -69,8 +69,7 @@ export async function runMode(
     ctx,
     token: inputs.githubToken,
     sanitizer,
-    settings: config.github.trigger,
-    branchTemplate: config.checkpoints.branch,
+    config,
   })
   if (trigger.kind === 'ignore') {
     // A label's name is anyone's text too: no workflow command gets through.
