@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/modes-CRELvtZ3.js');
+        const { main } = await import('./chunks/modes-B-_vZ7-N.js');
         return await main();
     }
     catch (error) {
