@@ -26,8 +26,23 @@ import { readRegularFile, type FileError } from '../util/safe-file.js'
 /** Triggers that may not wait for min_interval spacing (shutdown, the user, a restore). */
 const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
 
-/** Every how many stagings `update-index` also refreshes the private index's stat data (see stageChanges). */
-const REFRESH_EVERY = 8
+/**
+ * The listing of what differs in the worktree from the private index (changedPaths, openFromStatus):
+ * `status` rather than `ls-files -m -o`, because status stats the index's entries on several threads
+ * (preload), writes the stat data it refreshed back (a touched but unchanged file is read once, not at every
+ * listing), and keeps git's untracked cache in the private index: a directory whose stat data (with its
+ * ctime, which no process can set back: PRIVATE_INDEX_CONFIG trusts it) is unchanged since the last listing
+ * is not read again. At 100k files that made the listing 230 → 135 ms. The cache serves `all` only when the
+ * setting, not the command-line option, asks for it (LISTING_OPTIONS). Submodules are compared by their
+ * commit only.
+ */
+const LISTING_ARGS = ['status', '--porcelain=v2', '-z', '--ignore-submodules=dirty', '--no-renames']
+/**
+ * The listing's settings and environment: `-c` through the runner (which puts it before the subcommand it
+ * isolates by), and GIT_OPTIONAL_LOCKS back on, which the runner turns off (never write the user's index):
+ * this index is proctor's own.
+ */
+const LISTING_OPTIONS = { config: ['status.showUntrackedFiles=all'], env: { GIT_OPTIONAL_LOCKS: '1' } }
 
 export interface ValidateContext {
   seq: number
@@ -190,8 +205,6 @@ export class CheckpointStore {
    * checkpoint only.
    */
   private earlyListing: Listing | undefined
-  /** update-index runs so far (see stageChanges). */
-  private stagings = 0
   private root = ''
   private indexFile = ''
   private userIndex = ''
@@ -236,6 +249,8 @@ export class CheckpointStore {
    * `write-tree` would only confirm that, so an unchanged worktree costs the listing alone.
    */
   private indexMatchesHead = false
+  /** A checkpoint is listing, staging or committing: the private index may be ahead of the chain's tip. */
+  private writing = false
   /** Withheld paths of the latest checkpoint with their stat, so a new or changed one is a checkpoint. */
   private withheldKey = ''
   /** .gitattributes text per directory; a checkpoint re-reads them (the agent may edit them). */
@@ -319,7 +334,7 @@ export class CheckpointStore {
     const run = this.queue.then(async () => {
       this.opened ??= this.doOpen(!this.options.pauser)
       await this.opened
-      if (!this.head) await this.checkpoint('baseline', true)
+      if (!this.head) await this.checkpoint('baseline', true).finally(() => (this.writing = false))
       return { commit: this.baseline, preExisting: [...this.preExisting] }
     })
     this.queue = run.catch(() => undefined)
@@ -340,10 +355,30 @@ export class CheckpointStore {
     }
     const run = this.queue.then(() => {
       if (urgent) this.urgentQueued--
-      return this.checkpoint(trigger, urgent)
+      return this.checkpoint(trigger, urgent).finally(() => (this.writing = false))
     })
     this.queue = run.catch(() => undefined)
     return run
+  }
+
+  /**
+   * Which of `dirs` (relative, POSIX) hold something the chain records: a path at or under one of them in
+   * the latest checkpoint's tree, which is what the private index holds between checkpoints. A listing
+   * compares every such entry with the worktree, whatever .gitignore says, so a directory git ignores can
+   * still hold changes it records. Null when that cannot be told now (a checkpoint is under way, or the last
+   * one did not finish): the caller then lists the worktree.
+   */
+  async recordedAmong(dirs: readonly string[]): Promise<ReadonlySet<string> | null> {
+    if (!this.opened || this.writing || !this.indexMatchesHead) return null
+    await this.opened
+    if (this.writing || !this.indexMatchesHead) return null
+    const tree = await this.startTreeNow()
+    const found = new Set<string>()
+    for (const entry of await this.git.lsTreeNames(tree, dirs)) {
+      const owner = dirs.find((dir) => entry === dir || entry.startsWith(`${dir}/`))
+      if (owner !== undefined) found.add(owner)
+    }
+    return found
   }
 
   /**
@@ -452,10 +487,10 @@ export class CheckpointStore {
 
   /**
    * Opens a new chain from HEAD with one `git status` on a copy of the user's index (mtime kept, as
-   * seedIndex makes it), instead of a `cat-file` for HEAD and the chain and an `ls-files` after it: status
+   * seedIndex makes it), instead of a `cat-file` for HEAD and the chain and a listing after it: status
    * names HEAD's commit, says whether the index differs from HEAD anywhere, and lists what differs in the
-   * worktree, as `ls-files -m -o` would (stat-only changes confirmed by content, submodules by their
-   * commit only, untracked files one by one, a nested repository as its directory). When the index holds
+   * worktree, as every later listing does (changedPaths). Its untracked cache and refreshed stat data stay
+   * in the copy, so the next listing starts from them. When the index holds
    * HEAD's content (the user staged nothing), the copy is the seed and the listing is the first
    * checkpoint's; else `listing` is null and the caller seeds from HEAD. HEAD's tree is then the root of
    * the copy's cache-tree when valid (whatever extensions the file has), else null (resolved only if a
@@ -485,19 +520,10 @@ export class CheckpointStore {
     let status: ReturnType<typeof parseStatusV2Z>
     try {
       await this.options.onListing?.()
-      const result = await this.git.raw(
-        [
-          'status',
-          '--porcelain=v2',
-          '-z',
-          '--branch',
-          '--no-ahead-behind',
-          '--untracked-files=all',
-          '--ignore-submodules=dirty',
-          '--no-renames',
-        ],
-        { indexFile: this.indexFile },
-      )
+      const result = await this.git.raw([...LISTING_ARGS, '--branch', '--no-ahead-behind'], {
+        indexFile: this.indexFile,
+        ...LISTING_OPTIONS,
+      })
       status = parseStatusV2Z(result.stdout)
     } catch {
       return abandon()
@@ -723,6 +749,7 @@ export class CheckpointStore {
     this.opened ??= this.doOpen(!this.options.pauser)
     await this.opened
     if (!(await this.waitForSpacing(urgent))) return null
+    this.writing = true
     const startedAt = monotonicMs()
     const skipped: SkippedFile[] = []
     const withheld: ChangedFile[] = []
@@ -739,7 +766,7 @@ export class CheckpointStore {
     }
     // A withheld file is never staged, so the tree cannot show it: a change in what is withheld (a new
     // forbidden file, or one removed) is a checkpoint of its own, so policy sees it and the record lists it.
-    // Sorted: the first listing (status) and later ones (ls-files) give the same paths in other orders.
+    // Sorted: the listing's order is git's, not a stable one to compare.
     // What the user left that no checkpoint can hold (over max_file_size, LFS, forbidden) is theirs even
     // when nothing else differs from HEAD and no checkpoint 0 is written.
     if (trigger === 'baseline') this.preExisting = [...new Set(skipped.map((f) => f.path))].sort()
@@ -888,10 +915,6 @@ export class CheckpointStore {
         [
           'update-index',
           ...(this.firstSnapshot.active ? ['--verbose'] : []),
-          // The listing does not write refreshed stat data back, so a file touched but unchanged is compared
-          // by content at every listing until a refresh records its stat. Refreshing is a second stat of
-          // every entry (it doubled update-index at 10k files), so it runs every REFRESH_EVERY stagings.
-          ...(this.stagings++ % REFRESH_EVERY === REFRESH_EVERY - 1 ? ['-q', '--refresh'] : []),
           '--add',
           '--remove',
           '--replace',
@@ -937,22 +960,21 @@ export class CheckpointStore {
 
   /**
    * Paths whose worktree state differs from the private index (modified, deleted, untracked), from one
-   * `ls-files -t -m -o`: `-m` compares a file whose stat data changed but whose size did not by content
-   * (as `git diff` does), so a touched but unchanged file is not counted as changed, and submodules are
-   * compared by their HEAD only (`--ignore-submodules=dirty`). Untracked files are tagged `?`.
+   * `status` (LISTING_ARGS): a file whose stat data changed but whose size did not is compared by content
+   * (as `git diff` does), so a touched but unchanged file is not counted as changed (and its new stat data
+   * is written back, so it is not read again), and submodules are compared by their HEAD only.
    */
   private async changedPaths(): Promise<Listing> {
     await this.options.onListing?.()
-    const listing = await this.git.raw(
-      ['ls-files', '-z', '-t', '--modified', '--others', '--exclude-standard'],
-      { indexFile: this.indexFile },
-    )
-    return this.listingOf(
-      listing.stdout
-        .split('\0')
-        .filter((field) => field.length >= 3)
-        .map((field) => ({ path: field.slice(2), tracked: field[0] !== '?' })),
-    )
+    const listing = await this.git.raw(LISTING_ARGS, {
+      indexFile: this.indexFile,
+      ...LISTING_OPTIONS,
+    })
+    const status = parseStatusV2Z(listing.stdout)
+    return this.listingOf([
+      ...status.changed.map((p) => ({ path: p, tracked: true })),
+      ...status.untracked.map((p) => ({ path: p, tracked: false })),
+    ])
   }
 
   /** A listing's paths, once each, without .proctor/ and the hidden paths. */

@@ -39,6 +39,11 @@ export interface CheckpointTriggersOptions {
    * watcher asks which directories git ignores as a whole (the agent's own index can drop a file from it).
    */
   indexFile?: () => string | undefined
+  /**
+   * Which of these directories hold something the checkpoints record (CheckpointStore.recordedAmong); null
+   * when that cannot be told now. Without it, quietSince never vouches for a directory it skips.
+   */
+  recordedAmong?: (dirs: readonly string[]) => Promise<ReadonlySet<string> | null>
 }
 
 /** What the watcher had seen when a checkpoint listed the worktree (see mark and quietSince). */
@@ -144,7 +149,7 @@ export class CheckpointTriggers {
    * the whole tree by then, no watch failed, and it has seen no change since on a path a checkpoint could
    * record (events still queued in the kernel or being classified are waited for). Every directory it skips
    * (node_modules, and the ones git ignored at the start or when they appeared) is checked to be ignored by
-   * git still (one `ls-files` of those directories): one with a tracked file, or one a .gitignore edit
+   * git still, as a whole (ignoredAsWholes): one the checkpoints record a file in, or one a .gitignore edit
    * un-ignored, would hide changes from the watcher. False whenever in doubt: the caller then lists the tree.
    */
   async quietSince(mark: WatchMark): Promise<boolean> {
@@ -160,7 +165,7 @@ export class CheckpointTriggers {
         fs.lstatSync(path.join(this.options.root, dir), { throwIfNoEntry: false }) !== undefined,
     )
     if (skipped.length === 0) return true
-    return this.ignoredByGit(skipped)
+    return this.ignoredAsWholes(skipped)
   }
 
   /**
@@ -343,10 +348,22 @@ export class CheckpointTriggers {
     this.unverified.add(dir)
   }
 
-  /** Whether git ignores each of these directories as a whole (nothing in them tracked). */
-  private async ignoredByGit(dirs: string[]): Promise<boolean> {
-    const listed = new Set(await this.ignoredDirsListed(dirs))
-    return dirs.every((d) => listed.has(d))
+  /**
+   * Whether git ignores each of these directories as a whole: its .gitignore rules exclude the directory
+   * (so git never looks inside for untracked files) and the checkpoints record nothing in it (a tracked file
+   * is compared whatever the rules say). Neither reads the 100k-entry index (a `check-ignore` of the rules
+   * and an `ls-tree` of the latest checkpoint's tree, side by side): ~5 ms where an `ls-files` of the
+   * directories against the private index took ~25. False when either cannot tell.
+   */
+  private async ignoredAsWholes(dirs: string[]): Promise<boolean> {
+    const git = this.options.git
+    if (!git || !this.options.recordedAmong || this.gitWouldBlock(dirs)) return false
+    const [ignored, recorded] = await Promise.all([
+      git.checkIgnore(dirs).catch(() => null),
+      this.options.recordedAmong(dirs).catch(() => null),
+    ])
+    if (!ignored || !recorded) return false
+    return dirs.every((d) => ignored.has(d) && !recorded.has(d))
   }
 
   /**

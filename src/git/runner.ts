@@ -382,6 +382,20 @@ export class Git {
     return parseLsTreeLongZ((await this.raw(args)).stdout)
   }
 
+  /**
+   * Names in `treeish` at or under the given paths (literal, from the top): none when the tree holds
+   * nothing there.
+   */
+  async lsTreeNames(treeish: string, paths: readonly string[]): Promise<string[]> {
+    const args = ['ls-tree', '-z', '--name-only', '--full-tree', '--end-of-options', treeish, '--']
+    const names: string[] = []
+    for (let i = 0; i < paths.length; i += ARG_CHUNK) {
+      const chunk = paths.slice(i, i + ARG_CHUNK).map((p) => `:(top,literal)${p}`)
+      names.push(...splitNul((await this.raw([...args, ...chunk])).stdout))
+    }
+    return names
+  }
+
   /** Working-tree status without refreshing (or rewriting) the user's index. */
   async statusZ(options: { untracked?: 'all' | 'normal' | 'no' } = {}): Promise<StatusEntry[]> {
     const args = ['status', '--porcelain=v1', '-z', `--untracked-files=${options.untracked ?? 'all'}`]

@@ -32,3 +32,4 @@ export {
 } from './types.js'
 export { policyReasons, warningReasons, typedNotice } from './feedback.js'
 export { testsWeakened } from './tests-weakened/index.js'
+export { prepareJudge } from './prepare.js'

@@ -71,7 +71,11 @@ export async function superviseAgent(ctx: SessionContext, plan: AttemptPlan): Pr
     // would wait on those stalls, so they start once the flood is over (docs/architecture.md).
     const calm = pipeline.calm(LAUNCH_AFTER_FLOOD_MAX_MS)
     ctx.checkpoints.agentRunning(true, calm)
-    void calm.then(() => void ctx.housekeeping())
+    // The stop round's code loads while the agent works, not in the wait after its exit.
+    void calm.then(() => {
+      void ctx.housekeeping()
+      ctx.stopRound().catch(() => undefined)
+    })
     const exit = await run.finished
     // The exit is recorded as it happened, before the checkpoints react to it (which may fork git).
     recordExit(report, exit)

@@ -206,6 +206,7 @@ export class SessionCheckpoints {
         report.event('error', `checkpoint (${trigger}) failed: ${(error as Error).message}`),
       unrecorded: (rel) => this.o.hiddenPaths?.has(join(workspace.root, rel)) === true,
       indexFile: () => this.store?.privateIndexPath || undefined,
+      recordedAmong: (dirs) => this.store?.recordedAmong(dirs) ?? Promise.resolve(null),
     })
     // The watcher's scan and the push queue do not delay the agent: the scan grows with the repository, and
     // each git process forks proctor (a synchronous ~1 ms per 50 MB of RSS, far more on a busy machine), so
@@ -275,7 +276,9 @@ export class SessionCheckpoints {
         // The agent runs: what judging its first checkpoint needs (the policy's code, the content scan)
         // loads now, so that checkpoint (often the one at its exit) does not wait for it.
         void store.warm()
-        this.loadPolicy().catch(() => undefined)
+        this.loadPolicy()
+          .then((policy) => policy.prepareJudge(config.policy))
+          .catch(() => undefined)
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
           // Only checkpoints this session wrote are pushed (schedule(sha)), never what the ref holds.
@@ -452,6 +455,10 @@ export class SessionCheckpoints {
     if (!this.active) return null
     // The machinery first: a planted filter or fsmonitor must be gone before git reads the worktree. The
     // final check reads every scope's config again; earlier ones only when a config file changed.
+    // The final one may need no listing (unchangedSinceRecorded, below): finding that out reads no file git
+    // would hand to a program (the ignore rules and the object store, with proctor's own config), so it runs
+    // beside the machinery check, and a tamper that check finds still makes the final one list.
+    const quiet = trigger === 'final' ? this.unchangedSinceRecorded().catch(() => false) : null
     await this.checkMachinery(trigger === 'final')
     this.launch?.()
     let result
@@ -465,7 +472,7 @@ export class SessionCheckpoints {
       // that checkpoint listed the worktree, so it holds everything there is and the final one is empty
       // without listing the tree again. A git_tamper change still standing (an exclude rule) may make git
       // see the same tree differently: then it lists.
-      if (trigger === 'final' && (await this.unchangedSinceRecorded())) return null
+      if (quiet && (await quiet) && this.tamper.size === 0) return null
       this.listingMark = null
       // (opened: the store is there)
       result = await this.store!.createDetailed(trigger, { urgent })

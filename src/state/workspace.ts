@@ -87,6 +87,7 @@ export class Workspace {
         // (A loaded config's policy has been checked: an empty forbidden_areas withholds nothing.)
         withhold ??= policy.forbidden_areas.length > 0 ? (await load()).forbiddenAreaOf(policy) : () => null
         scanner ??= await contentScanner(policy)
+        if (judge) (await load()).prepareJudge(policy)
       },
       // Only asked after prepare (the store awaits it before it weighs any path).
       withhold: (path) => withhold!(path),

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CheckpointTriggers } from '../../src/checkpoints/triggers.js'
 import { Git } from '../../src/git/runner.js'
 import { makeTempRepo, type TempRepo } from '../helpers/git-repo.js'
+import { recordedInHead } from '../helpers/recorded.js'
 
 const repos: TempRepo[] = []
 const triggers: CheckpointTriggers[] = []
@@ -23,9 +24,11 @@ function watched(): { repo: TempRepo; t: CheckpointTriggers } {
   repos.push(repo)
   fs.mkdirSync(path.join(repo.dir, 'dist'))
   fs.writeFileSync(path.join(repo.dir, 'dist/old.js'), 'built\n')
+  const git = new Git({ cwd: repo.dir, env: repo.env })
   const t = new CheckpointTriggers({
     root: repo.dir,
-    git: new Git({ cwd: repo.dir, env: repo.env }),
+    git,
+    recordedAmong: recordedInHead(git),
     intervalMs: 0,
     maxChanges: 1000,
     take: async () => undefined,
@@ -114,24 +117,23 @@ describe('a watched directory removed and made again at once', () => {
 })
 
 describe('a tracked file in an ignored directory, dropped from the agent’s own index', () => {
-  it('is still tracked by the checkpoints’ index: a change to it after the exit listing is not vouched away', async () => {
+  it('is still recorded by the checkpoints: a change to it after the exit listing is not vouched away', async () => {
     const repo = makeTempRepo({ files: { '.gitignore': 'build/\n', 'a.txt': 'a\n' } })
     repos.push(repo)
     repo.write('build/run.sh', 'make\n')
     repo.git(['add', '-f', 'build/run.sh'])
     repo.git(['commit', '-qm', 'a tracked script in an ignored directory'])
-    // The checkpoints' private index tracks what the baseline holds.
-    const index = path.join(repo.dir, '.git', 'proctor-test-index')
-    repo.git(['read-tree', 'HEAD'], { env: { GIT_INDEX_FILE: index } })
+    // The checkpoints' tree holds what the baseline holds (HEAD's, here).
     // The agent, in its first second: build/run.sh out of its own index; build/ now looks ignored as a whole.
     repo.git(['rm', '-q', '--cached', 'build/run.sh'])
+    const git = new Git({ cwd: repo.dir, env: repo.env })
     const t = new CheckpointTriggers({
       root: repo.dir,
-      git: new Git({ cwd: repo.dir, env: repo.env }),
+      git,
       intervalMs: 0,
       maxChanges: 1000,
       take: async () => undefined,
-      indexFile: () => index,
+      recordedAmong: recordedInHead(git),
     })
     triggers.push(t)
     t.start()

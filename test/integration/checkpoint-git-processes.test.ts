@@ -153,7 +153,7 @@ describe('git processes per checkpoint', () => {
       'config',
       'cat-file',
       'read-tree',
-      'ls-files',
+      'status',
       'update-index',
       'write-tree',
       'commit-tree',
@@ -174,8 +174,8 @@ describe('git processes per checkpoint', () => {
         expect(await store.create('test')).not.toBeNull()
       }
       repo.write('src/file2.ts', 'export const v2 = 22\n')
-      expect(await gitCalls(() => store.create('test'))).toEqual(['ls-files', 'update-index', 'write-tree'])
-      expect(await gitCalls(() => store.create('test'))).toEqual(['ls-files'])
+      expect(await gitCalls(() => store.create('test'))).toEqual(['status', 'update-index', 'write-tree'])
+      expect(await gitCalls(() => store.create('test'))).toEqual(['status'])
     } finally {
       await store.close()
     }
@@ -195,7 +195,7 @@ describe('a synchronous runner (what a one-shot `checkpoints create` uses)', () 
       const first = await store.create('test')
       repo.write('src/file2.ts', 'export const v2 = 22\n')
       const calls = await gitCalls(() => store.create('test'))
-      expect(calls).toEqual(['ls-files', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
+      expect(calls).toEqual(['status', 'update-index', 'write-tree', 'commit-tree', 'update-ref'])
       expect(repo.git(['rev-parse', 'refs/proctor/count-sync^']).trim()).toBe(first!.sha)
       expect(repo.git(['show', 'refs/proctor/count-sync:src/file2.ts'])).toBe('export const v2 = 22\n')
     } finally {

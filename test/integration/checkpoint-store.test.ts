@@ -403,6 +403,102 @@ describe('CheckpointStore.create', () => {
   })
 })
 
+// The listing trusts stat data: a tracked file whose stat is unchanged is not read, and a directory whose stat
+// is unchanged since the last listing is not read again (git's untracked cache, kept in the private index).
+// An agent can set a file's or a directory's mtime back after writing, but not its ctime: the private index
+// compares every stat field with the ctime, whatever the user's config trusts (core.checkStat, trustctime).
+// git compares whole seconds of ctime: each test lets the second of the last recorded change go by first.
+describe('stat data the agent sets back hides nothing', () => {
+  const past = new Date('2020-01-01T00:00:00Z')
+  /**
+   * Resolves once a change made now gets a ctime in a later second than `file`'s last change: the file
+   * system's clock is asked (a probe file next to it), as it lags the wall clock by up to a tick.
+   */
+  async function pastTheSecondOf(file: string): Promise<void> {
+    const second = Math.floor(fs.statSync(file).ctimeMs / 1000)
+    const probe = path.join(path.dirname(file), '..', `.ctime-probe-${process.pid}`)
+    try {
+      for (;;) {
+        fs.writeFileSync(probe, '')
+        if (Math.floor(fs.statSync(probe).ctimeMs / 1000) > second) return
+        await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 1))
+      }
+    } finally {
+      fs.rmSync(probe, { force: true })
+    }
+  }
+  function trustingLittle(files: Record<string, string>): TempRepo {
+    const repo = setup(files)
+    // What a user on a file system with unreliable ctimes sets; proctor copies both into its own config.
+    repo.git(['config', 'core.checkStat', 'minimal'])
+    repo.git(['config', 'core.trustctime', 'false'])
+    return repo
+  }
+
+  it('a tracked file rewritten with the same size and its mtime put back is recorded', async () => {
+    const repo = trustingLittle({ 'a.txt': 'aaaa\n' })
+    fs.utimesSync(path.join(repo.dir, 'a.txt'), past, past)
+    const store = open(repo)
+    repo.write('b.txt', 'first\n')
+    expect(await store.create('interval')).not.toBeNull()
+    await pastTheSecondOf(path.join(repo.dir, 'a.txt'))
+    repo.write('a.txt', 'evil\n')
+    fs.utimesSync(path.join(repo.dir, 'a.txt'), past, past)
+    const record = await store.create('interval')
+    expect(record?.files_changed).toEqual(['a.txt'])
+    expect(repo.git(['show', `${record!.sha}:a.txt`])).toBe('evil\n')
+  })
+
+  it("a file added to a listed directory whose mtime is put back is recorded", async () => {
+    const repo = trustingLittle({ 'src/a.ts': 'a\n' })
+    const dir = path.join(repo.dir, 'src')
+    fs.utimesSync(dir, past, past)
+    const store = open(repo)
+    repo.write('src/a.ts', 'a2\n')
+    // Two listings of src/ as it is: the untracked cache holds it from the first.
+    expect(await store.create('interval')).not.toBeNull()
+    expect(await store.create('interval')).toBeNull()
+    await pastTheSecondOf(dir)
+    repo.write('src/payload.ts', 'hidden\n')
+    fs.utimesSync(dir, past, past)
+    const record = await store.create('interval')
+    expect(record?.files_changed).toEqual(['src/payload.ts'])
+  })
+
+  it('a touched but unchanged file is compared by content once, then trusted again', async () => {
+    const repo = setup({ 'same.txt': 'same\n' })
+    const store = open(repo)
+    repo.write('other.txt', 'x\n')
+    expect(await store.create('interval')).not.toBeNull()
+    const later = new Date(Date.now() - 60_000)
+    fs.utimesSync(path.join(repo.dir, 'same.txt'), later, later)
+    expect(await store.create('interval')).toBeNull()
+    // The listing wrote the refreshed stat back: the private index now has it, so no later listing reads it.
+    const index = store.privateIndexPath
+    const entry = repo
+      .git(['ls-files', '--debug', '--', 'same.txt'], { env: { ...repo.env, GIT_INDEX_FILE: index } })
+      .match(/mtime: (\d+):/)
+    expect(Number(entry?.[1])).toBe(Math.floor(later.getTime() / 1000))
+  })
+})
+
+describe('CheckpointStore.recordedAmong: what the watcher may skip', () => {
+  it("answers from the chain's latest tree, not the user's index (which the agent can empty)", async () => {
+    const repo = setup({ '.gitignore': 'build/\ndist/\n', 'a.txt': 'a\n' })
+    repo.write('build/run.sh', 'make\n')
+    repo.git(['add', '-f', 'build/run.sh'])
+    repo.git(['commit', '-qm', 'a tracked script in an ignored directory'])
+    const store = open(repo)
+    // Before the store has a tree to answer from: unknown, so the caller lists the worktree.
+    expect(await store.recordedAmong(['build'])).toBeNull()
+    repo.write('a.txt', 'a2\n')
+    expect(await store.create('interval')).not.toBeNull()
+    repo.git(['rm', '-q', '--cached', 'build/run.sh'])
+    repo.write('dist/out.js', 'built\n')
+    expect(await store.recordedAmong(['build', 'dist', 'build/run.sh/x'])).toEqual(new Set(['build']))
+  })
+})
+
 describe("the user's repository is never touched", () => {
   it('keeps index bytes+mtime, HEAD, refs, stash and files identical over many checkpoints', async () => {
     const repo = setup({ 'a.txt': 'a\n', 'b.txt': 'b\n', '.gitignore': 'ignored/\n' })

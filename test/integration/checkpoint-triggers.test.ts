@@ -7,6 +7,7 @@ import { CheckpointTriggers, type TriggerName } from '../../src/checkpoints/trig
 import { Git } from '../../src/git/runner.js'
 import { makeTempRepo, tempDir, type TempRepo } from '../helpers/git-repo.js'
 import { writeGitLogger } from '../helpers/git-logger.js'
+import { recordedInHead } from '../helpers/recorded.js'
 
 const repos: TempRepo[] = []
 const triggers: CheckpointTriggers[] = []
@@ -32,9 +33,11 @@ function setup(options: { intervalMs?: number; maxChanges?: number; fail?: boole
   const calls: { trigger: TriggerName; detail?: string }[] = []
   const errors: string[] = []
   const log = path.join(repo.dir, '.proctor/sessions/s/file-events.jsonl')
+  const git = new Git({ cwd: repo.dir, env: repo.env })
   const t = new CheckpointTriggers({
     root: repo.dir,
-    git: new Git({ cwd: repo.dir, env: repo.env }),
+    git,
+    recordedAmong: recordedInHead(git),
     intervalMs: options.intervalMs ?? 0,
     maxChanges: options.maxChanges ?? 1000,
     eventLogPath: log,
