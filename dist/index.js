@@ -13,8 +13,8 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core, { platformProblem }] = await Promise.all([
-        import('./chunks/context-DX2TzyQP.js'),
-        import('./chunks/core-CiYrgE91.js').then(function (n) { return n.j; }),
+        import('./chunks/context-C2eSfOu7.js'),
+        import('./chunks/core-BQDBS6n7.js').then(function (n) { return n.h; }),
         import('./chunks/platform-COTFzkLY.js'),
     ]);
     const unsupported = platformProblem();
@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/modes-B-_vZ7-N.js');
+        const { main } = await import('./chunks/modes-WeMTSS56.js');
         return await main();
     }
     catch (error) {

@@ -1,14 +1,14 @@
-import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-CiYrgE91.js';
+import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-BQDBS6n7.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { I as ensureStateDir, z as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-CVR5jQ0L.js';
-import { r as reconcileOrphans } from './chunks/registry-CFzIeQc1.js';
-import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-CP3vrlf6.js';
-import { listCheckpoints } from './chunks/history-Bectv08f.js';
-import { a as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-D0FxICvw.js';
-import { readActionsContext, linksFor } from './chunks/context-DX2TzyQP.js';
+import { e as ensureStateDir, d as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-B0T7fqVV.js';
+import { r as reconcileOrphans } from './chunks/registry-DhCRZEYl.js';
+import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-CWi0MHbJ.js';
+import { listCheckpoints } from './chunks/history-Dwj8V9GN.js';
+import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-CxcyLS1w.js';
+import { readActionsContext, linksFor } from './chunks/context-C2eSfOu7.js';
 import { createSanitizer } from './chunks/sanitize-C-XaPVOa.js';
-import './chunks/platform-C5jFeNNl.js';
+import './chunks/platform-BNvMv0jG.js';
 
 
 
@@ -48,16 +48,16 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-DPvLwpPv.js';
 import './chunks/client-DS6gKtGk.js';
-import './chunks/markdown-DE0SHvDB.js';
+import './chunks/markdown-DCpbw6C1.js';
 import './chunks/agent-exit-dlhdSguX.js';
 import './chunks/known-CWjnSJ5I.js';
 import './chunks/secret-forms-Ct3YzP3D.js';
-import './chunks/evaluate-CXWODBAT.js';
+import './chunks/evaluate-0J1ZPJ2E.js';
 import './chunks/areas-BPhpJk9z.js';
 import './chunks/yaml-DFf8_hI8.js';
 
 
-import './chunks/trusted-D4snRV0Y.js';
+import './chunks/trusted-ERVfSKtv.js';
 
 
 
@@ -71,8 +71,8 @@ import './chunks/debug-qx8tbv42.js';
 
 
 
-import './chunks/aggregate-D-PB01TK.js';
-import './chunks/summary-BGhbpjMk.js';
+import './chunks/aggregate-Bb_hkxeJ.js';
+import './chunks/summary-BBJud0Oe.js';
 
 // The action's post step (`post-if: always()`). When the main step was killed before it finished
 // (cancellation past the grace, an OOM kill), this reaps the agent it left, pushes the checkpoints that
