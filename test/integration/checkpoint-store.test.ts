@@ -467,17 +467,17 @@ describe('stat data the agent sets back hides nothing', () => {
 
   it('a touched but unchanged file is compared by content once, then trusted again', async () => {
     const repo = setup({ 'same.txt': 'same\n' })
-    const store = open(repo)
+    const git = new Git({ cwd: repo.dir, env: repo.env })
+    const store = open(repo, { git })
     repo.write('other.txt', 'x\n')
     expect(await store.create('interval')).not.toBeNull()
     const later = new Date(Date.now() - 60_000)
     fs.utimesSync(path.join(repo.dir, 'same.txt'), later, later)
     expect(await store.create('interval')).toBeNull()
     // The listing wrote the refreshed stat back: the private index now has it, so no later listing reads it.
-    const index = store.privateIndexPath
-    const entry = repo
-      .git(['ls-files', '--debug', '--', 'same.txt'], { env: { ...repo.env, GIT_INDEX_FILE: index } })
-      .match(/mtime: (\d+):/)
+    // (Read through the store's runner: the index is split, its shared part in that runner's git directory.)
+    const listed = await git.raw(['ls-files', '--debug', '--', 'same.txt'], { indexFile: store.privateIndexPath })
+    const entry = listed.stdout.match(/mtime: (\d+):/)
     expect(Number(entry?.[1])).toBe(Math.floor(later.getTime() / 1000))
   })
 })
@@ -496,6 +496,24 @@ describe('CheckpointStore.recordedAmong: what the watcher may skip', () => {
     repo.git(['rm', '-q', '--cached', 'build/run.sh'])
     repo.write('dist/out.js', 'built\n')
     expect(await store.recordedAmong(['build', 'dist', 'build/run.sh/x'])).toEqual(new Set(['build']))
+  })
+})
+
+describe('a private index a crashed proctor left', () => {
+  it('is seeded again: its shared part died with that process, and the chain goes on from its ref', async () => {
+    const repo = setup({ 'a.txt': 'a\n', 'b.txt': 'b\n' })
+    const crashed = open(repo, { git: new Git({ cwd: repo.dir, env: repo.env }) })
+    repo.write('a.txt', 'a1\n')
+    const first = await crashed.create('interval')
+    // No close(): the process died. Its index is still there; a new process (another git directory) opens.
+    expect(fs.existsSync(crashed.privateIndexPath)).toBe(true)
+    const next = open(repo, { git: new Git({ cwd: repo.dir, env: repo.env }) })
+    repo.write('b.txt', 'b1\n')
+    const record = await next.create('interval')
+    expect(record?.seq).toBe(2)
+    expect(repo.git(['rev-parse', `${record!.sha}^`]).trim()).toBe(first!.sha)
+    expect(record?.files_changed).toEqual(['b.txt'])
+    expect(filesAt(repo, record!.sha)).toEqual(['a.txt', 'b.txt'])
   })
 })
 

@@ -5,8 +5,10 @@
 // URL the remote had at the start, with the token reaching nothing the agent chose.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import { createServer, type Socket } from 'node:net'
 import path from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { runBatch } from '../../src/batch/batch.js'
@@ -19,6 +21,7 @@ import { startGitHttpServer } from '../servers/git-http.js'
 import { batchRepo, fastConfig } from './batch-helpers.js'
 
 const cleanups: (() => void | Promise<void>)[] = []
+const randomSuffix = () => randomBytes(3).toString('hex')
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
@@ -187,6 +190,37 @@ describe("proctor's checkpoint git runs nothing the agent configured", () => {
     ])
     // No `text` attribute at the start: the checkpoint holds the bytes the agent wrote, CRLF and all.
     expect(repo.git(['cat-file', 'blob', `${cp!.sha}:a.txt`])).toBe('b\r\n')
+  })
+})
+
+describe("proctor's private git directory", () => {
+  it('of a process that died without its exit handler is removed by the next proctor; a live one is left', async () => {
+    const repo = makeTempRepo({ files: { 'a.txt': 'a\n' } })
+    cleanups.push(() => repo.cleanup())
+    const dead = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    })
+    const tmp = (pid: string | number) => path.join(os.tmpdir(), `proctor-git-${pid}-test${randomSuffix()}`)
+    // What a SIGKILLed proctor leaves: its shadow git dir with the shared part of a split private index.
+    const left = tmp(dead)
+    fs.mkdirSync(path.join(left, 'git'), { recursive: true })
+    fs.writeFileSync(path.join(left, 'git', 'sharedindex.0000'), 'x'.repeat(1 << 16))
+    const live = tmp(process.pid)
+    fs.mkdirSync(live)
+    try {
+      // A new proctor process: its first git call makes its own private directory (and sweeps).
+      const script = `import { Git } from ${JSON.stringify(path.resolve('src/git/runner.ts'))}
+await new Git({ cwd: process.argv[1] }).raw(['status', '--porcelain'])`
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, repo.dir], {
+        env: repo.env,
+        stdio: 'pipe',
+      })
+      expect(fs.existsSync(left)).toBe(false)
+      expect(fs.existsSync(live)).toBe(true)
+    } finally {
+      fs.rmSync(left, { recursive: true, force: true })
+      fs.rmSync(live, { recursive: true, force: true })
+    }
   })
 })
 
