@@ -33,16 +33,22 @@ const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
  * listing), and keeps git's untracked cache in the private index: a directory whose stat data (with its
  * ctime, which no process can set back: PRIVATE_INDEX_CONFIG trusts it) is unchanged since the last listing
  * is not read again. At 100k files that made the listing 230 → 135 ms. The cache serves `all` only when the
- * setting, not the command-line option, asks for it (LISTING_OPTIONS). Submodules are compared by their
+ * setting, not the command-line option, asks for it (listingOptions). Submodules are compared by their
  * commit only.
  */
 const LISTING_ARGS = ['status', '--porcelain=v2', '-z', '--ignore-submodules=dirty', '--no-renames']
 /**
- * The listing's settings and environment: `-c` through the runner (which puts it before the subcommand it
- * isolates by), and GIT_OPTIONAL_LOCKS back on, which the runner turns off (never write the user's index):
- * this index is proctor's own.
+ * The listing's settings (`-c` through the runner, which puts it before the subcommand it isolates by) and,
+ * for a store that lists again (`lasting`: a session's, from its baseline on), GIT_OPTIONAL_LOCKS back on,
+ * which the runner turns off (never write the user's index): this index is proctor's own, and writing what
+ * the listing learnt is what makes the next listing cheap. A one-shot `checkpoints create`, or a first
+ * checkpoint that opens its store, lists once: writing would cost it a whole index write (~5 ms at 10k
+ * files, 30 at 100k) for nothing.
  */
-const LISTING_OPTIONS = { config: ['status.showUntrackedFiles=all'], env: { GIT_OPTIONAL_LOCKS: '1' } }
+function listingOptions(lasting: boolean): { config: string[]; env?: Record<string, string> } {
+  const config = ['status.showUntrackedFiles=all']
+  return lasting ? { config, env: { GIT_OPTIONAL_LOCKS: '1' } } : { config }
+}
 
 export interface ValidateContext {
   seq: number
@@ -332,7 +338,7 @@ export class CheckpointStore {
   recordBaseline(onRead?: () => void): Promise<Baseline> {
     this.onBaselineRead = onRead
     const run = this.queue.then(async () => {
-      this.opened ??= this.doOpen(!this.options.pauser)
+      this.opened ??= this.doOpen(!this.options.pauser, true)
       await this.opened
       if (!this.head) await this.checkpoint('baseline', true).finally(() => (this.writing = false))
       return { commit: this.baseline, preExisting: [...this.preExisting] }
@@ -404,10 +410,11 @@ export class CheckpointStore {
 
   /**
    * `listing`: the store opens for a checkpoint that is about to list the worktree anyway (a one-shot
-   * `checkpoints create`, or a first checkpoint before anything opened the store), so one `git status`
-   * may find HEAD and list the changes at once (see openFromStatus).
+   * `checkpoints create`, a session's baseline, or a first checkpoint before anything opened the store), so
+   * one `git status` may find HEAD and list the changes at once (see openFromStatus). `lasting`: for a
+   * session's baseline, whose store lists again (listingOptions).
    */
-  private async doOpen(listing: boolean): Promise<void> {
+  private async doOpen(listing: boolean, lasting = false): Promise<void> {
     const indexName = this.options.indexName ?? `index-${this.session}`
     const { root, userIndex, gitDir, commonDir, infoAttributes, configFiles } = await this.locate()
     this.root = root
@@ -438,7 +445,7 @@ export class CheckpointStore {
     const resolve = () =>
       this.options.resolved ?? resolveOpening(this.git, this.session, this.options.baseCommit ?? 'HEAD')
     const [fromStatus, filters, resolved] = await Promise.all([
-      newChainFromHead ? this.openFromStatus() : null,
+      newChainFromHead ? this.openFromStatus(lasting) : null,
       this.globalAttributeFiles(infoAttributes, configFiles),
       newChainFromHead ? null : resolve(),
     ])
@@ -499,7 +506,7 @@ export class CheckpointStore {
    * or skip-worktree entries, which status would not look at, or one this reader does not understand; a
    * git without these options): the caller then opens as always.
    */
-  private async openFromStatus(): Promise<{
+  private async openFromStatus(lasting: boolean): Promise<{
     head: string | null
     tree: string | null
     listing: Listing | null
@@ -523,7 +530,7 @@ export class CheckpointStore {
       await this.options.onListing?.()
       const result = await this.git.raw([...LISTING_ARGS, '--branch', '--no-ahead-behind'], {
         indexFile: this.indexFile,
-        ...LISTING_OPTIONS,
+        ...listingOptions(lasting),
       })
       status = parseStatusV2Z(result.stdout)
     } catch {
@@ -969,7 +976,7 @@ export class CheckpointStore {
     await this.options.onListing?.()
     const listing = await this.git.raw(LISTING_ARGS, {
       indexFile: this.indexFile,
-      ...LISTING_OPTIONS,
+      ...listingOptions(!this.git.synchronous),
     })
     const status = parseStatusV2Z(listing.stdout)
     return this.listingOf([

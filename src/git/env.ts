@@ -75,10 +75,10 @@ export const BASE_CONFIG: readonly string[] = [
 /**
  * Extra settings for calls on the private index only. They change the index FORMAT (untracked cache; the
  * split index, see the runner's invocation) or trust in stat data, so they are never applied where the
- * user's index could be written. On our private index they keep it one file that notices every edit: the untracked cache (see the
- * store's listing) trusts a directory whose stat data is unchanged, and an entry is trusted by its stat data
- * too, so both compare the ctime and every stat field, whatever the user's config says: an agent can set a
- * file's or a directory's mtime back after writing to it, but not its ctime.
+ * user's index could be written. On our private index they make it notice every edit: the untracked cache
+ * (see the store's listing) trusts a directory whose stat data is unchanged, and an entry is trusted by its
+ * stat data too, so both compare the ctime and every stat field, whatever the user's config says: an agent
+ * can set a file's or a directory's mtime back after writing to it, but not its ctime.
  */
 export const PRIVATE_INDEX_CONFIG: readonly string[] = [
   'core.untrackedCache=true',

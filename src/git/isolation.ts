@@ -169,24 +169,20 @@ const DIR_PREFIX = 'proctor-git-'
 /**
  * The private directories of proctor processes that died without their exit handler (SIGKILL, OOM): each
  * holds the shared part of that process's split private indexes (as big as the repository's index). Only
- * this user's real directories are removed, and only when no process has the pid in their name.
+ * this user's real directories are removed, and only when no process has the pid in their name. In the
+ * background: a temporary directory can hold thousands of entries, and this runs before a session's agent
+ * is spawned.
  */
-function sweepDeadDirs(): void {
+async function sweepDeadDirs(): Promise<void> {
   const tmp = os.tmpdir()
-  let names: string[]
-  try {
-    names = fs.readdirSync(tmp)
-  } catch {
-    return
-  }
   const uid = process.getuid?.()
-  for (const name of names) {
+  for (const name of await fs.promises.readdir(tmp)) {
     const pid = Number(/^proctor-git-(\d+)-/.exec(name)?.[1])
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || pidExists(pid)) continue
     const dir = path.join(tmp, name)
-    const stat = fs.lstatSync(dir, { throwIfNoEntry: false })
+    const stat = await fs.promises.lstat(dir).catch(() => null)
     if (!stat?.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue
-    fs.rmSync(dir, { recursive: true, force: true })
+    await fs.promises.rm(dir, { recursive: true, force: true })
   }
 }
 
@@ -210,7 +206,7 @@ async function isolate(
   }
   const listed = await listing
   const entries = parseListing(listed)
-  if (cleanups.length === 0) sweepDeadDirs()
+  if (cleanups.length === 0) sweepDeadDirs().catch(() => undefined)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${DIR_PREFIX}${process.pid}-`))
   if (cleanups.length === 0)
     process.once('exit', () => cleanups.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
