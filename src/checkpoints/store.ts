@@ -39,15 +39,16 @@ const URGENT_TRIGGERS = new Set(['final', 'manual', 'safety'])
 const LISTING_ARGS = ['status', '--porcelain=v2', '-z', '--ignore-submodules=dirty', '--no-renames']
 /**
  * The listing's settings (`-c` through the runner, which puts it before the subcommand it isolates by) and,
- * for a store that lists again (`lasting`: a session's, from its baseline on), GIT_OPTIONAL_LOCKS back on,
- * which the runner turns off (never write the user's index): this index is proctor's own, and writing what
- * the listing learnt is what makes the next listing cheap. A one-shot `checkpoints create`, or a first
- * checkpoint that opens its store, lists once: writing would cost it a whole index write (~5 ms at 10k
- * files, 30 at 100k) for nothing.
+ * when what it learnt is kept (`keep`), GIT_OPTIONAL_LOCKS back on, which the runner turns off (never write
+ * the user's index): this index is proctor's own, and writing its refreshed stat data and untracked cache
+ * is what makes the next listing cheap. A session's baseline keeps it (~6 ms at 10k files, ~30 at 100k,
+ * before the agent's spawn: the first checkpoint after it then costs what later ones do, where it was up to
+ * 1.4x at 100k); a listing that opens a store for one checkpoint (a one-shot `checkpoints create`) does not,
+ * as it lists once.
  */
-function listingOptions(lasting: boolean): { config: string[]; env?: Record<string, string> } {
+function listingOptions(keep: boolean): { config: string[]; env?: Record<string, string> } {
   const config = ['status.showUntrackedFiles=all']
-  return lasting ? { config, env: { GIT_OPTIONAL_LOCKS: '1' } } : { config }
+  return keep ? { config, env: { GIT_OPTIONAL_LOCKS: '1' } } : { config }
 }
 
 export interface ValidateContext {
@@ -257,6 +258,8 @@ export class CheckpointStore {
   private indexMatchesHead = false
   /** A checkpoint is listing, staging or committing: the private index may be ahead of the chain's tip. */
   private writing = false
+  /** See nothingMoreToRecord. */
+  private nothingLeft = false
   /** Withheld paths of the latest checkpoint with their stat, so a new or changed one is a checkpoint. */
   private withheldKey = ''
   /** .gitattributes text per directory; a checkpoint re-reads them (the agent may edit them). */
@@ -368,6 +371,16 @@ export class CheckpointStore {
   }
 
   /**
+   * The session ends and nothing changed since the last checkpoint listed the worktree (the final one was
+   * found needless): a triggered checkpoint still waiting out min_interval would record nothing, so it gives
+   * way now, as to an urgent one, instead of holding the end of the session for the rest of the interval.
+   */
+  nothingMoreToRecord(): void {
+    this.nothingLeft = true
+    this.wakeSpacing?.()
+  }
+
+  /**
    * Which of `dirs` (relative, POSIX) hold something the chain records: a path at or under one of them in
    * the latest checkpoint's tree, which is what the private index holds between checkpoints. A listing
    * compares every such entry with the worktree, whatever .gitignore says, so a directory git ignores can
@@ -411,10 +424,10 @@ export class CheckpointStore {
   /**
    * `listing`: the store opens for a checkpoint that is about to list the worktree anyway (a one-shot
    * `checkpoints create`, a session's baseline, or a first checkpoint before anything opened the store), so
-   * one `git status` may find HEAD and list the changes at once (see openFromStatus). `lasting`: for a
+   * one `git status` may find HEAD and list the changes at once (see openFromStatus). `keep`: for a
    * session's baseline, whose store lists again (listingOptions).
    */
-  private async doOpen(listing: boolean, lasting = false): Promise<void> {
+  private async doOpen(listing: boolean, keep = false): Promise<void> {
     const indexName = this.options.indexName ?? `index-${this.session}`
     const { root, userIndex, gitDir, commonDir, infoAttributes, configFiles } = await this.locate()
     this.root = root
@@ -445,7 +458,7 @@ export class CheckpointStore {
     const resolve = () =>
       this.options.resolved ?? resolveOpening(this.git, this.session, this.options.baseCommit ?? 'HEAD')
     const [fromStatus, filters, resolved] = await Promise.all([
-      newChainFromHead ? this.openFromStatus(lasting) : null,
+      newChainFromHead ? this.openFromStatus(keep) : null,
       this.globalAttributeFiles(infoAttributes, configFiles),
       newChainFromHead ? null : resolve(),
     ])
@@ -506,7 +519,7 @@ export class CheckpointStore {
    * or skip-worktree entries, which status would not look at, or one this reader does not understand; a
    * git without these options): the caller then opens as always.
    */
-  private async openFromStatus(lasting: boolean): Promise<{
+  private async openFromStatus(keep: boolean): Promise<{
     head: string | null
     tree: string | null
     listing: Listing | null
@@ -530,7 +543,7 @@ export class CheckpointStore {
       await this.options.onListing?.()
       const result = await this.git.raw([...LISTING_ARGS, '--branch', '--no-ahead-behind'], {
         indexFile: this.indexFile,
-        ...listingOptions(lasting),
+        ...listingOptions(keep),
       })
       status = parseStatusV2Z(result.stdout)
     } catch {
@@ -1262,7 +1275,7 @@ export class CheckpointStore {
   /** Waits out min_interval for a non-urgent trigger; false when an urgent checkpoint came in meanwhile. */
   private async waitForSpacing(urgent: boolean): Promise<boolean> {
     if (urgent) return true
-    if (this.urgentQueued > 0) return false
+    if (this.urgentQueued > 0 || this.nothingLeft) return false
     const min = this.options.minIntervalMs ?? 0
     if (this.lastAt === null || min <= 0) return true
     const wait = this.lastAt + min - this.now()
@@ -1276,7 +1289,7 @@ export class CheckpointStore {
       clearTimeout(timer)
       this.wakeSpacing = null
     }
-    return this.urgentQueued === 0
+    return this.urgentQueued === 0 && !this.nothingLeft
   }
 
   private now(): number {

@@ -472,7 +472,10 @@ export class SessionCheckpoints {
       // that checkpoint listed the worktree, so it holds everything there is and the final one is empty
       // without listing the tree again. A git_tamper change still standing (an exclude rule) may make git
       // see the same tree differently: then it lists.
-      if (quiet && (await quiet) && this.tamper.size === 0) return null
+      if (quiet && (await quiet) && this.tamper.size === 0) {
+        this.store?.nothingMoreToRecord()
+        return null
+      }
       this.listingMark = null
       // (opened: the store is there)
       result = await this.store!.createDetailed(trigger, { urgent })

@@ -358,6 +358,26 @@ describe('CheckpointStore.create', () => {
     expect(repo.git(['rev-list', '--count', 'refs/proctor/test-session', '^HEAD']).trim()).toBe('2')
   })
 
+  it('a session ending with nothing new: a checkpoint waiting out min_interval gives way at once', async () => {
+    const repo = setup()
+    let clock = 1000
+    const store = open(repo, {
+      minIntervalMs: 60_000,
+      now: () => clock,
+      // A spacing wait that never ends by itself: the end of the session must not wait for it.
+      sleep: () => new Promise<void>(() => undefined),
+    })
+    repo.write('a.txt', '1')
+    expect((await store.create('event'))?.seq).toBe(1)
+    clock += 1000
+    // Triggered by the exit's last file events, after the exit's checkpoint listed them.
+    const changes = store.create('changes')
+    // The final checkpoint is found needless (the watcher saw nothing since): what waits gives way.
+    store.nothingMoreToRecord()
+    expect(await changes).toBeNull()
+    expect(repo.git(['rev-list', '--count', 'refs/proctor/test-session', '^HEAD']).trim()).toBe('1')
+  })
+
   it('an urgent checkpoint (the one before the stop hooks) skips min_interval and a waiting one gives way', async () => {
     const repo = setup()
     let clock = 1000
