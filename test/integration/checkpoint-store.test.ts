@@ -469,7 +469,7 @@ describe('stat data the agent sets back hides nothing', () => {
     expect(repo.git(['show', `${record!.sha}:a.txt`])).toBe('evil\n')
   })
 
-  it("a file added to a listed directory whose mtime is put back is recorded", async () => {
+  it('a file added to a listed directory whose mtime is put back is recorded', async () => {
     const repo = trustingLittle({ 'src/a.ts': 'a\n' })
     const dir = path.join(repo.dir, 'src')
     fs.utimesSync(dir, past, past)
@@ -496,7 +496,9 @@ describe('stat data the agent sets back hides nothing', () => {
     expect(await store.create('interval')).toBeNull()
     // The listing wrote the refreshed stat back: the private index now has it, so no later listing reads it.
     // (Read through the store's runner: the index is split, its shared part in that runner's git directory.)
-    const listed = await git.raw(['ls-files', '--debug', '--', 'same.txt'], { indexFile: store.privateIndexPath })
+    const listed = await git.raw(['ls-files', '--debug', '--', 'same.txt'], {
+      indexFile: store.privateIndexPath,
+    })
     const entry = listed.stdout.match(/mtime: (\d+):/)
     expect(Number(entry?.[1])).toBe(Math.floor(later.getTime() / 1000))
   })
