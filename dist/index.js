@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core, { platformProblem }] = await Promise.all([
-        import('./chunks/context-B7sS2DrF.js'),
+        import('./chunks/context-ArLvuFgp.js'),
         import('./chunks/core-BQDBS6n7.js').then(function (n) { return n.h; }),
         import('./chunks/platform-COTFzkLY.js'),
     ]);
@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/modes-BDq4-TDT.js');
+        const { main } = await import('./chunks/modes-GWKP1JfC.js');
         return await main();
     }
     catch (error) {

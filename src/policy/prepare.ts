@@ -1,6 +1,6 @@
 // What judging a checkpoint compiles once per policy (the rules' globs, the test-file matchers of every
 // language), done while the agent works so the checkpoint at its exit does not wait for it. A regular
-// expression is compiled at its first use, not when it is made: one path through every matcher does that
+// expression is compiled at its first uses, not when it is made: a few paths through every matcher do that
 // (together ~20 ms that were in the wait after the agent's exit).
 import { compilePolicy } from './compile.js'
 import { testFileMatchers } from './tests-weakened/index.js'
