@@ -1,12 +1,12 @@
 import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-BQDBS6n7.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { e as ensureStateDir, d as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-BeE4F4vm.js';
-import { r as reconcileOrphans } from './chunks/registry-BtAnrCuQ.js';
-import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-2olckWgT.js';
-import { listCheckpoints } from './chunks/history-I3Renwc4.js';
-import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-XSGJ_FxB.js';
-import { readActionsContext, linksFor } from './chunks/context-ArLvuFgp.js';
+import { e as ensureStateDir, d as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-eAldSvBB.js';
+import { r as reconcileOrphans } from './chunks/registry-CeFZJ0td.js';
+import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-D8lT9JbB.js';
+import { listCheckpoints } from './chunks/history-CpfRHAMF.js';
+import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-DZGf8rPE.js';
+import { readActionsContext, linksFor } from './chunks/context-CYmorzHD.js';
 import { createSanitizer } from './chunks/sanitize-C-XaPVOa.js';
 import './chunks/platform-BNvMv0jG.js';
 
@@ -48,16 +48,16 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-DPvLwpPv.js';
 import './chunks/client-DS6gKtGk.js';
-import './chunks/markdown-D2PIiYSI.js';
+import './chunks/markdown-CusEGki8.js';
 import './chunks/agent-exit-dlhdSguX.js';
 import './chunks/known-CWjnSJ5I.js';
 import './chunks/secret-forms-Ct3YzP3D.js';
-import './chunks/evaluate-D198R5P0.js';
+import './chunks/evaluate-Dvws0ecm.js';
 import './chunks/areas-BPhpJk9z.js';
 import './chunks/yaml-DFf8_hI8.js';
 
 
-import './chunks/trusted-BGe8xNzS.js';
+import './chunks/trusted-B77rwlvg.js';
 
 
 

@@ -393,7 +393,7 @@ export class CheckpointStore {
     if (this.writing || !this.indexMatchesHead) return null
     const tree = await this.startTreeNow()
     const found = new Set<string>()
-    for (const entry of await this.git.lsTreeNames(tree, dirs)) {
+    for (const { path: entry } of await this.git.lsTree(tree, dirs, { recursive: false })) {
       const owner = dirs.find((dir) => entry === dir || entry.startsWith(`${dir}/`))
       if (owner !== undefined) found.add(owner)
     }

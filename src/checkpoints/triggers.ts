@@ -36,7 +36,8 @@ export interface CheckpointTriggersOptions {
   unrecorded?: (rel: string) => boolean
   /**
    * The checkpoints' private index, once there is one: what they track is what counts as tracked when the
-   * watcher asks which directories git ignores as a whole (the agent's own index can drop a file from it).
+   * watcher, at its start, asks which directories git ignores as a whole (the agent's own index can drop a
+   * file from it).
    */
   indexFile?: () => string | undefined
   /**
@@ -367,23 +368,15 @@ export class CheckpointTriggers {
   }
 
   /**
-   * Directories .gitignore excludes right now (e.g. dist/, build/; without their `/`), all of them or among
-   * `dirs`, so the watcher never descends; none on failure.
+   * Directories .gitignore excludes right now as a whole (e.g. dist/, build/; without their `/`), so the
+   * watcher never descends; none on failure.
    */
-  private async ignoredDirsListed(dirs: readonly string[] = []): Promise<string[]> {
+  private async ignoredDirsListed(): Promise<string[]> {
     if (!this.options.git || this.gitWouldBlock()) return []
     try {
       const indexFile = this.options.indexFile?.()
       const result = await this.options.git.raw(
-        [
-          'ls-files',
-          '-z',
-          '--others',
-          '--ignored',
-          '--exclude-standard',
-          '--directory',
-          ...(dirs.length ? ['--', ...dirs.map((d) => `:(literal)${d}`)] : []),
-        ],
+        ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
         indexFile ? { indexFile } : {},
       )
       return splitNul(result.stdout)

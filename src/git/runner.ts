@@ -376,24 +376,25 @@ export class Git {
     return fields.some((field) => /^[a-zS] /.test(field))
   }
 
-  async lsTree(treeish: string, paths: readonly string[] = []): Promise<LsTreeEntry[]> {
-    const args = ['ls-tree', '-r', '-z', '--long', '--full-tree', '--end-of-options', treeish]
-    if (paths.length > 0) args.push('--', ...paths.map((p) => `:(top,literal)${p}`))
-    return parseLsTreeLongZ((await this.raw(args)).stdout)
-  }
-
   /**
-   * Names in `treeish` at or under the given paths (literal, from the top): none when the tree holds
-   * nothing there.
+   * The entries of `treeish`, or of the given paths (literal, from the top) in it, with mode, id and size:
+   * every file below them, or with `recursive: false` git's listing without `-r` (a directory at the top is one
+   * entry).
    */
-  async lsTreeNames(treeish: string, paths: readonly string[]): Promise<string[]> {
-    const args = ['ls-tree', '-z', '--name-only', '--full-tree', '--end-of-options', treeish, '--']
-    const names: string[] = []
+  async lsTree(
+    treeish: string,
+    paths: readonly string[] = [],
+    options: { recursive?: boolean } = {},
+  ): Promise<LsTreeEntry[]> {
+    const args = ['ls-tree', ...(options.recursive === false ? [] : ['-r'])]
+    args.push('-z', '--long', '--full-tree', '--end-of-options', treeish)
+    if (paths.length === 0) return parseLsTreeLongZ((await this.raw(args)).stdout)
+    const entries: LsTreeEntry[] = []
     for (let i = 0; i < paths.length; i += ARG_CHUNK) {
       const chunk = paths.slice(i, i + ARG_CHUNK).map((p) => `:(top,literal)${p}`)
-      names.push(...splitNul((await this.raw([...args, ...chunk])).stdout))
+      entries.push(...parseLsTreeLongZ((await this.raw([...args, '--', ...chunk])).stdout))
     }
-    return names
+    return entries
   }
 
   /** Working-tree status without refreshing (or rewriting) the user's index. */

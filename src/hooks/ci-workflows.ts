@@ -7,7 +7,6 @@
 import { posix } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 
-import { parseLsTreeLongZ } from '../git/nul.js'
 import type { Git } from '../git/runner.js'
 
 /** Where GitHub reads workflows, and where local actions conventionally live. */
@@ -107,17 +106,7 @@ async function throughLink(git: Git, tree: string, dir: string): Promise<string 
   if (dir === '') return null
   const parts = dir.split('/')
   const prefixes = parts.map((_, i) => parts.slice(0, i + 1).join('/'))
-  const { stdout } = await git.raw([
-    'ls-tree',
-    '-z',
-    '--long',
-    '--full-tree',
-    '--end-of-options',
-    tree,
-    '--',
-    ...prefixes.map((p) => `:(top,literal)${p}`),
-  ])
-  const link = parseLsTreeLongZ(stdout)
+  const link = (await git.lsTree(tree, prefixes, { recursive: false }))
     .filter((entry) => entry.mode === '120000' && prefixes.includes(entry.path))
     .sort((a, b) => a.path.length - b.path.length)[0]
   if (!link) return null

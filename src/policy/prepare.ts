@@ -7,10 +7,15 @@ import { testFileMatchers } from './tests-weakened/index.js'
 import type { PolicyConfig } from './types.js'
 
 export function prepareJudge(policy: PolicyConfig): void {
+  if (prepared.has(policy)) return
   compilePolicy(policy)
   for (const { areas } of testFileMatchers(policy))
     if (!areas.empty) for (const path of WARM_PATHS) areas.match(path)
+  prepared.add(policy)
 }
+
+/** The policies already prepared: a store asks before each checkpoint (workspace.ts). */
+const prepared = new WeakSet<PolicyConfig>()
 
 /** A few paths that go through every pattern (a regular expression is compiled natively at its second use). */
 const WARM_PATHS = ['src/warm/a.ts', 'lib/warm/b.py', 'c']

@@ -5,7 +5,7 @@ import type { Git } from '../../src/git/runner.js'
 
 export function recordedInHead(git: Git): (dirs: readonly string[]) => Promise<ReadonlySet<string>> {
   return async (dirs) => {
-    const names = await git.lsTreeNames('HEAD', dirs)
+    const names = (await git.lsTree('HEAD', dirs, { recursive: false })).map((entry) => entry.path)
     return new Set(dirs.filter((d) => names.some((n) => n === d || n.startsWith(`${d}/`))))
   }
 }
