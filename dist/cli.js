@@ -42,7 +42,7 @@ async function main(argv) {
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
         ? [null, plain.module, plain.module]
         : await Promise.all([
-            import('./chunks/program-D2ZgHGFN.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/program-QIVgnWdZ.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
             import('./chunks/exit-DPvLwpPv.js'),
             import('./chunks/errors-lvn-GX78.js'),
         ]);
@@ -87,7 +87,7 @@ async function plainCommand(args) {
         return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true };
     }
     if (args[0] === 'run') {
-        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-B6owe9ju.js');
+        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-DOYhG04u.js');
         const plain = plainRunArgs(args.slice(1));
         if (!plain)
             return null;

@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/modes-CLfyWBCo.js');
+        const { main } = await import('./chunks/modes-caECu6Bs.js');
         return await main();
     }
     catch (error) {

@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events'
 import { spawnManaged } from './process.js'
 import { startWatchdog, type Watchdog } from './watchdog.js'
+import { randomHex } from '../util/random.js'
 import type { ExitInfo, ManagedProcess, SpawnMode, SpawnOptions, StopCause, WriteResult } from './types.js'
 
 /** Where output goes besides the 'output' event, e.g. the OutputPipeline (capture, screen, detection). */
@@ -84,12 +85,15 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     const total = this.options.totalTimeoutMs ?? 0
     // Before the spawn: the agent can stop proctor (`kill -STOP $PPID`) before spawnManaged returns, and
     // the timer below cannot fire while proctor is stopped.
+    // The token is decided here so the watchdog knows it before the agent exists.
+    const runToken = this.options.spawn.runToken ?? randomHex(16)
     this.watchdog =
-      total > 0 ? startWatchdog({ deadlineMs: total, graceMs: this.options.spawn.graceMs }) : null
+      total > 0 ? startWatchdog({ deadlineMs: total, graceMs: this.options.spawn.graceMs, runToken }) : null
     let child: ManagedProcess
     try {
       child = spawnManaged({
         ...this.options.spawn,
+        runToken,
         onOutput: (chunk, stream) => this.onOutput(chunk, stream),
         reuseOutputBuffer: true,
       })
@@ -205,6 +209,19 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     void this.stop('idle_timeout')
   }
 
+  /**
+   * Why the run ended, as proctor tells it. Killed by a signal after the total deadline, before proctor's own
+   * overdue timer could fire, it is a timeout: proctor was stopped past the deadline, and the watchdog's
+   * backstop killed the agent; on resuming, proctor may see the exit before the timer.
+   */
+  private overdueCause(exit: ExitInfo): StopCause | null {
+    const total = this.options.totalTimeoutMs ?? 0
+    if (exit.stoppedBy !== null || exit.signal === null || total <= 0) return exit.stoppedBy
+    if (performance.now() - this.startedMs < total) return null
+    this.emit('timeout', { limitMs: total })
+    return 'timeout'
+  }
+
   private async finalize(exit: ExitInfo): Promise<void> {
     this.ended = true
     this.watchdog?.stop()
@@ -218,7 +235,7 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     const endedAt = new Date()
     const result: AgentExit = {
       ...exit,
-      cause: exit.stoppedBy,
+      cause: this.overdueCause(exit),
       startedAt: this.startedAt,
       endedAt,
       durationMs: Math.round(performance.now() - this.startedMs),

@@ -58,7 +58,7 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
   // with proctor's own it worked in proctor's directory instead of the session's (a batch worktree, a temp repo).
   env.PWD = resolvePath(opts.cwd)
   // The proof, after a crash, that a process group is this run's (see registry.ts).
-  const runToken = opts.registry ? randomHex(16) : undefined
+  const runToken = opts.runToken ?? (opts.registry ? randomHex(16) : undefined)
   if (runToken) env[RUN_TOKEN_ENV] = runToken
   const onOutput = opts.onOutput ?? (() => undefined)
   const adapterOptions = {

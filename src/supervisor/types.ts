@@ -36,6 +36,12 @@ export interface SpawnOptions {
   reuseOutputBuffer?: boolean
   /** Records the process in the run registry so a crashed proctor's children are reaped later. */
   registry?: { dir: string; role: 'agent' | 'hook' | 'batch'; session?: string }
+  /**
+   * The run's token (PROCTOR_RUN_TOKEN in the child's environment), for a caller that must know it before
+   * the spawn (the watchdog finds the agent's processes by it). Without it, a run with a registry gets a
+   * random one.
+   */
+  runToken?: string
   /** Label used in error messages and the registry ("agent", "hook tests", ...). */
   label?: string
 }

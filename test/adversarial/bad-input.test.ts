@@ -11,7 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
@@ -138,6 +138,45 @@ describe('the agent cannot make proctor hang (issue 28)', () => {
     expect(run.code).toBe(124)
     expect(report(r, 'stop-2').status).toBe('timeout')
   })
+
+  // The agent spins on a CPU of its own and stops proctor (pinned to another) before proctor, right after
+  // the spawn, could tell the watchdog the agent's group. Each SIGCONT then buys proctor a few microseconds:
+  // it never got to say it, and before the watchdog found the agent by its run token it stayed stopped
+  // until killed (the CI run that found it: 45 s).
+  const canPin =
+    availableParallelism() >= 2 && spawnSync('taskset', ['-c', '1', 'true'], { stdio: 'ignore' }).status === 0
+  it.skipIf(!canPin)(
+    'an agent on another CPU that stops proctor before it named the group is killed by its run token, exit 124',
+    async () => {
+      const r = repo('checkpoints:\n  push: never\ntimeouts:\n  grace: 1s\n')
+      const agent = 'trap "" TERM; while :; do kill -STOP $PPID; done'
+      const run = await proctorCli(
+        [
+          'run',
+          '--no-push',
+          '--session',
+          'stop-3',
+          '--timeout',
+          '2s',
+          '--',
+          'taskset',
+          '-c',
+          '1',
+          'sh',
+          '-c',
+          agent,
+        ],
+        { cwd: r.dir, env: r.env, killAfterMs: 45_000, wrap: ['taskset', '-c', '0'] },
+      )
+      expect(run.signal, 'proctor stayed stopped and was killed').toBeNull()
+      expect(run.code).toBe(124)
+      // Seen first on resuming, the agent's SIGKILL is not "the agent was killed": the deadline had passed.
+      const stopped = report(r, 'stop-3')
+      expect(stopped.status).toBe('timeout')
+      expect(stopped.events.find((e) => e.kind === 'timeout')?.message).toMatch(/total timeout of 2(\.0)?s/)
+      noStack(run)
+    },
+  )
 })
 
 describe('the machine cannot make proctor crash (issue 28)', () => {
