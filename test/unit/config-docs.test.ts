@@ -43,6 +43,15 @@ describe('docs/configuration.md', () => {
     expect(missing, 'keys missing from docs/configuration.md').toEqual([])
   })
 
+  it('has one row per key', () => {
+    const rowKeys = docs
+      .split('\n')
+      .map((line) => /^\| `([^`]+)`/.exec(line)?.[1])
+      .filter((key) => key !== undefined)
+    const twice = rowKeys.filter((key, i) => rowKeys.indexOf(key) !== i)
+    expect(twice, 'keys with more than one row').toEqual([])
+  })
+
   it('shows the errors proctor really prints for its example file', async () => {
     const block = /`proctor config validate` prints:\n\n```text\n([\s\S]*?)```/.exec(docs)?.[1]
     expect(block).toBeDefined()
@@ -53,5 +62,25 @@ describe('docs/configuration.md', () => {
     )
     expect(error).toBeInstanceOf(ConfigError)
     expect(`${(error as ConfigError).message.replaceAll('docs-example.yml', 'proctor.yml')}\n`).toBe(block)
+  })
+})
+
+describe('the README and docs/', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(repoPath('docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ]
+
+  // A row after a blank line starts a new table, which GitHub renders as text unless a delimiter row follows.
+  it.each(pages)('%s: no table is cut in two by a blank line', (page) => {
+    const lines = read(page).split('\n')
+    const cut = lines.flatMap((line, i) =>
+      line.startsWith('|') && i > 0 && lines[i - 1] === '' && !/^\|\s*:?-/.test(lines[i + 1] ?? '')
+        ? [`line ${i + 1}: ${line.slice(0, 60)}`]
+        : [],
+    )
+    expect(cut, 'table rows cut off from their table').toEqual([])
   })
 })
