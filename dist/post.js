@@ -1,12 +1,12 @@
 import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-BQDBS6n7.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { e as ensureStateDir, d as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-eAldSvBB.js';
-import { r as reconcileOrphans } from './chunks/registry-CeFZJ0td.js';
-import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-D8lT9JbB.js';
-import { listCheckpoints } from './chunks/history-CpfRHAMF.js';
-import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-DZGf8rPE.js';
-import { readActionsContext, linksFor } from './chunks/context-CYmorzHD.js';
+import { e as ensureStateDir, d as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-C8eec4F1.js';
+import { r as reconcileOrphans } from './chunks/registry-4i9wM-7N.js';
+import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-24-8IjFv.js';
+import { listCheckpoints } from './chunks/history-BSKcK271.js';
+import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-C02Gnl0o.js';
+import { readActionsContext, linksFor } from './chunks/context-B_BVNNU-.js';
 import { createSanitizer } from './chunks/sanitize-C-XaPVOa.js';
 import './chunks/platform-BNvMv0jG.js';
 
@@ -48,16 +48,16 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-DPvLwpPv.js';
 import './chunks/client-DS6gKtGk.js';
-import './chunks/markdown-CusEGki8.js';
+import './chunks/markdown-Em0Qy1Aq.js';
 import './chunks/agent-exit-dlhdSguX.js';
 import './chunks/known-CWjnSJ5I.js';
 import './chunks/secret-forms-Ct3YzP3D.js';
-import './chunks/evaluate-Dvws0ecm.js';
+import './chunks/evaluate-orVKt0-Y.js';
 import './chunks/areas-BPhpJk9z.js';
 import './chunks/yaml-DFf8_hI8.js';
 
 
-import './chunks/trusted-B77rwlvg.js';
+import './chunks/trusted-CvOaetz5.js';
 
 
 
@@ -109,16 +109,17 @@ async function post(env = process.env) {
     // Always, whatever report.json says (the agent may have written it): the agent's last work is saved and
     // the session's cumulative diff judged. After a main that took its own final checkpoint, nothing is new.
     const violations = workspace && config.checkpoints.enabled ? await finalCheckpoint(workspace, sessionId, config) : [];
-    const refusal = workspace
-        ? await pushRefusal(workspace, sessionId, config, violations, env.GITHUB_SHA ?? null)
-        : null;
+    // The commit the run was triggered for (GITHUB_SHA), when this clone has it: the chain's messages are the
+    // agent's to forge, so this, not their trailers, is what the chain is judged from.
+    const eventCommit = workspace ? await trustedEventCommit(workspace, env.GITHUB_SHA) : null;
+    const refusal = workspace ? await pushRefusal(workspace, sessionId, config, violations, eventCommit) : null;
     if (refusal)
         warning(`proctor: checkpoints not pushed: ${refusal}`);
     const pushed = !workspace
         ? null
         : refusal
             ? notPushed(config, sessionId, refusal)
-            : await pushLeftovers(workspace, sessionId, config, await postPushCredential(workspace, config, inputs.githubToken, env));
+            : await pushLeftovers(workspace, sessionId, config, await postPushCredential(workspace, config, inputs.githubToken, env), eventCommit);
     const report = await interruptedReport(workspace, cwd, sessionId, sessionDir, pushed, violations);
     try {
         const ctx = readActionsContext(env);
@@ -197,8 +198,8 @@ async function finalCheckpoint(workspace, sessionId, config) {
  * pushed (judge.ts, as the publish job does), and work that could not be judged is not pushed either.
  */
 async function pushRefusal(workspace, sessionId, config, violations, 
-/** The commit the run was triggered for (GITHUB_SHA): the chain's messages are the agent's to forge. */
-eventSha) {
+/** trustedEventCommit's answer. */
+eventCommit) {
     // A forbidden file main's final checkpoint skipped is a violation but not in any tree: what decides is
     // what the commits hold, judged below. Work that could not be judged at all is not pushed.
     const unjudged = violations.find((v) => v.constraint === 'unjudged');
@@ -210,8 +211,7 @@ eventSha) {
             return null;
         // Judged from the event's commit when this clone has it (a base in the checkpoints' trailers could
         // be written to skip the commit that holds the key); else from the first checkpoint's base.
-        const trusted = eventSha ? await workspace.git.revParse(`${eventSha}^{commit}`) : null;
-        const base = trusted ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null;
+        const base = eventCommit ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null;
         if (!base)
             return 'the checkpoint chain has no known base to judge it from';
         const chain = unpushable(await judgeChain({
@@ -242,9 +242,18 @@ async function postPushCredential(workspace, config, token, env) {
     // The remote was read after the agent ran: the token goes only to the event's own repository.
     return pushCredentialFor(workspace.git, config.checkpoints.remote, token, env, ctx);
 }
-async function pushLeftovers(workspace, sessionId, config, secretConfig) {
+/** The commit `eventSha` names, when this clone has it; null otherwise. */
+async function trustedEventCommit(workspace, eventSha) {
+    return eventSha ? workspace.git.revParse(`${eventSha}^{commit}`).catch(() => null) : null;
+}
+async function pushLeftovers(workspace, sessionId, config, secretConfig, 
+/** CI's definition as the run found it (trustedEventCommit), not as the chain's trailers say. */
+eventCommit) {
     // The post step only runs in Actions, where `auto` means push.
-    const record = await workspace.pushSession(sessionId, config, secretConfig ? { secretConfig } : {});
+    const record = await workspace.pushSession(sessionId, config, {
+        ...(secretConfig ? { secretConfig } : {}),
+        ...(eventCommit ? { baseline: eventCommit } : {}),
+    });
     if (!record)
         return null;
     info(record.ok

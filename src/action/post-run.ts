@@ -58,9 +58,10 @@ export async function post(env: Record<string, string | undefined> = process.env
   // the session's cumulative diff judged. After a main that took its own final checkpoint, nothing is new.
   const violations =
     workspace && config.checkpoints.enabled ? await finalCheckpoint(workspace, sessionId, config) : []
-  const refusal = workspace
-    ? await pushRefusal(workspace, sessionId, config, violations, env.GITHUB_SHA ?? null)
-    : null
+  // The commit the run was triggered for (GITHUB_SHA), when this clone has it: the chain's messages are the
+  // agent's to forge, so this, not their trailers, is what the chain is judged from.
+  const eventCommit = workspace ? await trustedEventCommit(workspace, env.GITHUB_SHA) : null
+  const refusal = workspace ? await pushRefusal(workspace, sessionId, config, violations, eventCommit) : null
   if (refusal) core.warning(`proctor: checkpoints not pushed: ${refusal}`)
   const pushed = !workspace
     ? null
@@ -71,6 +72,7 @@ export async function post(env: Record<string, string | undefined> = process.env
           sessionId,
           config,
           await postPushCredential(workspace, config, inputs.githubToken, env),
+          eventCommit,
         )
   const report = await interruptedReport(workspace, cwd, sessionId, sessionDir, pushed, violations)
 
@@ -156,8 +158,8 @@ async function pushRefusal(
   sessionId: string,
   config: Config,
   violations: Violation[],
-  /** The commit the run was triggered for (GITHUB_SHA): the chain's messages are the agent's to forge. */
-  eventSha: string | null,
+  /** trustedEventCommit's answer. */
+  eventCommit: string | null,
 ): Promise<string | null> {
   // A forbidden file main's final checkpoint skipped is a violation but not in any tree: what decides is
   // what the commits hold, judged below. Work that could not be judged at all is not pushed.
@@ -168,8 +170,7 @@ async function pushRefusal(
     if (!tip) return null
     // Judged from the event's commit when this clone has it (a base in the checkpoints' trailers could
     // be written to skip the commit that holds the key); else from the first checkpoint's base.
-    const trusted = eventSha ? await workspace.git.revParse(`${eventSha}^{commit}`) : null
-    const base = trusted ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null
+    const base = eventCommit ?? (await listCheckpoints(workspace.git, sessionId))[0]?.base ?? null
     if (!base) return 'the checkpoint chain has no known base to judge it from'
     const chain = unpushable(
       await judgeChain({
@@ -205,14 +206,27 @@ async function postPushCredential(
   return pushCredentialFor(workspace.git, config.checkpoints.remote, token, env, ctx)
 }
 
+/** The commit `eventSha` names, when this clone has it; null otherwise. */
+async function trustedEventCommit(
+  workspace: Workspace,
+  eventSha: string | undefined,
+): Promise<string | null> {
+  return eventSha ? workspace.git.revParse(`${eventSha}^{commit}`).catch(() => null) : null
+}
+
 async function pushLeftovers(
   workspace: Workspace,
   sessionId: string,
   config: Config,
-  secretConfig?: [string, string][],
+  secretConfig: [string, string][] | undefined,
+  /** CI's definition as the run found it (trustedEventCommit), not as the chain's trailers say. */
+  eventCommit: string | null,
 ): Promise<PushRecord | null> {
   // The post step only runs in Actions, where `auto` means push.
-  const record = await workspace.pushSession(sessionId, config, secretConfig ? { secretConfig } : {})
+  const record = await workspace.pushSession(sessionId, config, {
+    ...(secretConfig ? { secretConfig } : {}),
+    ...(eventCommit ? { baseline: eventCommit } : {}),
+  })
   if (!record) return null
   core.info(
     record.ok

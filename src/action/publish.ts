@@ -319,6 +319,8 @@ async function pushExactly(
   workspace.sessionDir(sessionId)
   const queue = await workspace.pushQueue(sessionId, config, {
     base: head,
+    // CI's definition as this job checked it out: the handed-off chain's trailers are the agent job's.
+    baseline: head,
     // Exactly the tip that was judged, whatever the ref holds by the time the push runs.
     written: tip,
     mode: config.checkpoints.push === 'never' ? 'never' : 'always',

@@ -94,6 +94,14 @@ export interface ParsedCheckpointMessage {
   skipped: string[]
 }
 
+/**
+ * The baseline of the session checkpoint `sha` belongs to: itself when it is the baseline, else the one its
+ * trailers name, else its base (the worktree was HEAD when the session started).
+ */
+export function baselineOf(sha: string, parsed: ParsedCheckpointMessage): string | null {
+  return parsed.trigger === 'baseline' ? sha : (parsed.baseline ?? parsed.base)
+}
+
 /** Read a checkpoint message back; tolerant of missing trailers (returns nulls). */
 export function parseCheckpointMessage(message: string): ParsedCheckpointMessage {
   const lines = message.replace(/\r\n/g, '\n').split('\n')

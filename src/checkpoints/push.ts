@@ -3,6 +3,9 @@
 // someone else moved the branch, the remote tip is fetched with --depth=1 and the same trees are
 // re-committed on top of it (local refs stay as they are). When pushing is impossible (no remote, no
 // permission, a ruleset), the checkpoints stay local, the record says why, and a bundle is written.
+// A checkpoint that changes CI's definition is not pushed unless the user says so: GitHub runs the workflows
+// of the pushed commit (`on: push`, `on: create`) with the repository's secrets whenever the token that
+// pushed may start workflows (an App token, a personal token, a developer's own credentials).
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -10,7 +13,9 @@ import type { PushRecord } from '../report/model.js'
 import { credentialFits } from '../git/credentials.js'
 import { GitError } from '../git/errors.js'
 import { formatDuration } from '../util/units.js'
+import { changedWorkflowDefinitions } from '../hooks/ci-workflows.js'
 import type { Git, PushOutcome } from '../git/runner.js'
+import { baselineOf, parseCheckpointMessage } from './message.js'
 import { checkpointRef, remoteBranchFor } from './refs.js'
 
 export type PushMode = 'auto' | 'always' | 'never'
@@ -55,6 +60,16 @@ export interface PushQueueOptions {
    * session's push, the post step), the ref is all there is to go by.
    */
   written?: string | null
+  /**
+   * checkpoints.push_ci_changes: push a checkpoint that changed CI's definition (workflows, local actions)
+   * since the session's baseline. Off (the default), such a checkpoint stays local and the record says why.
+   */
+  pushCiChanges?: boolean
+  /**
+   * The session's baseline (checkpoint 0), CI's definition as the user left it. Without it, the baseline
+   * the pushed checkpoint names.
+   */
+  baseline?: string | null
 }
 
 /** refs/proctor/<session> no longer holds the checkpoint proctor wrote last. */
@@ -241,6 +256,11 @@ export class PushQueue {
     const local = this.ownWrites ? this.written : await git.revParse(this.ref)
     if (this.ownWrites && !(await this.refHolds(local))) return
     if (!local || local === this.pushedLocal) return
+    const refusal = await this.ciChangeRefusal(local)
+    if (refusal) {
+      this.record = { ...this.record, ok: false, reason: refusal }
+      return
+    }
     const remoteUrl = await this.remoteExists()
     if (!remoteUrl) {
       this.record = {
@@ -322,6 +342,37 @@ export class PushQueue {
       reason: `${this.ref} ${wrote} (${what}); nothing more is pushed`,
     }
     return false
+  }
+
+  /**
+   * Why checkpoint `local` is not pushed because it changes CI's definition since the baseline, or null. It
+   * fails closed: a definition that cannot be compared is not pushed either.
+   */
+  private async ciChangeRefusal(local: string): Promise<string | null> {
+    if (this.options.pushCiChanges) return null
+    const git = this.options.git
+    const fix =
+      'it stays local. If changing CI is the task, review it and set checkpoints.push_ci_changes: true'
+    let changed: { path: string }[]
+    try {
+      const baseline =
+        this.options.baseline !== undefined
+          ? this.options.baseline
+          : baselineOf(
+              local,
+              parseCheckpointMessage((await git.raw(['log', '-1', '--format=%B', local])).stdout),
+            )
+      changed = await changedWorkflowDefinitions(git, baseline, local)
+    } catch (error) {
+      return `cannot tell whether checkpoint ${local.slice(0, 12)} changes CI's definition (${describe(error)}); ${fix}`
+    }
+    if (changed.length === 0) return null
+    const shown = changed.slice(0, 3).map((c) => c.path)
+    const more = changed.length > shown.length ? ` and ${changed.length - shown.length} more` : ''
+    return (
+      `checkpoint ${local.slice(0, 12)} changes CI's definition (${shown.join(', ')}${more}): pushed, the changed ` +
+      `workflows would run with the repository's secrets wherever the push token starts workflows; ${fix}`
+    )
   }
 
   /** Re-commit each of our checkpoints not yet on the remote (same tree, same message) on top of `tip`. */

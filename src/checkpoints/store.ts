@@ -16,7 +16,7 @@ import type { ContentScanner } from '../policy/secrets/scanner.js'
 import { diffTreePairs, diffTrees, touchedPaths, type ChangedFile } from './diff.js'
 import type { ContentFinding } from '../policy/secrets/types.js'
 import { FirstSnapshotWatch, type SnapshotNotice, type SnapshotProgress } from './first-snapshot.js'
-import { formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
+import { baselineOf, formatCheckpointMessage, parseCheckpointMessage, type SkippedFile } from './message.js'
 import { checkpointRef, localBaselineRef } from './refs.js'
 import { claimIndex, ownerFileOf } from './stale-indexes.js'
 import { STATE_DIR_NAME } from '../state/layout.js'
@@ -486,7 +486,7 @@ export class CheckpointStore {
       this.headTree = objects.chainTree!
       // A resumed chain keeps its first baseline: named by every later checkpoint, or the tip itself when
       // the chain holds nothing but the baseline.
-      this.baselineCommit = parsed.trigger === 'baseline' ? this.head : (parsed.baseline ?? this.baseCommit)
+      this.baselineCommit = baselineOf(this.head, parsed)
       this.baseTree =
         this.baselineCommit === this.head
           ? this.headTree

@@ -33,6 +33,7 @@ const DEFAULTS: Config = {
     pause_agent: true,
     on_events: ['completion'],
     push_on_pre_push: false,
+    push_ci_changes: false,
     max_failures: 3,
   },
   policy: {

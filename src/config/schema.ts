@@ -310,6 +310,10 @@ export const configSchema = z.strictObject({
         pause_agent: fromDefaults(() => z.boolean(), 'checkpoints', 'pause_agent'),
         on_events: fromDefaults(() => z.array(z.string()), 'checkpoints', 'on_events'),
         push_on_pre_push: fromDefaults(() => z.boolean(), 'checkpoints', 'push_on_pre_push'),
+        push_ci_changes: fromDefaults(() => z.boolean(), 'checkpoints', 'push_ci_changes').meta({
+          description:
+            "Push checkpoints that change CI's definition (.github/workflows, local actions) since the baseline; off, they stay local: the pushed workflows would run with the repository's secrets",
+        }),
         max_failures: fromDefaults(() => z.number().int().min(0), 'checkpoints', 'max_failures').meta({
           description:
             'Consecutive failed checkpoints tolerated; one more stops the agent and ends the session errored (exit 1)',

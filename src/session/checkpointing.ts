@@ -281,6 +281,7 @@ export class SessionCheckpoints {
           .catch(() => undefined)
         this.push = await workspace.pushQueue(this.o.sessionId, config, {
           base: store.base,
+          baseline: store.baseline,
           // Only checkpoints this session wrote are pushed (schedule(sha)), never what the ref holds.
           written: store.latest,
           mode: this.pushMode(),

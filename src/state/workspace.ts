@@ -32,6 +32,8 @@ export interface QueueOptions {
   remoteUrl?: string
   /** The checkpoint proctor wrote last: the queue then pushes only what it is handed (PushQueueOptions.written). */
   written?: string | null
+  /** The session's baseline, CI's definition as the user left it (PushQueueOptions.baseline). */
+  baseline?: string | null
 }
 
 export class Workspace {
@@ -150,6 +152,8 @@ export class Workspace {
       sessionDir: sessionPath(this.root, sessionId),
       base,
       timeoutMs: config.checkpoints.push_timeout,
+      pushCiChanges: config.checkpoints.push_ci_changes,
+      ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
       ...(options.remoteUrl ? { remoteUrl: options.remoteUrl } : {}),
       ...(options.secretConfig ? { secretConfig: options.secretConfig } : {}),
       ...(options.written !== undefined ? { written: options.written } : {}),

@@ -102,5 +102,13 @@ writeFileSync(ci, readFileSync(ci, 'utf8').replace('grep -qv bug app.txt', '"tru
     )
     // No CI was waited for on the rewritten workflow.
     expect(ran).toEqual([])
+    // Nor was it pushed: on GitHub, that push would have run it, with the repository's secrets.
+    const pushedTips = execFileSync('git', ['--git-dir', bare, 'for-each-ref', '--format=%(objectname)'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean)
+    for (const tip of pushedTips) expect(show(tip, '.github/workflows/ci.yml')).toBe(WORKFLOW)
+    expect(report.pushed?.reason).toContain("changes CI's definition (.github/workflows/ci.yml)")
   })
 })

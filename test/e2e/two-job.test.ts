@@ -742,6 +742,55 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     ).not.toContain(carrier)
   })
 
+  it('a handed-off checkpoint that adds a workflow is not pushed by publish, whatever baseline its trailers name', async () => {
+    const { service, server, jobs } = await startServers()
+    const repo = repository()
+    const agent = await agentJob(service, server, repo, { agent: 'fine' })
+    expect(agent.run.code, log(agent.run)).toBe(0)
+    const session = agent.run.outputs['session-id']!
+    const ref = `refs/proctor/${session}`
+    const sh = (args: string[]) =>
+      execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
+    sh(['checkout', '-q', '-f', '--detach', ref])
+    // On a push, GitHub would run this with the repository's secrets (the publish job's token may start runs).
+    mkdirSync(join(agent.dir, '.github/workflows'), { recursive: true })
+    writeFileSync(
+      join(agent.dir, '.github/workflows/leak.yml'),
+      'on: push\njobs:\n  leak:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ secrets.DEPLOY_KEY }}"\n',
+    )
+    sh(['add', '-f', '.github/workflows/leak.yml'])
+    sh(['commit', '-q', '-m', 'checkpoint 98'])
+    const carrier = sh(['rev-parse', 'HEAD'])
+    // The tip names the carrier as the session's baseline: by its trailers, CI did not change.
+    writeFileSync(join(agent.dir, 'docs/guide.md'), '# guide, edited\n')
+    sh(['add', 'docs/guide.md'])
+    sh([
+      'commit',
+      '-q',
+      '-m',
+      `checkpoint 99\n\nProctor-Session: ${session}\nProctor-Seq: 99\nProctor-Base: ${repo.head}\nProctor-Baseline: ${carrier}`,
+    ])
+    const tip = sh(['rev-parse', 'HEAD'])
+    sh(['update-ref', ref, tip])
+    const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
+    sh(['bundle', 'create', '-q', bundle, ref, `^${repo.head}`])
+    const report = JSON.parse(handoffOf(service, RUN).files.get('report.json')!.toString('utf8')) as {
+      checkpoints: Array<{ sha: string; seq: number }>
+    }
+    report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: tip, seq: 99 })
+    service.store.seed(RUN + 6, `proctor-handoff-${session}`, {
+      files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
+    })
+    service.store.seed(RUN + 6, `proctor-verify-${RUN + 6}-1`, {
+      files: { 'verify.json': forgedVerifyResults(session, tip) },
+    })
+    recordJob(jobs, 'verify', 0, RUN + 6)
+
+    const publish = await publishJob(service, server, repo, { runId: RUN + 6 })
+    expect(repo.remoteSha(`refs/heads/proctor/${session}`), log(publish)).toBeNull()
+    expect(log(publish)).toContain("changes CI's definition (.github/workflows/leak.yml)")
+  })
+
   it('TRIAL: a handoff whose report.json names a hostile session id (newlines, workflow commands, escapes) forges no log command', async () => {
     const { service, server, jobs } = await startServers()
     const repo = repository()
