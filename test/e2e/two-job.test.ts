@@ -373,6 +373,50 @@ function forgedVerifyResults(session: string, sha: string) {
   })
 }
 
+/** An agent job's run, and its clone checked out at the session's last checkpoint, where an attacker commits. */
+async function agentJobCheckedOut(repo: ReturnType<typeof repository>) {
+  const servers = await startServers()
+  const agent = await agentJob(servers.service, servers.server, repo, { agent: 'fine' })
+  expect(agent.run.code, log(agent.run)).toBe(0)
+  const session = agent.run.outputs['session-id']!
+  const sh = (args: string[]) =>
+    execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
+  sh(['checkout', '-q', '-f', '--detach', `refs/proctor/${session}`])
+  return { ...servers, agent, session, sh }
+}
+
+/**
+ * What an attacker with the agent job's output could hand off as run `runId`: `tip` as the session's latest
+ * checkpoint (the ref moved there, re-bundled, report.json made consistent with it), with verify results and a
+ * verify job that say every hook allowed on it.
+ */
+function forgeHandoff(o: {
+  service: ArtifactService
+  jobs: StoredJob[]
+  dir: string
+  base: string
+  session: string
+  tip: string
+  runId: number
+}) {
+  const ref = `refs/proctor/${o.session}`
+  const sh = (args: string[]) => execFileSync('git', ['-C', o.dir, ...args], { env: isolatedGitEnv() })
+  sh(['update-ref', ref, o.tip])
+  const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
+  sh(['bundle', 'create', '-q', bundle, ref, `^${o.base}`])
+  const report = JSON.parse(handoffOf(o.service, RUN).files.get('report.json')!.toString('utf8')) as {
+    checkpoints: Array<{ sha: string; seq: number }>
+  }
+  report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: o.tip, seq: 99 })
+  o.service.store.seed(o.runId, `proctor-handoff-${o.session}`, {
+    files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
+  })
+  o.service.store.seed(o.runId, `proctor-verify-${o.runId}-1`, {
+    files: { 'verify.json': forgedVerifyResults(o.session, o.tip) },
+  })
+  recordJob(o.jobs, 'verify', 0, o.runId)
+}
+
 // Three action steps per test, each a few seconds (Octokit spaces writes 1 s apart): more than the default.
 describe('the two-job layout', { timeout: 180_000 }, () => {
   it('the agent job holds no token anywhere; its forged pass fails in the verify job, and publish pushes nothing a failed verify job judged', async () => {
@@ -646,37 +690,17 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
   })
 
   it('a re-bundled forbidden secrets/key and a blob over max_file_size are judged by publish: policy fails, nothing is pushed', async () => {
-    const { service, server, jobs } = await startServers()
     const repo = repository(STRICT)
-    const agent = await agentJob(service, server, repo, { agent: 'fine' })
-    expect(agent.run.code, log(agent.run)).toBe(0)
-    const session = agent.run.outputs['session-id']!
+    const { service, server, jobs, agent, session, sh } = await agentJobCheckedOut(repo)
     // The attacker's handoff: one more checkpoint with the forbidden and the oversized file, a report
     // made consistent with it, and verify results (and a verify job) that say all is well.
-    const ref = `refs/proctor/${session}`
-    const sh = (args: string[]) =>
-      execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
-    sh(['checkout', '-q', '-f', '--detach', ref])
     mkdirSync(join(agent.dir, 'secrets'))
     writeFileSync(join(agent.dir, 'secrets/key'), 'PRIVATE\n')
     writeFileSync(join(agent.dir, 'big.bin'), randomBytes(4096))
     sh(['add', '-f', 'secrets/key', 'big.bin'])
     sh(['commit', '-q', '-m', 'checkpoint 99'])
     const forged = sh(['rev-parse', 'HEAD'])
-    sh(['update-ref', ref, forged])
-    const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
-    sh(['bundle', 'create', '-q', bundle, ref, `^${repo.head}`])
-    const report = JSON.parse(handoffOf(service, RUN).files.get('report.json')!.toString('utf8')) as {
-      checkpoints: Array<{ sha: string; seq: number }>
-    }
-    report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: forged, seq: 99 })
-    service.store.seed(RUN + 2, `proctor-handoff-${session}`, {
-      files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
-    })
-    service.store.seed(RUN + 2, `proctor-verify-${RUN + 2}-1`, {
-      files: { 'verify.json': forgedVerifyResults(session, forged) },
-    })
-    recordJob(jobs, 'verify', 0, RUN + 2)
+    forgeHandoff({ service, jobs, dir: agent.dir, base: repo.head, session, tip: forged, runId: RUN + 2 })
 
     const publish = await publishJob(service, server, repo, { runId: RUN + 2 })
     expect(publish.code, log(publish)).toBe(1)
@@ -696,15 +720,8 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
   // Publish pushes the whole chain, so it judges every commit of it: a forbidden file added in one
   // checkpoint and deleted in the next must not reach the remote (it did when only head → tip was judged).
   it('a forbidden secrets/key in an intermediate checkpoint (deleted again at the tip) is never pushed', async () => {
-    const { service, server, jobs } = await startServers()
     const repo = repository(STRICT)
-    const agent = await agentJob(service, server, repo, { agent: 'fine' })
-    expect(agent.run.code, log(agent.run)).toBe(0)
-    const session = agent.run.outputs['session-id']!
-    const ref = `refs/proctor/${session}`
-    const sh = (args: string[]) =>
-      execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
-    sh(['checkout', '-q', '-f', '--detach', ref])
+    const { service, server, jobs, agent, session, sh } = await agentJobCheckedOut(repo)
     mkdirSync(join(agent.dir, 'secrets'))
     writeFileSync(join(agent.dir, 'secrets/key'), 'PRIVATE-KEY-MATERIAL\n')
     sh(['add', '-f', 'secrets/key'])
@@ -713,20 +730,7 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     sh(['rm', '-q', 'secrets/key'])
     sh(['commit', '-q', '-m', 'checkpoint 99'])
     const tip = sh(['rev-parse', 'HEAD'])
-    sh(['update-ref', ref, tip])
-    const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
-    sh(['bundle', 'create', '-q', bundle, ref, `^${repo.head}`])
-    const report = JSON.parse(handoffOf(service, RUN).files.get('report.json')!.toString('utf8')) as {
-      checkpoints: Array<{ sha: string; seq: number }>
-    }
-    report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: tip, seq: 99 })
-    service.store.seed(RUN + 5, `proctor-handoff-${session}`, {
-      files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
-    })
-    service.store.seed(RUN + 5, `proctor-verify-${RUN + 5}-1`, {
-      files: { 'verify.json': forgedVerifyResults(session, tip) },
-    })
-    recordJob(jobs, 'verify', 0, RUN + 5)
+    forgeHandoff({ service, jobs, dir: agent.dir, base: repo.head, session, tip: tip, runId: RUN + 5 })
 
     const publish = await publishJob(service, server, repo, { runId: RUN + 5 })
     const pushed = repo.remoteSha(`refs/heads/proctor/${session}`)
@@ -743,15 +747,8 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
   })
 
   it('a handed-off checkpoint that adds a workflow is not pushed by publish, whatever baseline its trailers name', async () => {
-    const { service, server, jobs } = await startServers()
     const repo = repository()
-    const agent = await agentJob(service, server, repo, { agent: 'fine' })
-    expect(agent.run.code, log(agent.run)).toBe(0)
-    const session = agent.run.outputs['session-id']!
-    const ref = `refs/proctor/${session}`
-    const sh = (args: string[]) =>
-      execFileSync('git', ['-C', agent.dir, ...args], { encoding: 'utf8', env: isolatedGitEnv() }).trim()
-    sh(['checkout', '-q', '-f', '--detach', ref])
+    const { service, server, jobs, agent, session, sh } = await agentJobCheckedOut(repo)
     // On a push, GitHub would run this with the repository's secrets (the publish job's token may start runs).
     mkdirSync(join(agent.dir, '.github/workflows'), { recursive: true })
     writeFileSync(
@@ -771,20 +768,7 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
       `checkpoint 99\n\nProctor-Session: ${session}\nProctor-Seq: 99\nProctor-Base: ${repo.head}\nProctor-Baseline: ${carrier}`,
     ])
     const tip = sh(['rev-parse', 'HEAD'])
-    sh(['update-ref', ref, tip])
-    const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
-    sh(['bundle', 'create', '-q', bundle, ref, `^${repo.head}`])
-    const report = JSON.parse(handoffOf(service, RUN).files.get('report.json')!.toString('utf8')) as {
-      checkpoints: Array<{ sha: string; seq: number }>
-    }
-    report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: tip, seq: 99 })
-    service.store.seed(RUN + 6, `proctor-handoff-${session}`, {
-      files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
-    })
-    service.store.seed(RUN + 6, `proctor-verify-${RUN + 6}-1`, {
-      files: { 'verify.json': forgedVerifyResults(session, tip) },
-    })
-    recordJob(jobs, 'verify', 0, RUN + 6)
+    forgeHandoff({ service, jobs, dir: agent.dir, base: repo.head, session, tip: tip, runId: RUN + 6 })
 
     const publish = await publishJob(service, server, repo, { runId: RUN + 6 })
     expect(repo.remoteSha(`refs/heads/proctor/${session}`), log(publish)).toBeNull()
@@ -951,20 +935,7 @@ describe('the two-job layout', { timeout: 180_000 }, () => {
     )
     sh(['commit', '-q', '-am', 'checkpoint 99'])
     const forged = sh(['rev-parse', 'HEAD'])
-    sh(['update-ref', ref, forged])
-    const bundle = join(tempDir('proctor-e2e-bundle-'), 'checkpoints.bundle')
-    sh(['bundle', 'create', '-q', bundle, ref, `^${repo.head}`])
-    const report = JSON.parse(handoffOf(service, RUN).files.get('report.json')!.toString('utf8')) as {
-      checkpoints: Array<{ sha: string; seq: number }>
-    }
-    report.checkpoints.push({ ...report.checkpoints.at(-1)!, sha: forged, seq: 99 })
-    service.store.seed(RUN + 2, `proctor-handoff-${session}`, {
-      files: { 'report.json': JSON.stringify(report), 'checkpoints.bundle': readFileSync(bundle) },
-    })
-    service.store.seed(RUN + 2, `proctor-verify-${RUN + 2}-1`, {
-      files: { 'verify.json': forgedVerifyResults(session, forged) },
-    })
-    recordJob(jobs, 'verify', 0, RUN + 2)
+    forgeHandoff({ service, jobs, dir: agent.dir, base: repo.head, session, tip: forged, runId: RUN + 2 })
 
     const publish = await publishJob(service, server, repo, { runId: RUN + 2 })
     expect(publish.code, log(publish)).toBe(1)
