@@ -138,11 +138,6 @@ export class PushQueue {
     return { ...this.record }
   }
 
-  /** `push: always` and the push failed: the report must show this as an error. */
-  get failedRequired(): boolean {
-    return this.options.mode === 'always' && !this.record.ok && this.pushedLocal === null
-  }
-
   /**
    * Something other than proctor moved refs/proctor/<session> off the checkpoint proctor wrote last; from
    * then on nothing more is pushed (own-writes mode only).
