@@ -89,7 +89,9 @@ describe('policy: nothing forbidden leaves the machine', () => {
     const r = repo()
     r.write(
       'proctor.yml',
-      config(`checkpoints: { push: always, interval: 1h }
+      // push_ci_changes: the plan adds a workflow, which is otherwise never pushed; here the push must happen
+      // for the remote to be searched for the forbidden file.
+      config(`checkpoints: { push: always, interval: 1h, push_ci_changes: true }
 policy:
   forbidden_areas: ["secrets/**"]
   protected_areas: [".github/**"]
