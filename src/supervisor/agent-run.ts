@@ -210,16 +210,17 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
   }
 
   /**
-   * Why the run ended, as proctor tells it. Killed by a signal after the total deadline, before proctor's own
-   * overdue timer could fire, it is a timeout: proctor was stopped past the deadline, and the watchdog's
-   * backstop killed the agent; on resuming, proctor may see the exit before the timer.
+   * Killed by a signal after the total deadline, before proctor's own overdue timer could fire: proctor was
+   * stopped past the deadline and the watchdog's backstop killed the agent (on resuming, proctor may see the
+   * exit before the timer). The run is then a timeout.
    */
-  private overdueCause(exit: ExitInfo): StopCause | null {
-    const total = this.options.totalTimeoutMs ?? 0
-    if (exit.stoppedBy !== null || exit.signal === null || total <= 0) return exit.stoppedBy
-    if (performance.now() - this.startedMs < total) return null
-    this.emit('timeout', { limitMs: total })
-    return 'timeout'
+  private killedPastDeadline(exit: ExitInfo, total: number): boolean {
+    return (
+      exit.stoppedBy === null &&
+      exit.signal !== null &&
+      total > 0 &&
+      performance.now() - this.startedMs >= total
+    )
   }
 
   private async finalize(exit: ExitInfo): Promise<void> {
@@ -232,10 +233,13 @@ export class AgentRun extends EventEmitter<AgentRunEvents> {
     } catch {
       // A failing consumer must not keep the run from finishing; it reports its own errors.
     }
+    const total = this.options.totalTimeoutMs ?? 0
+    const overdue = this.killedPastDeadline(exit, total)
+    if (overdue) this.emit('timeout', { limitMs: total })
     const endedAt = new Date()
     const result: AgentExit = {
       ...exit,
-      cause: this.overdueCause(exit),
+      cause: overdue ? 'timeout' : exit.stoppedBy,
       startedAt: this.startedAt,
       endedAt,
       durationMs: Math.round(performance.now() - this.startedMs),
