@@ -42,7 +42,7 @@ async function main(argv) {
     const [program, { CliExit, exitCodeOf }, { ConfigError }] = plain
         ? [null, plain.module, plain.module]
         : await Promise.all([
-            import('./chunks/program-cg9MiOAo.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
+            import('./chunks/program-BYK52zZ4.js').then(function (n) { return n.p; }).then(({ buildProgram }) => buildProgram(argv)),
             import('./chunks/exit-DPvLwpPv.js'),
             import('./chunks/errors-lvn-GX78.js'),
         ]);
@@ -82,12 +82,12 @@ async function main(argv) {
 /** The command `args` name when its arguments are plain enough to run without commander, else null. */
 async function plainCommand(args) {
     if (args[0] === 'checkpoints' && args[1] === 'create') {
-        const create = await import('./chunks/checkpoints-create-C12laj0o.js').then(function (n) { return n.an; });
+        const create = await import('./chunks/checkpoints-create-CJcO-Brq.js').then(function (n) { return n.an; });
         const options = create.plainCreateOptions(args.slice(2));
         return options && { run: () => create.createCheckpoint(options), module: create, exitNow: true };
     }
     if (args[0] === 'run') {
-        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-CiR7UOlv.js');
+        const { plainRunArgs, loadRunCommand } = await import('./chunks/plain-run-DYme1d5N.js');
         const plain = plainRunArgs(args.slice(1));
         if (!plain)
             return null;

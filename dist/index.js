@@ -13,7 +13,7 @@ process.stdout.write('', () => process.exit(code));
  */
 async function start() {
     const [{ eventPayloadProblem }, core, { platformProblem }] = await Promise.all([
-        import('./chunks/context-BCUUZM4j.js'),
+        import('./chunks/context-D-q0CQle.js'),
         import('./chunks/core-BQDBS6n7.js').then(function (n) { return n.h; }),
         import('./chunks/platform-COTFzkLY.js'),
     ]);
@@ -29,7 +29,7 @@ async function start() {
         return 2;
     }
     try {
-        const { main } = await import('./chunks/modes-b_a7ozBz.js');
+        const { main } = await import('./chunks/modes-MowfjoQx.js');
         return await main();
     }
     catch (error) {

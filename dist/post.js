@@ -1,12 +1,12 @@
 import { g as getState, i as info, w as warning, s as setSecret } from './chunks/core-BQDBS6n7.js';
 const { existsSync } = process.getBuiltinModule("node:fs");
 const { join } = process.getBuiltinModule("node:path");
-import { e as ensureStateDir, d as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-C12laj0o.js';
-import { r as reconcileOrphans } from './chunks/registry-B5Cwe-n1.js';
-import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-DlmkKyXm.js';
-import { listCheckpoints } from './chunks/history-DqBvuwd9.js';
-import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-D4JihLZc.js';
-import { readActionsContext, linksFor } from './chunks/context-BCUUZM4j.js';
+import { e as ensureStateDir, d as defaultConfig, W as Workspace, c as checkpointRef } from './chunks/checkpoints-create-CJcO-Brq.js';
+import { r as reconcileOrphans } from './chunks/registry-DMAlOnZf.js';
+import { S as STATE, r as readInputs, l as loadTrustedConfig, a as applyInputs, n as notPushed, G as GitHubReporter, b as actionClient, u as unpushable, j as judgeChain, w as warnPersistedCredentials, p as pushCredentialFor } from './chunks/state-B5RqQYN4.js';
+import { listCheckpoints } from './chunks/history-DPG0N69n.js';
+import { s as scanForBlocker, d as describeBlocker, R as ReportBuilder } from './chunks/git-blockers-Dy_7XOmu.js';
+import { readActionsContext, linksFor } from './chunks/context-D-q0CQle.js';
 import { createSanitizer } from './chunks/sanitize-C-XaPVOa.js';
 import './chunks/platform-BNvMv0jG.js';
 
@@ -48,16 +48,16 @@ import './chunks/errors-lvn-GX78.js';
 
 import './chunks/exit-DPvLwpPv.js';
 import './chunks/client-DS6gKtGk.js';
-import './chunks/markdown-BjL7YVgF.js';
+import './chunks/markdown-VfhSNKQ7.js';
 import './chunks/agent-exit-dlhdSguX.js';
 import './chunks/known-CWjnSJ5I.js';
 import './chunks/secret-forms-Ct3YzP3D.js';
-import './chunks/evaluate-BKfU60n0.js';
+import './chunks/evaluate-DoW4VY95.js';
 import './chunks/areas-BPhpJk9z.js';
 import './chunks/yaml-DFf8_hI8.js';
 
 
-import './chunks/trusted-D5svrZDv.js';
+import './chunks/trusted-DrLCbFJn.js';
 
 
 

@@ -16,7 +16,7 @@ import {
   MAX_ANNOTATIONS,
   type FailureDetail,
 } from './ci-checks-judge.js'
-import { changedWorkflowDefinitions, type ChangedDefinition } from './ci-workflows.js'
+import { changedWorkflowDefinitions, type ChangedDefinition } from '../checkpoints/ci-workflows.js'
 import type { StopContext } from './context.js'
 import { cap } from './verdict.js'
 

@@ -39,7 +39,7 @@ describe('ci-checks judges the work, not a CI the agent rewrote', () => {
   // Found by the trial: CI on a push runs the workflows of the pushed commit, and the checkpoint ci-checks
   // pushed held the agent's edits to .github/workflows/: the agent broke app.txt, rewrote the required job
   // `build` to `run: "true"`, and the hook allowed. ci-checks now blocks a checkpoint that changed CI's
-  // definition since the session's baseline (src/hooks/ci-workflows.ts) and waits for no CI on it.
+  // definition since the session's baseline (src/checkpoints/ci-workflows.ts) and waits for no CI on it.
   it('an agent that rewrites the required job to pass does not get an allow', async () => {
     const repo = makeTempRepo({
       files: {

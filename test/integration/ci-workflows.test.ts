@@ -4,7 +4,7 @@ import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Git } from '../../src/git/runner.js'
-import { changedWorkflowDefinitions, usesLocal } from '../../src/hooks/ci-workflows.js'
+import { changedWorkflowDefinitions, usesLocal } from '../../src/checkpoints/ci-workflows.js'
 import { makeTempRepo } from '../helpers/git-repo.js'
 
 const cleanups: (() => void)[] = []
